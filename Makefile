@@ -1,0 +1,47 @@
+# Framewright. `make run` starts the product on its embedded defaults; `make test` runs every check.
+# Both install what is missing first (Debian packages, npm packages) and are quick when all is there.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+.PHONY: help install run test lint format typecheck test-only bench-movie bench-api bench-render bench-e2e clean
+
+help: ## Show the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+
+install: ## Install system and npm dependencies when missing
+	@scripts/install.sh
+
+run: install ## Start API + executor on the embedded defaults (PGlite, local disk)
+	./bin/framewright serve
+
+test: install ## Lint, typecheck and run every test against real services
+	npx biome check .
+	npx tsc --noEmit
+	scripts/test.sh
+
+test-only: ## Run the tests without install, lint or typecheck (TESTS="file ..." to pick)
+	scripts/test.sh $(TESTS)
+
+lint: ## Biome lint + format check
+	npx biome check .
+
+format: ## Apply Biome formatting and safe fixes
+	npx biome check --write .
+
+typecheck: ## tsc --noEmit
+	npx tsc --noEmit
+
+bench-movie: install ## Validation + resolution of a 500-scene document vs JSON.parse
+	./bin/framewright bench movie
+
+bench-api: install ## autocannon against the API vs a bare Fastify route
+	scripts/with-services.sh ./bin/framewright bench api
+
+bench-render: install ## Render examples/bench-60s.json vs the ffmpeg encode floor
+	./bin/framewright bench render
+
+bench-e2e: install ## 20 renders through the whole pipeline
+	./bin/framewright bench e2e
+
+clean: ## Remove local data and scratch files
+	rm -rf data .tmp

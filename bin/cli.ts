@@ -1,0 +1,50 @@
+/**
+ * `framewright <command>`: one CLI for every deployable. Each command lives in its own module,
+ * loaded on demand so `framewright render` never loads Fastify and `serve` never loads three.js.
+ * A command module exports `main(argv): Promise<number>` and returns the exit code.
+ */
+type CommandModule = { main: (argv: string[]) => Promise<number> };
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  serve: { summary: 'Start the API with the in-process executor', load: () => import('../api/cli/serve.ts') },
+  render: {
+    summary: 'Render a movie document to MP4: render movie.json -o out.mp4',
+    load: () => import('../worker/cli/render.ts'),
+  },
+  voices: { summary: 'List the voice catalogue', load: () => import('../worker/cli/voices.ts') },
+  accounts: { summary: 'Create accounts and change plans', load: () => import('../api/cli/accounts.ts') },
+  keys: { summary: 'Create, list, roll and revoke API keys', load: () => import('../api/cli/keys.ts') },
+  credits: { summary: 'Grant credits to an account', load: () => import('../api/cli/credits.ts') },
+  bench: { summary: 'Benchmarks: bench movie | api | render | e2e', load: () => import('../bench/cli.ts') },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `Usage: framewright <command> [options]\n\nCommands:\n${lines.join('\n')}\n`;
+}
+
+async function run(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`framewright: unknown command "${name}".\n\n${usage()}`);
+    return 2;
+  }
+  const mod = await command.load();
+  return mod.main(rest);
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`framewright: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,107 @@
+import { type Static, type TObject, type TProperties, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/** Where a configuration value came from: reported at start-up so operators can see overrides. */
+export type ConfigSource = 'cli' | 'env' | 'default';
+
+const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
+
+/**
+ * Every environment variable the product reads, validated once at start-up. Strings stay strings
+ * here; `loadConfig` converts numbers and booleans after validation so messages name the variable.
+ */
+export const EnvSchema = Type.Object({
+  PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$', default: '8080', description: 'HTTP port of the API.' })),
+  HOST: Type.Optional(Type.String({ minLength: 1, default: '0.0.0.0', description: 'Interface the API binds.' })),
+  DATA_DIR: Type.Optional(
+    Type.String({
+      minLength: 1,
+      default: './data',
+      description: 'Embedded database, local objects and scratch space.',
+    }),
+  ),
+  DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      description: 'PostgreSQL URL; unset means the embedded PGlite under DATA_DIR.',
+    }),
+  ),
+  REDIS_URL: Type.Optional(
+    Type.String({ pattern: '^rediss?://', description: 'Redis URL for rate limits; unset means in-process limits.' }),
+  ),
+  PUBLIC_BASE_URL: Type.Optional(
+    Type.String({ pattern: '^https?://', description: 'External base URL (no /v1), used in outputUrl and docsUrl.' }),
+  ),
+  LOG_LEVEL: Type.Optional(
+    Type.Union(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+      { default: 'info' },
+    ),
+  ),
+  RENDER_CONCURRENCY: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,3}$',
+      description: 'Worker processes of the in-process executor; default one per core.',
+    }),
+  ),
+  ALLOW_PRIVATE_URLS: Type.Optional(Bool),
+  S3_BUCKET: Type.Optional(Type.String({ minLength: 1 })),
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),
+  S3_REGION: Type.Optional(Type.String({ minLength: 1, default: 'us-east-1' })),
+  S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  S3_FORCE_PATH_STYLE: Type.Optional(Bool),
+  OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  SCRIPT_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  FFMPEG_PATH: Type.Optional(Type.String({ minLength: 1, default: 'ffmpeg' })),
+  FFPROBE_PATH: Type.Optional(Type.String({ minLength: 1, default: 'ffprobe' })),
+  SIGNING_SECRET: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description: 'Secret for signed download URLs; generated and kept under DATA_DIR when unset.',
+    }),
+  ),
+});
+
+export type Env = Static<typeof EnvSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Validates `env` against a schema (by default the whole product's) and returns the typed values
+ * with their sources. A bad value throws a ConfigError naming the variable and what is allowed.
+ */
+export function readEnv<T extends TProperties>(
+  schema: TObject<T>,
+  env: NodeJS.ProcessEnv = process.env,
+): { values: Static<TObject<T>>; sources: Record<string, ConfigSource> } {
+  const picked: Record<string, string> = {};
+  const sources: Record<string, ConfigSource> = {};
+  for (const key of Object.keys(schema.properties)) {
+    const raw = env[key];
+    if (raw !== undefined && raw !== '') {
+      picked[key] = raw;
+      sources[key] = 'env';
+    } else if ((schema.properties[key] as { default?: unknown }).default !== undefined) {
+      sources[key] = 'default';
+    }
+  }
+  const errors = [...Value.Errors(schema, picked)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => {
+      const name = e.path.replace(/^\//, '');
+      const shown = typeof e.value === 'string' ? JSON.stringify(e.value) : String(e.value);
+      return `${name}=${shown}: ${e.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const values = Value.Default(schema, picked) as Static<TObject<T>>;
+  return { values, sources };
+}
+
+export function envBool(value: string | undefined): boolean {
+  return value === 'true' || value === '1';
+}

@@ -1,0 +1,229 @@
+/**
+ * The one catalogue of error codes. Every error the product reports, over HTTP, in a failed
+ * render, or as a CLI exit, carries one of these codes. Status, exit code and doc text live here
+ * and nowhere else; `docsUrl` pages are served from this table.
+ */
+export const ERROR_CATALOG = {
+  VALIDATION_ERROR: {
+    status: 400,
+    exit: 10,
+    title: 'Validation error',
+    doc: 'The request or the movie document failed validation: a value is out of range or breaks a cross-field rule. `error.path` names the offending field; `errors` lists every finding.',
+  },
+  SCHEMA_INVALID: {
+    status: 400,
+    exit: 11,
+    title: 'Document does not satisfy the schema',
+    doc: 'The movie document has a structural problem: a wrong type, a missing required field, an unknown key or a value outside an enumeration. Fix the field at `error.path`.',
+  },
+  UNSUPPORTED_SCHEMA_VERSION: {
+    status: 400,
+    exit: 12,
+    title: 'Unsupported schema version',
+    doc: 'The `schema` tag of the movie document names no known version. Use `v1`.',
+  },
+  ELEMENT_ID_DUPLICATE: {
+    status: 400,
+    exit: 13,
+    title: 'Duplicate element id',
+    doc: 'Two elements share an id. Element ids must be unique across the whole document.',
+  },
+  SCENE_ID_DUPLICATE: {
+    status: 400,
+    exit: 14,
+    title: 'Duplicate scene id',
+    doc: 'Two scenes share an id. Scene ids must be unique.',
+  },
+  SCENE_EMPTY: {
+    status: 400,
+    exit: 15,
+    title: 'Scene without elements',
+    doc: 'A scene has an empty `elements` array. Add at least one element or remove the scene.',
+  },
+  VARIABLE_MISSING: {
+    status: 400,
+    exit: 16,
+    title: 'Variable has no value',
+    doc: 'A referenced variable has neither a value in the request nor a declared default. `error.path` is its first reference.',
+  },
+  VARIABLE_TYPE_MISMATCH: {
+    status: 400,
+    exit: 17,
+    title: 'Variable value has the wrong type',
+    doc: 'A variable value cannot be converted losslessly to its declared type. `error.path` is its first reference.',
+  },
+  VARIABLE_UNDECLARED: {
+    status: 400,
+    exit: 18,
+    title: 'Undeclared variable',
+    doc: 'A `{{name}}` placeholder references a variable that the document does not declare in `variables`. Declare it, or escape a literal with `{{{{name}}}}`.',
+  },
+  UNAUTHORIZED: {
+    status: 401,
+    exit: 20,
+    title: 'Unauthorized',
+    doc: 'The request carries no valid API key. Send `Authorization: Bearer <key>` with an active key.',
+  },
+  INSUFFICIENT_CREDITS: {
+    status: 402,
+    exit: 21,
+    title: 'Insufficient credits',
+    doc: 'The available credit balance does not cover the estimated cost of the request. Top up credits or make a draft.',
+  },
+  WEBHOOKS_NOT_ALLOWED: {
+    status: 403,
+    exit: 22,
+    title: 'Webhooks not allowed on this plan',
+    doc: 'The trial plan cannot use `webhook_url`. Poll `GET /v1/renders/{id}` or upgrade the plan.',
+  },
+  NOT_FOUND: {
+    status: 404,
+    exit: 23,
+    title: 'Not found',
+    doc: 'No such resource exists for this API key.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 409,
+    exit: 24,
+    title: 'Idempotency key reused',
+    doc: 'The Idempotency-Key was used in the last 24 hours with a different request body. Use a new key for a new request.',
+  },
+  OUTPUT_EXPIRED: {
+    status: 410,
+    exit: 25,
+    title: 'Output expired',
+    doc: 'The render output passed its retention period (`expiresAt`) and was deleted.',
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    exit: 26,
+    title: 'Payload too large',
+    doc: 'The request body exceeds the size limit (1 MiB for JSON bodies, 100 MiB for asset uploads).',
+  },
+  ASSET_UNREACHABLE: {
+    status: 422,
+    exit: 30,
+    title: 'Asset unreachable',
+    doc: 'An asset URL could not be fetched: it timed out, answered with an error, redirected too often, exceeded 50 MB, or points at a private address. `error.path` names the element.',
+  },
+  ASSET_INVALID: {
+    status: 422,
+    exit: 31,
+    title: 'Asset invalid',
+    doc: 'An asset was fetched but is not a supported, decodable media file. `error.path` names the element.',
+  },
+  RATE_LIMITED: {
+    status: 429,
+    exit: 40,
+    title: 'Rate limited',
+    doc: 'Too many requests for this API key in the sliding window. Back off until `X-RateLimit-Reset` (or `Retry-After` seconds).',
+  },
+  CONCURRENCY_LIMIT: {
+    status: 429,
+    exit: 41,
+    title: 'Concurrency limit reached',
+    doc: 'The plan allows this many renders queued or in progress at once. Wait for one to finish (`Retry-After`) and retry.',
+  },
+  INTERNAL: {
+    status: 500,
+    exit: 50,
+    title: 'Internal error',
+    doc: 'A platform fault. Retry later; quote `requestId` when reporting it.',
+  },
+  RENDER_FAILED: {
+    status: 500,
+    exit: 51,
+    title: 'Render failed',
+    doc: 'The renderer or encoder failed. The message carries the cause; retrying the render may help.',
+  },
+  TTS_FAILED: {
+    status: 502,
+    exit: 52,
+    title: 'Speech synthesis failed',
+    doc: 'The speech engine could not synthesise a voice element. `error.path` names the element.',
+  },
+  LLM_FAILED: {
+    status: 502,
+    exit: 53,
+    title: 'Script generation failed',
+    doc: 'The language model could not produce a script that satisfies every constraint, or was unreachable. Nothing was charged.',
+  },
+} as const satisfies Record<string, { status: number; exit: number; title: string; doc: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CATALOG, value);
+}
+
+/** One problem with one field: the unit of every validation report. */
+export interface Finding {
+  code: ErrorCode;
+  message: string;
+  /** Exact JSON path in the spec's form, e.g. `scenes[2].elements[0].src`. Empty for the root. */
+  path: string;
+}
+
+/** The error shape of spec section 7, as it appears in `error` and in a failed render. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  path?: string;
+  docsUrl: string;
+}
+
+/**
+ * A typed, catalogued error. Code throws these; the API's error handler and the CLI turn them
+ * into the envelope or an exit code. `findings` carries all validation findings (first = this).
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly path: string | undefined;
+  readonly findings: Finding[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: {
+      path?: string;
+      findings?: Finding[];
+      headers?: Record<string, string>;
+      cause?: unknown;
+    } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_CATALOG[code].status;
+    this.path = options.path;
+    this.findings = options.findings;
+    this.headers = options.headers;
+  }
+
+  /** Builds the error from validation findings; the first finding leads. */
+  static fromFindings(findings: Finding[]): AppError {
+    const first = findings[0];
+    if (!first) throw new TypeError('fromFindings needs at least one finding');
+    return new AppError(first.code, first.message, { path: first.path, findings });
+  }
+
+  toFinding(): Finding {
+    return { code: this.code, message: this.message, path: this.path ?? '' };
+  }
+}
+
+/** The docs page for a code, under the service's own base URL. */
+export function docsUrl(baseUrl: string, code: ErrorCode): string {
+  return `${baseUrl.replace(/\/+$/, '')}/docs/errors/${code}`;
+}
+
+/** The spec's error shape for a code, with `path` only where it applies. */
+export function errorBody(baseUrl: string, code: ErrorCode, message: string, path?: string): ErrorBody {
+  const body: ErrorBody = { code, message, docsUrl: docsUrl(baseUrl, code) };
+  if (path !== undefined && path !== '') body.path = path;
+  return body;
+}

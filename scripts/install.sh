@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Idempotent installer: Debian packages and npm packages, each only when missing or stale.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# ffmpeg: encoder (libx264, h264_nvenc). postgresql + redis-server: real services for the tests.
+# xvfb + xauth: the X display headless-gl needs. libxi-dev libglu1-mesa-dev libglew-dev pkg-config:
+# to build `gl` from source. espeak-ng: offline speech. fonts-*: text rendering. python3-venv: moto (S3).
+APT_PACKAGES=(ffmpeg postgresql redis-server xvfb xauth libxi-dev libglu1-mesa-dev libglew-dev pkg-config
+  build-essential python3 espeak-ng fonts-dejavu-core)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install: apt-get install ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm ci only when package-lock.json changed since the last successful install.
+stamp=node_modules/.framewright-lock-hash
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "install: npm ci (builds headless-gl from source on first install, ~3 minutes)"
+  # node-gyp cannot download Node's headers here; use the ones Node ships (/usr/include/node).
+  npm_config_nodedir=/usr npm ci --no-audit --no-fund
+  echo "$want" > "$stamp"
+fi

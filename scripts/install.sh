@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # xvfb + xauth: the X display headless-gl needs. libxi-dev libglu1-mesa-dev libglew-dev pkg-config:
 # to build `gl` from source. espeak-ng: offline speech. fonts-*: text rendering. python3-venv: moto (S3).
 APT_PACKAGES=(ffmpeg postgresql redis-server xvfb xauth libxi-dev libglu1-mesa-dev libglew-dev pkg-config
-  build-essential python3 espeak-ng fonts-dejavu-core)
+  build-essential curl python3 python3-venv espeak-ng fonts-dejavu-core)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -28,4 +28,11 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   # node-gyp cannot download Node's headers here; use the ones Node ships (/usr/include/node).
   npm_config_nodedir=/usr npm ci --no-audit --no-fund
   echo "$want" > "$stamp"
+fi
+
+# moto's server mode: a real S3-compatible HTTP server for the object-storage tests (from PyPI).
+if [ ! -x .cache/venv/bin/moto_server ]; then
+  echo "install: moto[server] into .cache/venv"
+  python3 -m venv .cache/venv
+  .cache/venv/bin/pip install -q --disable-pip-version-check 'moto[server]==5.*'
 fi

@@ -62,6 +62,26 @@ export const EnvSchema = Type.Object({
       description: 'Secret for signed download URLs; generated and kept under DATA_DIR when unset.',
     }),
   ),
+  PLAN_CONCURRENCY: Type.Optional(
+    Type.String({
+      pattern: '^(trial|starter|pro|studio)=[0-9]{1,5}(,(trial|starter|pro|studio)=[0-9]{1,5})*$',
+      description:
+        'Concurrent-render caps per plan, e.g. "trial=1,starter=3,pro=10,studio=25" (unnamed plans keep theirs).',
+    }),
+  ),
+  PLAN_RATE_LIMITS: Type.Optional(
+    Type.String({
+      pattern: '^(trial|starter|pro|studio)=[0-9]{1,6}(,(trial|starter|pro|studio)=[0-9]{1,6})*$',
+      description: 'Requests per minute per key by plan, e.g. "trial=60,starter=300,pro=600,studio=1200".',
+    }),
+  ),
+  AUTH_FAILURES_PER_MINUTE: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,6}$',
+      default: '30',
+      description: 'Failed authentications allowed per client address per minute before 429.',
+    }),
+  ),
 });
 
 export type Env = Static<typeof EnvSchema>;

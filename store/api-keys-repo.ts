@@ -1,0 +1,70 @@
+import type { Queryable } from './database.ts';
+import type { ApiKeyRow, KeyMode, Plan } from './types.ts';
+
+/** What authentication needs from one lookup: the key, its account and the account's plan. */
+export interface KeyLookup {
+  keyId: string;
+  keyHash: string;
+  accountId: string;
+  mode: KeyMode;
+  plan: Plan;
+  revokedAt: Date | null;
+}
+
+export async function insertKey(
+  sql: Queryable,
+  key: { id: string; accountId: string; mode: KeyMode; keyHash: string; prefix: string },
+): Promise<ApiKeyRow> {
+  const [row] = await sql<ApiKeyRow[]>`
+    INSERT INTO api_keys (id, account_id, mode, key_hash, prefix)
+    VALUES (${key.id}, ${key.accountId}, ${key.mode}, ${key.keyHash}, ${key.prefix})
+    RETURNING *`;
+  return row as ApiKeyRow;
+}
+
+export async function findKeyByHash(sql: Queryable, keyHash: string): Promise<KeyLookup | undefined> {
+  const [row] = await sql<KeyLookup[]>`
+    SELECT k.id AS key_id, k.key_hash, k.account_id, k.mode, a.plan, k.revoked_at
+    FROM api_keys k JOIN accounts a ON a.id = k.account_id
+    WHERE k.key_hash = ${keyHash}`;
+  return row;
+}
+
+export async function getKey(sql: Queryable, id: string): Promise<ApiKeyRow | undefined> {
+  const [row] = await sql<ApiKeyRow[]>`SELECT * FROM api_keys WHERE id = ${id}`;
+  return row;
+}
+
+export async function listKeys(sql: Queryable, accountId: string): Promise<ApiKeyRow[]> {
+  return sql<ApiKeyRow[]>`SELECT * FROM api_keys WHERE account_id = ${accountId} ORDER BY created_at, id`;
+}
+
+/** Revokes a key; returns undefined when it does not exist or was already revoked. */
+export async function revokeKey(
+  sql: Queryable,
+  id: string,
+  replacedBy: string | null = null,
+): Promise<ApiKeyRow | undefined> {
+  const [row] = await sql<ApiKeyRow[]>`
+    UPDATE api_keys SET revoked_at = now(), replaced_by = ${replacedBy}
+    WHERE id = ${id} AND revoked_at IS NULL RETURNING *`;
+  return row;
+}
+
+/**
+ * Rolls a key: the replacement is inserted before the old key is revoked, in one transaction, so
+ * there is no instant with neither key valid and no outcome with both left active.
+ */
+export async function rollKey(
+  sql: import('postgres').Sql,
+  oldId: string,
+  replacement: { id: string; keyHash: string; prefix: string },
+): Promise<{ old: ApiKeyRow; created: ApiKeyRow } | undefined> {
+  return sql.begin(async (tx) => {
+    const [old] = await tx<ApiKeyRow[]>`SELECT * FROM api_keys WHERE id = ${oldId} AND revoked_at IS NULL FOR UPDATE`;
+    if (!old) return undefined;
+    const created = await insertKey(tx, { ...replacement, accountId: old.accountId, mode: old.mode });
+    const revoked = await revokeKey(tx, oldId, created.id);
+    return { old: revoked as ApiKeyRow, created };
+  });
+}

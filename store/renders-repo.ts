@@ -1,0 +1,81 @@
+import type { Queryable } from './database.ts';
+import type { Owner, RenderRow, RenderStatus } from './types.ts';
+
+export type NewRender = Pick<
+  RenderRow,
+  | 'id'
+  | 'accountId'
+  | 'mode'
+  | 'keyId'
+  | 'draft'
+  | 'watermark'
+  | 'movie'
+  | 'width'
+  | 'height'
+  | 'fps'
+  | 'estimatedSec'
+  | 'reservedCredits'
+  | 'templateId'
+  | 'webhookUrl'
+  | 'createdAt'
+>;
+
+export async function insertRender(sql: Queryable, r: NewRender): Promise<RenderRow> {
+  const [row] = await sql<RenderRow[]>`
+    INSERT INTO renders (id, account_id, mode, key_id, status, progress, draft, watermark, movie, width, height, fps,
+      estimated_sec, reserved_credits, template_id, webhook_url, created_at, updated_at)
+    VALUES (${r.id}, ${r.accountId}, ${r.mode}, ${r.keyId}, 'queued', 0, ${r.draft}, ${r.watermark},
+      ${sql.json(r.movie as never)}, ${r.width}, ${r.height}, ${r.fps}, ${r.estimatedSec}, ${r.reservedCredits},
+      ${r.templateId}, ${r.webhookUrl}, ${r.createdAt}, ${r.createdAt})
+    RETURNING *`;
+  return row as RenderRow;
+}
+
+export async function getRender(sql: Queryable, owner: Owner, id: string): Promise<RenderRow | undefined> {
+  const [row] = await sql<RenderRow[]>`
+    SELECT * FROM renders WHERE id = ${id} AND account_id = ${owner.accountId} AND mode = ${owner.mode}`;
+  return row;
+}
+
+export interface RenderFilter {
+  status?: RenderStatus | undefined;
+  /** Inclusive lower bound on createdAt. */
+  createdAfter?: Date | undefined;
+  /** Exclusive upper bound on createdAt. */
+  createdBefore?: Date | undefined;
+}
+
+/** One page of the owner's renders, createdAt then id descending, and the total that match. */
+export async function listRenders(
+  sql: Queryable,
+  owner: Owner,
+  filter: RenderFilter,
+  page: { limit: number; offset: number },
+): Promise<{ rows: RenderRow[]; total: number }> {
+  const where = sql`account_id = ${owner.accountId} AND mode = ${owner.mode}
+    ${filter.status ? sql`AND status = ${filter.status}` : sql``}
+    ${filter.createdAfter ? sql`AND created_at >= ${filter.createdAfter}` : sql``}
+    ${filter.createdBefore ? sql`AND created_at < ${filter.createdBefore}` : sql``}`;
+  const [rows, count] = await Promise.all([
+    sql<RenderRow[]>`SELECT * FROM renders WHERE ${where}
+      ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+    sql<{ n: number }[]>`SELECT count(*)::int AS n FROM renders WHERE ${where}`,
+  ]);
+  return { rows, total: count[0]?.n ?? 0 };
+}
+
+/**
+ * Renders holding a concurrency slot (queued, preparing, rendering) across both key modes, and the
+ * credits they hold in reserve. Read under the account lock when gating.
+ */
+export async function activeUsage(sql: Queryable, accountId: string): Promise<{ active: number; reserved: number }> {
+  const [row] = await sql<{ active: number; reserved: number }[]>`
+    SELECT count(*)::int AS active, coalesce(sum(reserved_credits), 0)::bigint AS reserved
+    FROM renders WHERE account_id = ${accountId} AND status IN ('queued', 'preparing', 'rendering')`;
+  return { active: row?.active ?? 0, reserved: row?.reserved ?? 0 };
+}
+
+export async function countRenders(sql: Queryable, accountId: string): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM renders WHERE account_id = ${accountId}`;
+  return row?.n ?? 0;
+}

@@ -148,6 +148,12 @@ export const ERROR_CATALOG = {
     title: 'Script generation failed',
     doc: 'The language model could not produce a script that satisfies every constraint, or was unreachable. Nothing was charged.',
   },
+  VARIABLE_UNUSED: {
+    status: 200,
+    exit: 0,
+    title: 'Variable declared but not used',
+    doc: 'A warning, never an error: a template declares a variable that no `{{name}}` placeholder references. `path` is `variables.<name>`.',
+  },
 } as const satisfies Record<string, { status: number; exit: number; title: string; doc: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -1,0 +1,26 @@
+/**
+ * The movie document library: schema versions, validation, placeholders and variables, output
+ * format, duration estimates and timeline maths. Pure: no I/O. Import only from this file.
+ */
+export type { Finding } from '../lib/errors.ts';
+export { ANIMATION_PRESETS, type AnimationPreset, DEFAULT_ANIMATION_SEC } from './animations.ts';
+export { CSS_COLOR_NAMES, isColor } from './colors.ts';
+export { countWords, estimateDurationSec, estimateSceneSec, VOICE_TAIL_SEC, WORDS_PER_MINUTE } from './duration.ts';
+export { DEFAULT_FONT, FONT_FAMILIES } from './fonts.ts';
+export { movieJsonSchema } from './json-schema.ts';
+export { DEFAULT_FPS, DEFAULT_RESOLUTION, type OutputFormat, outputFormat } from './output-format.ts';
+export type { Result } from './result.ts';
+export { buildTimeline, type Timeline, type TimelineScene } from './timeline.ts';
+export type {
+  ElementV1 as Element,
+  ImageElementV1 as ImageElement,
+  SceneV1 as Scene,
+  SubtitlesElementV1 as SubtitlesElement,
+  TextElementV1 as TextElement,
+  VoiceElementV1 as VoiceElement,
+} from './v1/schema.ts';
+export { LIMITS } from './v1/schema.ts';
+export { MAX_FINDINGS, type Movie, resolveMovie, validateMovie, validateTemplate } from './validate.ts';
+export { coerceVariable, type VariableDecl, type VariableType, type VariableValue } from './variables.ts';
+export { SCHEMA_VERSIONS } from './versions.ts';
+export { DEFAULT_LANGUAGE, defaultVoiceFor, VOICES, type VoiceInfo, voiceById } from './voices.ts';

@@ -1,0 +1,192 @@
+/**
+ * Cross-field rules of v1, run after an object's own fields were walked. They see the raw value,
+ * so each one checks the types it relies on; a value deferred to resolution ({{x}} in template
+ * mode) is skipped here and checked once resolved.
+ */
+import { isPlainObject } from '../describe.ts';
+import { formatPath, type Segment } from '../paths.ts';
+import { coerceVariable, VARIABLE_TYPES, type VariableType } from '../variables.ts';
+import { ESPEAK_LANGUAGES, espeakVoiceFor, voiceById, voiceSpeaks } from '../voices.ts';
+import type { Rule } from '../walk/compile.ts';
+import { isDeferred, report, reportAt, type WalkContext } from '../walk/context.ts';
+
+/** Seconds of slack when comparing element ends with scene ends (float sums like 0.1 + 0.2). */
+const EPSILON = 1e-9;
+
+const present = (o: Record<string, unknown>, key: string) => Object.hasOwn(o, key) && o[key] !== undefined;
+const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+function sizeRule(doc: Record<string, unknown>, ctx: WalkContext): void {
+  const preset = present(doc, 'preset');
+  const width = present(doc, 'width');
+  const height = present(doc, 'height');
+  if (preset && (width || height)) {
+    report(
+      ctx,
+      'VALIDATION_ERROR',
+      'give either preset (with an optional resolution) or width and height, not both',
+      width ? 'width' : 'height',
+    );
+  } else if (!preset && !width && !height) {
+    report(
+      ctx,
+      'VALIDATION_ERROR',
+      'the frame size is missing: give preset (with an optional resolution) or width and height',
+      'preset',
+    );
+  } else if (!preset && width !== height) {
+    report(
+      ctx,
+      'VALIDATION_ERROR',
+      `width and height go together; ${width ? 'height' : 'width'} is missing`,
+      width ? 'height' : 'width',
+    );
+  }
+  if (present(doc, 'resolution') && !preset)
+    report(ctx, 'VALIDATION_ERROR', 'resolution applies only together with preset', 'resolution');
+}
+
+function uniqueIds(doc: Record<string, unknown>, ctx: WalkContext): void {
+  const scenes = asArray(doc.scenes);
+  const sceneIds = new Map<string, number>();
+  const elementIds = new Map<string, Segment[]>();
+  for (let i = 0; i < scenes.length && i < 500; i++) {
+    const scene = scenes[i];
+    if (!isPlainObject(scene)) continue;
+    const id = scene.id;
+    if (typeof id === 'string' && !isDeferred(ctx, id)) {
+      const first = sceneIds.get(id);
+      if (first === undefined) sceneIds.set(id, i);
+      else
+        reportAt(ctx, 'SCENE_ID_DUPLICATE', `scene id "${id}" is already used by scenes[${first}]`, [
+          'scenes',
+          i,
+          'id',
+        ]);
+    }
+    const elements = asArray(scene.elements);
+    for (let j = 0; j < elements.length && j < 50; j++) {
+      const el = elements[j];
+      if (!isPlainObject(el) || typeof el.id !== 'string' || isDeferred(ctx, el.id)) continue;
+      const first = elementIds.get(el.id);
+      const here: Segment[] = ['scenes', i, 'elements', j];
+      if (first === undefined) elementIds.set(el.id, here);
+      else
+        reportAt(ctx, 'ELEMENT_ID_DUPLICATE', `element id "${el.id}" is already used by ${formatPath(first)}`, [
+          ...here,
+          'id',
+        ]);
+    }
+  }
+}
+
+const movie: Rule = (doc, ctx) => {
+  sizeRule(doc, ctx);
+  uniqueIds(doc, ctx);
+};
+
+const scene: Rule = (s, ctx) => {
+  const elements = asArray(s.elements).filter(isPlainObject);
+  const hasVoice = elements.some((e) => e.type === 'voice');
+  if (s.duration === 'voice' && !hasVoice) {
+    report(
+      ctx,
+      'VALIDATION_ERROR',
+      'duration "voice" needs a voice element in the scene; add one or give the duration in seconds',
+      'duration',
+    );
+  }
+  const sceneSec = typeof s.duration === 'number' && Number.isFinite(s.duration) ? s.duration : undefined;
+  const all = asArray(s.elements);
+  for (let j = 0; j < all.length && j < 50; j++) {
+    const el = all[j];
+    if (!isPlainObject(el)) continue;
+    if (el.type === 'subtitles' && !hasVoice) {
+      report(
+        ctx,
+        'VALIDATION_ERROR',
+        "subtitles caption the scene's voice elements, and this scene has none; add a voice element",
+        'elements',
+        j,
+      );
+    }
+    if (sceneSec === undefined) continue;
+    const start = typeof el.start === 'number' && el.start >= 0 ? el.start : 0;
+    if (typeof el.start === 'number' && el.start >= sceneSec) {
+      report(
+        ctx,
+        'VALIDATION_ERROR',
+        `start must be before the scene ends at ${sceneSec} s; got ${el.start}`,
+        'elements',
+        j,
+        'start',
+      );
+    } else if (typeof el.duration === 'number' && el.duration > 0 && start + el.duration > sceneSec + EPSILON) {
+      report(
+        ctx,
+        'VALIDATION_ERROR',
+        `the element would end at ${start + el.duration} s, after the scene ends at ${sceneSec} s; shorten duration or start earlier`,
+        'elements',
+        j,
+        'duration',
+      );
+    }
+  }
+};
+
+const element: Rule = (el, ctx) => {
+  if (el.type !== 'voice') return;
+  const voice = typeof el.voiceId === 'string' ? voiceById(el.voiceId) : undefined;
+  if (typeof el.language !== 'string' || isDeferred(ctx, el.language)) return;
+  if (!/^[a-z]{2,3}(-[A-Z]{2})?$/.test(el.language)) return; // already reported by the pattern
+  if (voice) {
+    if (!voiceSpeaks(voice, el.language))
+      report(
+        ctx,
+        'VALIDATION_ERROR',
+        `language "${el.language}" does not match voice "${voice.id}", which speaks ${voice.language}; drop language or pick a voice for it`,
+        'language',
+      );
+  } else if (el.voiceId === undefined && !espeakVoiceFor(el.language)) {
+    report(
+      ctx,
+      'VALIDATION_ERROR',
+      `no offline voice speaks "${el.language}"; use one of ${ESPEAK_LANGUAGES.join(', ')}, or an openai-* voiceId`,
+      'language',
+    );
+  }
+};
+
+const variable: Rule = (decl, ctx) => {
+  const type = decl.type as VariableType;
+  if (!VARIABLE_TYPES.includes(type)) return;
+  const hasOptions = present(decl, 'options');
+  const options = Array.isArray(decl.options) ? decl.options.filter((o): o is string => typeof o === 'string') : [];
+  if (type === 'enum' && !hasOptions) {
+    report(
+      ctx,
+      'VALIDATION_ERROR',
+      'an enum variable needs options: a non-empty list of the allowed strings',
+      'options',
+    );
+  } else if (type !== 'enum' && hasOptions) {
+    report(ctx, 'VALIDATION_ERROR', `options apply only to variables of type enum; this one is ${type}`, 'options');
+  }
+  if (type === 'enum' && Array.isArray(decl.options)) {
+    const seen = new Set<unknown>();
+    decl.options.forEach((o, i) => {
+      if (seen.has(o)) report(ctx, 'VALIDATION_ERROR', `option ${JSON.stringify(o)} is listed twice`, 'options', i);
+      seen.add(o);
+    });
+  }
+  if (present(decl, 'default')) {
+    const d = decl.default;
+    if (typeof d !== 'string' && typeof d !== 'number' && typeof d !== 'boolean') return; // type already reported
+    if (type === 'enum' && options.length === 0) return;
+    const coerced = coerceVariable({ type, options }, d);
+    if (!coerced.ok)
+      report(ctx, 'VALIDATION_ERROR', `default does not match type ${type}: ${coerced.message}`, 'default');
+  }
+};
+
+export const RULES_V1: Record<string, Rule> = { movie, scene, element, variable };

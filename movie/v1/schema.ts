@@ -1,0 +1,356 @@
+/**
+ * The movie document, version v1, defined once. TypeScript types come from `Static<>`, the JSON
+ * Schema export is this object minus our `x-fw` annotations, and the validator is compiled from it
+ * (movie/walk/compile.ts). `x-fw` carries what JSON Schema cannot say: which rule function checks
+ * cross-field constraints, which finding code an empty list gets, and custom value checks.
+ */
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { ANIMATION_PRESETS, DEFAULT_ANIMATION_SEC } from '../animations.ts';
+import { COLOR_PATTERN } from '../colors.ts';
+import { DEFAULT_FONT, FONT_FAMILIES } from '../fonts.ts';
+import { DEFAULT_LANGUAGE, VOICES } from '../voices.ts';
+import type { FwAnnotations } from '../walk/annotations.ts';
+
+const fw = (a: FwAnnotations) => ({ 'x-fw': a });
+
+export const LIMITS = {
+  scenes: 500,
+  elementsPerScene: 50,
+  idLength: 64,
+  textLength: 5000,
+  urlLength: 2048,
+  dataUriLength: 1_000_000,
+  variables: 100,
+  variableNameLength: 64,
+  descriptionLength: 500,
+  enumOptions: 100,
+  optionLength: 200,
+  sceneSeconds: 3600,
+  pixels: 8192,
+} as const;
+
+export const ID_PATTERN = '^[A-Za-z0-9_-]+$';
+export const VARIABLE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
+export const LANGUAGE_PATTERN = '^[a-z]{2,3}(-[A-Z]{2})?$';
+
+const Id = (what: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: LIMITS.idLength,
+    pattern: ID_PATTERN,
+    description: `${what}: 1-${LIMITS.idLength} characters, letters, digits, _ and -.`,
+    ...fw({ patternText: 'letters, digits, _ and - only' }),
+  });
+
+const Color = (description: string, def?: string) =>
+  Type.String({
+    pattern: COLOR_PATTERN,
+    description: `${description} #rgb, #rrggbb, #rrggbbaa or a lower-case CSS named colour (also "transparent").`,
+    ...(def === undefined ? {} : { default: def }),
+    ...fw({ check: 'color' }),
+  });
+
+const Font = (def: string) =>
+  Type.Union(
+    [
+      Type.Union(FONT_FAMILIES.map((f) => Type.Literal(f))),
+      Type.String({ pattern: '^(https?://|data:)', maxLength: LIMITS.dataUriLength }),
+    ],
+    {
+      default: def,
+      description: `A bundled family (${FONT_FAMILIES.join(', ')}) or an absolute http(s) or base64 data: URL of a TTF/OTF/WOFF file.`,
+      ...fw({ check: 'font', expect: 'a font family name or a font URL' }),
+    },
+  );
+
+const Literals = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    options,
+  );
+
+const Seconds = (description: string, options: Record<string, unknown> = {}) =>
+  Type.Number({ exclusiveMinimum: 0, maximum: LIMITS.sceneSeconds, description, ...options });
+
+const Position = (description: string) =>
+  Type.Union(
+    [
+      Type.Literal('center'),
+      Type.Object(
+        {
+          x: Type.Number({ minimum: -LIMITS.pixels, maximum: LIMITS.pixels, description: 'Left edge, output pixels.' }),
+          y: Type.Number({ minimum: -LIMITS.pixels, maximum: LIMITS.pixels, description: 'Top edge, output pixels.' }),
+        },
+        { additionalProperties: false },
+      ),
+    ],
+    { description, ...fw({ expect: '"center" or an object {x, y}' }) },
+  );
+
+const Animation = Type.Object(
+  {
+    preset: Literals(ANIMATION_PRESETS, { description: 'Entrance (*-in) or exit (*-out) animation.' }),
+    duration: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 10,
+        default: DEFAULT_ANIMATION_SEC,
+        description: 'Seconds the animation lasts.',
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'Entrance or exit animation of the element.' },
+);
+
+const Start = Type.Number({
+  minimum: 0,
+  maximum: LIMITS.sceneSeconds,
+  default: 0,
+  description: 'Seconds from the scene start at which the element appears. Must be before the scene ends.',
+});
+const ElementDuration = Seconds(
+  'Seconds the element stays visible. Default: until the scene ends. Must end within the scene.',
+  fw({ docDefault: 'until the scene ends' }),
+);
+const Pixels = (description: string, options: Record<string, unknown> = {}) =>
+  Type.Integer({ minimum: 1, maximum: LIMITS.pixels, description, ...options });
+
+const FontSize = (def: number) =>
+  Type.Number({ minimum: 1, maximum: 1000, default: def, description: 'Font size in output pixels.' });
+const FontWeight = (def: number) =>
+  Type.Integer({ minimum: 100, maximum: 900, multipleOf: 100, default: def, description: 'CSS font weight.' });
+
+export const TextElement = Type.Object(
+  {
+    id: Id('Element id, unique across the document'),
+    type: Type.Literal('text'),
+    text: Type.String({
+      minLength: 1,
+      maxLength: LIMITS.textLength,
+      description: 'The text; "\\n" breaks a line, long lines wrap at maxWidth.',
+    }),
+    font: Type.Optional(Font(DEFAULT_FONT)),
+    fontSize: Type.Optional(FontSize(64)),
+    fontWeight: Type.Optional(FontWeight(400)),
+    color: Type.Optional(Color('Text colour.', '#ffffff')),
+    align: Type.Optional(
+      Literals(['left', 'center', 'right'], { default: 'center', description: 'Alignment of lines in the block.' }),
+    ),
+    maxWidth: Type.Optional(
+      Pixels('Width in output pixels at which lines wrap. Default: 90% of the frame width.', {
+        ...fw({ docDefault: '90% of the frame width' }),
+      }),
+    ),
+    lineHeight: Type.Optional(
+      Type.Number({ minimum: 0.5, maximum: 3, default: 1.2, description: 'Line height as a multiple of fontSize.' }),
+    ),
+    position: Type.Optional(Position('"center" (default) centres the text block; {x, y} is its top-left.')),
+    start: Type.Optional(Start),
+    duration: Type.Optional(ElementDuration),
+    animation: Type.Optional(Animation),
+  },
+  { additionalProperties: false, description: 'A block of text.', ...fw({ rule: 'element' }) },
+);
+
+export const ImageElement = Type.Object(
+  {
+    id: Id('Element id, unique across the document'),
+    type: Type.Literal('image'),
+    src: Type.String({
+      minLength: 1,
+      maxLength: LIMITS.dataUriLength,
+      pattern: '^(https?://|data:image/)',
+      description: `Absolute http(s) URL (at most ${LIMITS.urlLength} characters) or a base64 data:image/(png|jpeg|webp|gif|avif) URI.`,
+      ...fw({ check: 'media-url' }),
+    }),
+    width: Type.Optional(
+      Pixels('Width of the image box in output pixels. Default: the frame width.', fw({ docDefault: 'frame width' })),
+    ),
+    height: Type.Optional(
+      Pixels(
+        'Height of the image box in output pixels. Default: the frame height.',
+        fw({ docDefault: 'frame height' }),
+      ),
+    ),
+    fit: Type.Optional(
+      Literals(['contain', 'cover', 'fill'], {
+        default: 'contain',
+        description: 'How the image fills its box: contain (letterbox), cover (crop), fill (stretch).',
+      }),
+    ),
+    position: Type.Optional(Position('"center" (default) centres the box; {x, y} is its top-left.')),
+    start: Type.Optional(Start),
+    duration: Type.Optional(ElementDuration),
+    animation: Type.Optional(Animation),
+  },
+  { additionalProperties: false, description: 'An image drawn into a box.', ...fw({ rule: 'element' }) },
+);
+
+export const VoiceElement = Type.Object(
+  {
+    id: Id('Element id, unique across the document'),
+    type: Type.Literal('voice'),
+    text: Type.String({
+      minLength: 1,
+      maxLength: LIMITS.textLength,
+      pattern: '\\S',
+      description: 'Text to speak.',
+      ...fw({ patternText: 'text with at least one word' }),
+    }),
+    voiceId: Type.Optional(
+      Type.Union(
+        VOICES.map((v) => Type.Literal(v.id)),
+        {
+          description: 'A voice of the catalogue (`framewright voices`). Default: the espeak voice for `language`.',
+          ...fw({ check: 'voice-id', expect: 'a voice id', docDefault: 'the espeak voice for language' }),
+        },
+      ),
+    ),
+    language: Type.Optional(
+      Type.String({
+        pattern: LANGUAGE_PATTERN,
+        default: DEFAULT_LANGUAGE,
+        description: 'Locale of the text, e.g. en-US or de. Must be one the voice speaks.',
+        ...fw({ patternText: 'a locale such as en-US or de' }),
+      }),
+    ),
+    start: Type.Optional(Start),
+  },
+  {
+    additionalProperties: false,
+    description: 'Voiceover: speech synthesised from text. Audio only; it plays for its natural length.',
+    ...fw({ rule: 'element' }),
+  },
+);
+
+export const SubtitlesElement = Type.Object(
+  {
+    id: Id('Element id, unique across the document'),
+    type: Type.Literal('subtitles'),
+    font: Type.Optional(Font(DEFAULT_FONT)),
+    fontSize: Type.Optional(FontSize(48)),
+    fontWeight: Type.Optional(FontWeight(700)),
+    color: Type.Optional(Color('Colour of the words.', '#ffffff')),
+    highlightColor: Type.Optional(Color('Colour of the word being spoken.', '#ffd400')),
+    backgroundColor: Type.Optional(Color('Colour of a box behind the caption line. Default: no box.', undefined)),
+    wordsPerLine: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 20, default: 6, description: 'Words shown at once on the caption line.' }),
+    ),
+    position: Type.Optional(
+      Position('Default: centred horizontally, 10% of the frame height above the bottom; {x, y} is the top-left.'),
+    ),
+    start: Type.Optional(Start),
+    duration: Type.Optional(ElementDuration),
+  },
+  {
+    additionalProperties: false,
+    description: "Word-timed captions of the scene's voice elements; the scene needs at least one voice element.",
+    ...fw({ rule: 'element' }),
+  },
+);
+
+export const Element = Type.Union([TextElement, ImageElement, VoiceElement, SubtitlesElement], {
+  ...fw({ discriminator: 'type' }),
+});
+
+export const Scene = Type.Object(
+  {
+    id: Id('Scene id, unique among scenes'),
+    duration: Type.Union([Seconds('Seconds.'), Type.Literal('voice')], {
+      description: `Seconds (0 < d <= ${LIMITS.sceneSeconds}), or "voice": as long as the scene's voiceover plus a short tail.`,
+      ...fw({ expect: 'a number of seconds or "voice"' }),
+    }),
+    background: Type.Optional(Color('Background colour of the scene.', '#000000')),
+    elements: Type.Array(Element, {
+      minItems: 1,
+      maxItems: LIMITS.elementsPerScene,
+      description: 'Elements, drawn in order (later ones on top).',
+      ...fw({ emptyCode: 'SCENE_EMPTY', emptyText: 'add at least one element or remove the scene' }),
+    }),
+  },
+  { additionalProperties: false, ...fw({ rule: 'scene' }) },
+);
+
+export const VariableType = Literals(['string', 'number', 'boolean', 'url', 'color', 'enum'], {
+  description: 'Type a value must have; values are coerced losslessly.',
+});
+
+export const VariableDeclaration = Type.Object(
+  {
+    type: VariableType,
+    default: Type.Optional(
+      Type.Union([Type.String({ maxLength: LIMITS.textLength }), Type.Number(), Type.Boolean()], {
+        description: 'Used when the request gives no value; must match the type.',
+        ...fw({ expect: 'a string, number or boolean' }),
+      }),
+    ),
+    description: Type.Optional(Type.String({ maxLength: LIMITS.descriptionLength, description: 'Human text.' })),
+    options: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: LIMITS.optionLength }), {
+        minItems: 1,
+        maxItems: LIMITS.enumOptions,
+        description: 'Allowed values of an enum variable (required for, and only for, type enum).',
+      }),
+    ),
+  },
+  { additionalProperties: false, ...fw({ rule: 'variable' }) },
+);
+
+export const MovieV1 = Type.Object(
+  {
+    schema: Type.Literal('v1', { description: 'Schema version tag.', ...fw({ noPlaceholder: true }) }),
+    preset: Type.Optional(
+      Literals(['16:9', '9:16', '1:1', '4:5', '4:3'], { description: 'Aspect ratio; use with resolution.' }),
+    ),
+    resolution: Type.Optional(
+      Literals(['480p', '720p', '1080p', '1440p', '2160p'], {
+        default: '1080p',
+        description: 'Short side of the frame in pixels, with preset.',
+      }),
+    ),
+    width: Type.Optional(
+      Type.Integer({
+        minimum: 16,
+        maximum: 4096,
+        multipleOf: 2,
+        description: 'Frame width in pixels (even), with height, instead of preset.',
+      }),
+    ),
+    height: Type.Optional(
+      Type.Integer({
+        minimum: 16,
+        maximum: 4096,
+        multipleOf: 2,
+        description: 'Frame height in pixels (even), with width, instead of preset.',
+      }),
+    ),
+    fps: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, default: 30, description: 'Frames per second.' })),
+    draft: Type.Optional(
+      Type.Boolean({ default: false, description: 'Half-resolution, watermarked draft at half the credit cost.' }),
+    ),
+    variables: Type.Optional(
+      Type.Record(Type.String({ pattern: VARIABLE_NAME_PATTERN }), VariableDeclaration, {
+        maxProperties: LIMITS.variables,
+        description: 'Variables referenced as {{name}} in any string value.',
+        ...fw({ noPlaceholder: true, keyText: 'a variable name: a letter or _, then letters, digits or _' }),
+      }),
+    ),
+    scenes: Type.Array(Scene, {
+      minItems: 1,
+      maxItems: LIMITS.scenes,
+      description: 'Scenes in playback order.',
+    }),
+  },
+  { additionalProperties: false, ...fw({ rule: 'movie' }) },
+);
+
+export type MovieV1 = Static<typeof MovieV1>;
+export type SceneV1 = Static<typeof Scene>;
+export type ElementV1 = Static<typeof Element>;
+export type TextElementV1 = Static<typeof TextElement>;
+export type ImageElementV1 = Static<typeof ImageElement>;
+export type VoiceElementV1 = Static<typeof VoiceElement>;
+export type SubtitlesElementV1 = Static<typeof SubtitlesElement>;
+export type VariableDeclarationV1 = Static<typeof VariableDeclaration>;
+
+export const schemaV1: TSchema = MovieV1;

@@ -1,0 +1,120 @@
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { newId } from '../lib/ids.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { Database } from '../store/database.ts';
+import type { ApiConfig } from './config.ts';
+import './context.ts';
+import { type ExecutorPort, QueueOnlyExecutor } from './executor.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { idempotencyPlugin } from './plugins/idempotency.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { requestIdPlugin } from './plugins/request-id.ts';
+import type { RateLimiter } from './rate-limit/limiter.ts';
+import { MemoryRateLimiter } from './rate-limit/memory-limiter.ts';
+import { RedisRateLimiter } from './rate-limit/redis-limiter.ts';
+import { ROUTE_MODULES } from './routes/index.ts';
+
+export interface BuildAppOptions {
+  config: ApiConfig;
+  /** Opened (and closed) by the caller: the app only uses it. */
+  db: Database;
+  /** Default: Redis when config.redisUrl is set, in-process otherwise (closed with the app). */
+  limiter?: RateLimiter;
+  /** Default: the queue-only executor (renders stay queued for a claimer). */
+  executor?: ExecutorPort;
+  logger?: Logger;
+  now?: () => Date;
+}
+
+export const API_VERSION = '1.0.0';
+
+/**
+ * The API, assembled from plugins in a fixed order: config, db, error handler, request id,
+ * OpenAPI, rate limiter, auth, rate limit, idempotency, executor, then the route modules.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    genReqId: () => newId('req'),
+    // Never trust a client-chosen request id: it would end up in our logs as if we made it.
+    requestIdHeader: false,
+    bodyLimit: config.bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+
+  const ownLimiter = !options.limiter;
+  const limiter =
+    options.limiter ?? (config.redisUrl ? new RedisRateLimiter(config.redisUrl) : new MemoryRateLimiter());
+
+  await app.register(
+    fp(
+      async (a) => {
+        a.decorate('config', config);
+        a.decorate('plans', config.plans);
+        a.decorate('now', options.now ?? (() => new Date()));
+      },
+      { name: 'config' },
+    ),
+  );
+  await app.register(
+    fp(
+      async (a) => {
+        a.decorate('db', db);
+      },
+      { name: 'db' },
+    ),
+  );
+  await app.register(errorHandlerPlugin);
+  await app.register(requestIdPlugin);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Framewright video rendering API',
+        version: API_VERSION,
+        description:
+          'JSON movie documents in, MP4 out. Movie validation findings carry paths relative to the movie document (e.g. `scenes[2].elements[0].src`); request-field findings carry paths relative to the request body, query (`page_size`) or headers (`headers.idempotency-key`).',
+      },
+      servers: [{ url: config.publicBaseUrl }],
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'fw_live_… or fw_test_… key' } },
+      },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(
+    fp(
+      async (a) => {
+        a.decorate('limiter', limiter);
+        if (ownLimiter) a.addHook('onClose', async () => limiter.close());
+      },
+      { name: 'rate-limiter' },
+    ),
+  );
+  await app.register(authPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(idempotencyPlugin);
+  const executor = options.executor ?? new QueueOnlyExecutor();
+  await app.register(
+    fp(
+      async (a) => {
+        a.decorate('executor', executor);
+      },
+      { name: 'executor' },
+    ),
+  );
+
+  for (const route of ROUTE_MODULES) {
+    const mod = await route.load();
+    await app.register(mod.default, { prefix: route.prefix });
+  }
+  await app.ready();
+  return app as unknown as FastifyInstance;
+}

@@ -1,0 +1,30 @@
+import { createHash, randomInt } from 'node:crypto';
+import type { KeyMode } from '../../store/types.ts';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const SECRET_LENGTH = 40;
+export const KEY_PATTERN = /^fw_(live|test)_[0-9A-Za-z]{40}$/;
+
+/** A new secret `fw_<mode>_` + 40 base62 characters (~238 bits), its hash and display prefix. */
+export function generateApiKey(mode: KeyMode): { secret: string; keyHash: string; prefix: string } {
+  let body = '';
+  // randomInt is uniform over the alphabet: no modulo bias.
+  for (let i = 0; i < SECRET_LENGTH; i++) body += BASE62[randomInt(BASE62.length)];
+  const secret = `fw_${mode}_${body}`;
+  return { secret, keyHash: hashApiKey(secret), prefix: displayPrefix(secret) };
+}
+
+/** SHA-256, hex. The secrets are long and random, so a fast unsalted hash is enough to store them. */
+export function hashApiKey(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** What lists show instead of the secret: mode prefix and the first 4 characters. */
+export function displayPrefix(secret: string): string {
+  return secret.slice(0, 12);
+}
+
+export function keyMode(secret: string): KeyMode | undefined {
+  const m = KEY_PATTERN.exec(secret);
+  return m ? (m[1] as KeyMode) : undefined;
+}

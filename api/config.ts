@@ -1,0 +1,49 @@
+import { type Env, EnvSchema, readEnv } from '../lib/config.ts';
+import type { Plan } from '../store/types.ts';
+import { type PlanRules, parsePlanNumbers, planTable } from './billing/plans.ts';
+
+/** Everything the API reads from the environment, resolved once and passed to `buildApp`. */
+export interface ApiConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  /** Base of docsUrl and outputUrl, without /v1 and without a trailing slash. */
+  publicBaseUrl: string;
+  plans: Record<Plan, PlanRules>;
+  /** Failed authentications per client address per minute before 429. */
+  authFailuresPerMinute: number;
+  /** JSON body limit in bytes (1 MiB). */
+  bodyLimit: number;
+  logLevel: string;
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export function apiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  const { values } = readEnv(EnvSchema, env);
+  return apiConfig(values);
+}
+
+export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiConfig {
+  const port = Number(values.PORT ?? '8080');
+  const host = values.HOST ?? '0.0.0.0';
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return {
+    port,
+    host,
+    dataDir: values.DATA_DIR ?? './data',
+    databaseUrl: values.DATABASE_URL,
+    redisUrl: values.REDIS_URL,
+    publicBaseUrl: (values.PUBLIC_BASE_URL ?? `http://${shownHost}:${port}`).replace(/\/+$/, ''),
+    plans: planTable({
+      concurrency: parsePlanNumbers(values.PLAN_CONCURRENCY),
+      rateLimitPerMinute: parsePlanNumbers(values.PLAN_RATE_LIMITS),
+    }),
+    authFailuresPerMinute: Number(values.AUTH_FAILURES_PER_MINUTE ?? '30'),
+    bodyLimit: BODY_LIMIT,
+    logLevel: values.LOG_LEVEL ?? 'info',
+    ...overrides,
+  };
+}

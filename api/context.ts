@@ -1,0 +1,37 @@
+import type { Database } from '../store/database.ts';
+import type { KeyMode, Plan } from '../store/types.ts';
+import type { PlanRules } from './billing/plans.ts';
+import type { ApiConfig } from './config.ts';
+import type { ExecutorPort } from './executor.ts';
+import type { IdempotencyService } from './plugins/idempotency.ts';
+import type { LimitDecision, RateLimiter } from './rate-limit/limiter.ts';
+
+/** Who is calling: set by the auth plugin on every authenticated request. */
+export interface AuthContext {
+  accountId: string;
+  keyId: string;
+  mode: KeyMode;
+  plan: Plan;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: ApiConfig;
+    db: Database;
+    limiter: RateLimiter;
+    executor: ExecutorPort;
+    /** The clock; tests inject one. */
+    now: () => Date;
+    idempotency: IdempotencyService;
+    plans: Record<Plan, PlanRules>;
+  }
+  interface FastifyRequest {
+    /** Null on public routes and before the auth hook ran; use `requireAuth`. */
+    auth: AuthContext | null;
+    rateLimit: LimitDecision | null;
+  }
+  interface FastifyContextConfig {
+    /** No API key needed (OpenAPI document, JSON Schema, error docs). */
+    public?: boolean;
+  }
+}

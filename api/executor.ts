@@ -1,0 +1,20 @@
+import type { RenderRow } from '../store/types.ts';
+
+/**
+ * Where an accepted render goes after its row is committed as `queued`. The pipeline provides the
+ * in-process pool (claims rows with FOR UPDATE SKIP LOCKED) and the Kubernetes adapter (writes a
+ * Render CR). `submit` must not throw for a render it cannot start now: the row stays queued.
+ */
+export interface ExecutorPort {
+  submit(render: RenderRow): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The default until the pipeline lands: renders stay `queued` in the database, where an executor
+ * started later (or in another process) claims them. Nothing is lost by submitting here.
+ */
+export class QueueOnlyExecutor implements ExecutorPort {
+  async submit(_render: RenderRow): Promise<void> {}
+  async close(): Promise<void> {}
+}

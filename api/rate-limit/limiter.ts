@@ -1,0 +1,23 @@
+/** The outcome of one rate-limit check, enough to fill the X-RateLimit-* headers. */
+export interface LimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Epoch milliseconds at which the oldest counted request leaves the window. */
+  resetAtMs: number;
+}
+
+/**
+ * The rate-limiter port: a sliding-window log per key. `hit` counts a request when it is allowed;
+ * `peek` only looks (used to refuse an address with too many failed logins before checking a key).
+ */
+export interface RateLimiter {
+  hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision>;
+  peek(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision>;
+  close(): Promise<void>;
+}
+
+/** Seconds a client should wait, for Retry-After (at least 1). */
+export function retryAfterSec(decision: LimitDecision, nowMs: number): number {
+  return Math.max(1, Math.ceil((decision.resetAtMs - nowMs) / 1000));
+}

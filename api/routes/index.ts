@@ -1,0 +1,17 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+
+/** A route module: one resource, one file, default-exporting a Fastify plugin. */
+export interface RouteModule {
+  name: string;
+  /** Mounted under this prefix ('/v1' for API resources, '' for public pages). */
+  prefix: string;
+  load: () => Promise<{ default: FastifyPluginAsyncTypebox }>;
+}
+
+/** Every route module, in registration order. Adding a resource is adding one line here. */
+export const ROUTE_MODULES: readonly RouteModule[] = [
+  { name: 'meta', prefix: '', load: () => import('./meta.ts') },
+  { name: 'renders', prefix: '/v1', load: () => import('./renders.ts') },
+  { name: 'templates', prefix: '/v1', load: () => import('./templates.ts') },
+  { name: 'usage', prefix: '/v1', load: () => import('./usage.ts') },
+];

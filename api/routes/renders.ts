@@ -1,0 +1,111 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AppError } from '../../lib/errors.ts';
+import { getRender, listRenders } from '../../store/renders-repo.ts';
+import type { RenderStatus } from '../../store/types.ts';
+import { requireAuth } from '../auth/require-auth.ts';
+import { createRender } from '../renders/create-render.ts';
+import { renderResource } from '../renders/render-resource.ts';
+import { errorResponses, IdempotencyHeader, IdParams } from '../schemas/common.ts';
+import { CreateRenderBody, ListRendersQuery, RenderListSchema, RenderResourceSchema } from '../schemas/render.ts';
+
+const MOVIE_CODES = [
+  'SCHEMA_INVALID',
+  'UNSUPPORTED_SCHEMA_VERSION',
+  'ELEMENT_ID_DUPLICATE',
+  'SCENE_ID_DUPLICATE',
+  'SCENE_EMPTY',
+  'VARIABLE_MISSING',
+  'VARIABLE_TYPE_MISMATCH',
+  'VARIABLE_UNDECLARED',
+] as const;
+export const CREATE_RENDER_CODES = [
+  ...MOVIE_CODES,
+  'INSUFFICIENT_CREDITS',
+  'CONCURRENCY_LIMIT',
+  'IDEMPOTENCY_KEY_REUSED',
+  'WEBHOOKS_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+] as const;
+
+const renders: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/renders',
+    {
+      schema: {
+        operationId: 'createRender',
+        tags: ['renders'],
+        summary: 'Create a render',
+        description:
+          'Validates the movie document (finding paths are relative to `movie`), resolves variables, gates credits and concurrency, and queues the render.',
+        headers: IdempotencyHeader,
+        body: CreateRenderBody,
+        response: {
+          201: RenderResourceSchema,
+          200: { ...RenderResourceSchema, description: 'Idempotent replay of the original render.' },
+          ...errorResponses(...CREATE_RENDER_CODES),
+        },
+      },
+    },
+    async (request, reply) => {
+      const auth = requireAuth(request);
+      const { render, replayed } = await createRender(app, request, auth, {
+        document: request.body.movie,
+        variables: request.body.variables,
+        webhookUrl: request.body.webhook_url,
+        templateId: null,
+      });
+      return reply.code(replayed ? 200 : 201).send(renderResource(render));
+    },
+  );
+
+  app.get(
+    '/renders',
+    {
+      schema: {
+        operationId: 'listRenders',
+        tags: ['renders'],
+        summary: "List the caller's renders, newest first",
+        querystring: ListRendersQuery,
+        response: { 200: RenderListSchema, ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      const q = request.query;
+      const page = q.page ?? 1;
+      const pageSize = q.page_size ?? 20;
+      const { rows, total } = await listRenders(
+        app.db.sql,
+        auth,
+        {
+          status: q.status as RenderStatus | undefined,
+          createdAfter: q.created_after ? new Date(q.created_after) : undefined,
+          createdBefore: q.created_before ? new Date(q.created_before) : undefined,
+        },
+        { limit: pageSize, offset: (page - 1) * pageSize },
+      );
+      return { items: rows.map(renderResource), page, pageSize, total, hasMore: page * pageSize < total };
+    },
+  );
+
+  app.get(
+    '/renders/:id',
+    {
+      schema: {
+        operationId: 'getRender',
+        tags: ['renders'],
+        summary: 'Fetch a render',
+        params: IdParams,
+        response: { 200: RenderResourceSchema, ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      const row = await getRender(app.db.sql, auth, request.params.id);
+      if (!row) throw new AppError('NOT_FOUND', `No render ${request.params.id}.`, { path: 'id' });
+      return renderResource(row);
+    },
+  );
+};
+
+export default renders;

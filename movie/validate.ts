@@ -58,7 +58,7 @@ function walk(doc: unknown, template: boolean): Walked {
       },
     ]);
   const ctx = newContext(template);
-  version.check(doc, ctx);
+  (template ? version.templateCheck : version.check)(doc, ctx);
   return { ok: true, ctx };
 }
 

@@ -10,11 +10,22 @@ import { type Check, compile } from './walk/compile.ts';
 export interface SchemaVersion {
   tag: string;
   schema: TSchema;
+  /** Full check of a finished document. */
   check: Check;
+  /** Template check: {{placeholders}} stand in for scalars and are recorded for resolution. */
+  templateCheck: Check;
 }
 
 const REGISTRY: ReadonlyMap<string, SchemaVersion> = new Map([
-  ['v1', { tag: 'v1', schema: MovieV1, check: compile(MovieV1, RULES_V1) }],
+  [
+    'v1',
+    {
+      tag: 'v1',
+      schema: MovieV1,
+      check: compile(MovieV1, RULES_V1, false),
+      templateCheck: compile(MovieV1, RULES_V1, true),
+    },
+  ],
 ]);
 
 export const SCHEMA_VERSIONS: readonly string[] = Object.freeze([...REGISTRY.keys()]);

@@ -4,7 +4,6 @@
  * mode) is skipped here and checked once resolved.
  */
 import { isPlainObject } from '../describe.ts';
-import { formatPath, type Segment } from '../paths.ts';
 import { coerceVariable, VARIABLE_TYPES, type VariableType } from '../variables.ts';
 import { ESPEAK_LANGUAGES, espeakVoiceFor, voiceById, voiceSpeaks } from '../voices.ts';
 import type { Rule } from '../walk/compile.ts';
@@ -49,7 +48,8 @@ function sizeRule(doc: Record<string, unknown>, ctx: WalkContext): void {
 function uniqueIds(doc: Record<string, unknown>, ctx: WalkContext): void {
   const scenes = asArray(doc.scenes);
   const sceneIds = new Map<string, number>();
-  const elementIds = new Map<string, Segment[]>();
+  // First use of each element id as scene * 64 + element: no allocation per element on the happy path.
+  const elementIds = new Map<string, number>();
   for (let i = 0; i < scenes.length && i < 500; i++) {
     const scene = scenes[i];
     if (!isPlainObject(scene)) continue;
@@ -69,13 +69,14 @@ function uniqueIds(doc: Record<string, unknown>, ctx: WalkContext): void {
       const el = elements[j];
       if (!isPlainObject(el) || typeof el.id !== 'string' || isDeferred(ctx, el.id)) continue;
       const first = elementIds.get(el.id);
-      const here: Segment[] = ['scenes', i, 'elements', j];
-      if (first === undefined) elementIds.set(el.id, here);
+      if (first === undefined) elementIds.set(el.id, i * 64 + j);
       else
-        reportAt(ctx, 'ELEMENT_ID_DUPLICATE', `element id "${el.id}" is already used by ${formatPath(first)}`, [
-          ...here,
-          'id',
-        ]);
+        reportAt(
+          ctx,
+          'ELEMENT_ID_DUPLICATE',
+          `element id "${el.id}" is already used by scenes[${Math.floor(first / 64)}].elements[${first % 64}]`,
+          ['scenes', i, 'elements', j, 'id'],
+        );
     }
   }
 }
@@ -86,8 +87,9 @@ const movie: Rule = (doc, ctx) => {
 };
 
 const scene: Rule = (s, ctx) => {
-  const elements = asArray(s.elements).filter(isPlainObject);
-  const hasVoice = elements.some((e) => e.type === 'voice');
+  const all = asArray(s.elements);
+  let hasVoice = false;
+  for (const e of all) if (isPlainObject(e) && e.type === 'voice') hasVoice = true;
   if (s.duration === 'voice' && !hasVoice) {
     report(
       ctx,
@@ -97,7 +99,6 @@ const scene: Rule = (s, ctx) => {
     );
   }
   const sceneSec = typeof s.duration === 'number' && Number.isFinite(s.duration) ? s.duration : undefined;
-  const all = asArray(s.elements);
   for (let j = 0; j < all.length && j < 50; j++) {
     const el = all[j];
     if (!isPlainObject(el)) continue;

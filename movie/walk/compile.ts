@@ -21,6 +21,10 @@ export type Check = (value: unknown, ctx: WalkContext) => void;
 export type Rule = (value: Record<string, unknown>, ctx: WalkContext) => void;
 
 type Node = TSchema & Record<string, unknown>;
+interface Options {
+  rules: Record<string, Rule>;
+  template: boolean;
+}
 
 const DATA_IMAGE = /^data:image\/(png|jpeg|webp|gif|avif);base64,[A-Za-z0-9+/]+={0,2}$/;
 
@@ -125,23 +129,18 @@ function expectText(s: Node): string {
   }
 }
 
-/** Compiles `schema`; `rules` are the cross-field rule functions the schema names by `x-fw.rule`. */
-export function compile(schema: TSchema, rules: Record<string, Rule>): Check {
+/**
+ * Compiles `schema` for full or template mode (a subtree marked `noPlaceholder` is always full);
+ * `rules` are the cross-field rule functions the schema names by `x-fw.rule`. */
+export function compile(schema: TSchema, rules: Record<string, Rule>, template: boolean): Check {
   const node = schema as Node;
   const a = annotations(node);
-  let check = compileBare(node, rules);
+  // Template mode is a compile-time choice: the full checker carries no placeholder wrappers at all.
+  const opts: Options = { rules, template: template && !a.noPlaceholder };
+  let check = compileBare(node, opts);
   const admits = admitsOf(node);
   const scalar = admits.string || admits.number || admits.boolean;
-  if (scalar && !a.noPlaceholder) check = withPlaceholders(check, admits);
-  if (a.noPlaceholder) {
-    const inner = check;
-    check = (v, ctx) => {
-      const was = ctx.scanning;
-      ctx.scanning = false;
-      inner(v, ctx);
-      ctx.scanning = was;
-    };
-  }
+  if (scalar && opts.template) check = withPlaceholders(check, admits);
   return check;
 }
 
@@ -152,7 +151,7 @@ export function compile(schema: TSchema, rules: Record<string, Rule>): Check {
  */
 function withPlaceholders(inner: Check, admits: Admits): Check {
   return (v, ctx) => {
-    if (ctx.scanning && typeof v === 'string' && v.includes('{{')) {
+    if (typeof v === 'string' && v.includes('{{')) {
       const scan = scanPlaceholders(v);
       if (scan) {
         ctx.sites.push({ segments: ctx.path.slice(), raw: v, scan, admits });
@@ -164,20 +163,20 @@ function withPlaceholders(inner: Check, admits: Admits): Check {
   };
 }
 
-function compileBare(s: Node, rules: Record<string, Rule>): Check {
+function compileBare(s: Node, opts: Options): Check {
   const a = annotations(s);
   if (a.check) return customCheck(s, a.check);
   switch (s[Kind]) {
     case 'Object':
-      return objectCheck(s, rules);
+      return objectCheck(s, opts);
     case 'Record':
-      return recordCheck(s, rules);
+      return recordCheck(s, opts);
     case 'Array':
-      return arrayCheck(s, rules);
+      return arrayCheck(s, opts);
     case 'Union':
-      if (a.discriminator) return discriminatedCheck(s, a.discriminator, rules);
+      if (a.discriminator) return discriminatedCheck(s, a.discriminator, opts);
       if ((s.anyOf as Node[]).every((m) => m[Kind] === 'Literal')) return enumCheck(s);
-      return unionCheck(s, rules);
+      return unionCheck(s, opts);
     case 'Literal':
       return enumCheck({ anyOf: [s] } as unknown as Node);
     case 'String':
@@ -264,8 +263,8 @@ function enumCheck(s: Node): Check {
   };
 }
 
-function unionCheck(s: Node, rules: Record<string, Rule>): Check {
-  const members = (s.anyOf as Node[]).map((m) => ({ types: jsonTypesOf(m), check: compileBare(m, rules) }));
+function unionCheck(s: Node, opts: Options): Check {
+  const members = (s.anyOf as Node[]).map((m) => ({ types: jsonTypesOf(m), check: compileBare(m, opts) }));
   const expected = expectText(s);
   return (v, ctx) => {
     const t = jsonType(v);
@@ -275,11 +274,11 @@ function unionCheck(s: Node, rules: Record<string, Rule>): Check {
   };
 }
 
-function discriminatedCheck(s: Node, key: string, rules: Record<string, Rule>): Check {
+function discriminatedCheck(s: Node, key: string, opts: Options): Check {
   const byTag = new Map<unknown, Check>();
   for (const m of s.anyOf as Node[]) {
     const tag = ((m.properties as Record<string, Node>)[key] as Node).const;
-    byTag.set(tag, compileBare(m, rules));
+    byTag.set(tag, compileBare(m, opts));
   }
   const tags = [...byTag.keys()].map((t) => JSON.stringify(t)).join(', ');
   return (v, ctx) => {
@@ -293,20 +292,21 @@ function discriminatedCheck(s: Node, key: string, rules: Record<string, Rule>): 
   };
 }
 
-function objectCheck(s: Node, rules: Record<string, Rule>): Check {
+function objectCheck(s: Node, opts: Options): Check {
   const props = s.properties as Record<string, Node>;
   const checks = new Map<string, Check>();
-  for (const [k, p] of Object.entries(props)) checks.set(k, compile(p, rules));
+  for (const [k, p] of Object.entries(props)) checks.set(k, compile(p, opts.rules, opts.template));
   const required = (s.required as string[] | undefined) ?? [];
   const allowed = Object.keys(props).join(', ');
   const ruleName = annotations(s).rule;
-  const rule = ruleName === undefined ? undefined : rules[ruleName];
+  const rule = ruleName === undefined ? undefined : opts.rules[ruleName];
   if (ruleName !== undefined && !rule) throw new TypeError(`movie schema compiler: no rule named ${ruleName}`);
   return (v, ctx) => {
     if (!isPlainObject(v)) return typeError(ctx, 'an object', v);
-    for (const key in v) {
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) {
       if (ctx.full) return;
-      if (!Object.hasOwn(v, key)) continue;
+      const key = keys[i]!;
       const check = checks.get(key);
       const value = v[key];
       if (check === undefined) {
@@ -325,7 +325,8 @@ function objectCheck(s: Node, rules: Record<string, Rule>): Check {
       check(value, ctx);
       ctx.path.pop();
     }
-    for (const key of required) {
+    for (let i = 0; i < required.length; i++) {
+      const key = required[i]!;
       if (v[key] === undefined || !Object.hasOwn(v, key))
         report(ctx, 'SCHEMA_INVALID', `${where(ctx)} is missing required field "${key}"`, key);
     }
@@ -333,10 +334,10 @@ function objectCheck(s: Node, rules: Record<string, Rule>): Check {
   };
 }
 
-function recordCheck(s: Node, rules: Record<string, Rule>): Check {
+function recordCheck(s: Node, opts: Options): Check {
   const [pattern, valueSchema] = Object.entries(s.patternProperties as Record<string, Node>)[0]!;
   const keyPattern = new RegExp(pattern);
-  const valueCheck = compile(valueSchema, rules);
+  const valueCheck = compile(valueSchema, opts.rules, opts.template);
   const maxProps = s.maxProperties as number | undefined;
   const keyText = annotations(s).keyText ?? `a key matching ${pattern}`;
   return (v, ctx) => {
@@ -355,8 +356,8 @@ function recordCheck(s: Node, rules: Record<string, Rule>): Check {
   };
 }
 
-function arrayCheck(s: Node, rules: Record<string, Rule>): Check {
-  const item = compile(s.items as Node, rules);
+function arrayCheck(s: Node, opts: Options): Check {
+  const item = compile(s.items as Node, opts.rules, opts.template);
   const min = s.minItems as number | undefined;
   const max = s.maxItems as number | undefined;
   const { emptyCode, emptyText } = annotations(s);

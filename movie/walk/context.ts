@@ -35,8 +35,6 @@ export interface WalkContext {
   findings: RawFinding[];
   /** Template mode: strings with {{references}} stand in for any scalar and are checked after resolution. */
   template: boolean;
-  /** False inside subtrees where placeholders are not interpreted (variables, schema). */
-  scanning: boolean;
   /** First reference of each variable, in walk (= document) order. */
   refs: Map<string, Segment[]>;
   sites: Site[];
@@ -44,7 +42,7 @@ export interface WalkContext {
 }
 
 export function newContext(template: boolean): WalkContext {
-  return { path: [], findings: [], template, scanning: template, refs: new Map(), sites: [], full: false };
+  return { path: [], findings: [], template, refs: new Map(), sites: [], full: false };
 }
 
 /** Records a finding at the current path plus `extra` segments. */

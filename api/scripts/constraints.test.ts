@@ -58,6 +58,12 @@ describe('checkDraft', () => {
       expect: [['wordsPerScene', 'scenes[1].voiceText', /has 39 words; it must have at least 40/]],
     },
     {
+      name: 'narration too long for a voice element',
+      body: { sceneCount: 1 },
+      draft: makeDraft({ scenes: 1, voiceText: () => `${narration(20)} ${'word '.repeat(1000)}` }),
+      expect: [['format', 'scenes[0].voiceText', /scene 1 narration has \d+ characters; keep it under 5000/]],
+    },
+    {
       name: 'missing image prompt',
       body: { sceneCount: 2 },
       draft: makeDraft({ scenes: 2, imagePrompt: (i) => (i === 1 ? null : 'a cliff') }),

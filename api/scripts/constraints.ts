@@ -1,3 +1,4 @@
+import { LIMITS } from '../../movie/index.ts';
 import type { Draft, Violation } from './draft.ts';
 import { languageProblem, recogniseLanguage } from './language.ts';
 import { type EnforcedConstraints, SCRIPT_DEFAULTS, type ScriptRequest, type ScriptScene } from './script-schemas.ts';
@@ -73,6 +74,15 @@ export function checkDraft(draft: Draft, ctx: CheckContext): Violation[] {
     });
   }
   draft.scenes.forEach((scene, i) => {
+    // A voice element holds at most LIMITS.textLength characters; longer narration could not
+    // become a movie (POST /v1/scripts/{id}/movie).
+    if (scene.voiceText.length > LIMITS.textLength) {
+      out.push({
+        constraint: 'format',
+        path: `scenes[${i}].voiceText`,
+        message: `scene ${i + 1} narration has ${scene.voiceText.length} characters; keep it under ${LIMITS.textLength}`,
+      });
+    }
     const wps = c.wordsPerScene;
     if (wps) {
       const count = countWords(scene.voiceText, ctx.locale);

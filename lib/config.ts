@@ -54,6 +54,13 @@ export const EnvSchema = Type.Object({
   OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   SCRIPT_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  SCRIPT_BUDGET_SEC: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,4}$',
+      default: '90',
+      description: 'Seconds one script generation may take, drafts, retries and backoff included.',
+    }),
+  ),
   FFMPEG_PATH: Type.Optional(Type.String({ minLength: 1, default: 'ffmpeg' })),
   FFPROBE_PATH: Type.Optional(Type.String({ minLength: 1, default: 'ffprobe' })),
   SIGNING_SECRET: Type.Optional(

@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { AppError } from '../lib/errors.ts';
+
+const STDERR_KEEP = 8000;
+
+function tail(s: string): string {
+  return s.trim().slice(-2000);
+}
+
+/** Starts ffmpeg (or ffprobe) and keeps the end of its stderr for error messages. */
+function start(bin: string, args: string[], stdin: 'pipe' | 'ignore', signal?: AbortSignal) {
+  const child = spawn(bin, args, { stdio: [stdin, 'pipe', 'pipe'], signal });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-STDERR_KEEP);
+  });
+  const chunks: Buffer[] = [];
+  child.stdout?.on('data', (d: Buffer) => chunks.push(d));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    child.once('error', (err) => {
+      if (signal?.aborted) return reject(signal.reason);
+      reject(new AppError('RENDER_FAILED', `${bin} could not be started: ${err.message}`, { cause: err }));
+    });
+    child.once('close', (code, sig) => {
+      if (signal?.aborted) return reject(signal.reason);
+      if (code === 0) return resolve(Buffer.concat(chunks));
+      reject(new AppError('RENDER_FAILED', `${bin} failed (${sig ?? `exit ${code}`}): ${tail(stderr)}`));
+    });
+  });
+  done.catch(() => {});
+  return { child, done };
+}
+
+/** Runs ffmpeg/ffprobe to completion; rejects with its stderr on failure. Resolves with stdout. */
+export function runFfmpeg(bin: string, args: string[], signal?: AbortSignal): Promise<Buffer> {
+  return start(bin, args, 'ignore', signal).done;
+}
+
+/** A running encoder fed raw frames through stdin. */
+export interface FrameSink {
+  /**
+   * Writes one frame. Resolves once the bytes are handed to the pipe, so the caller may then
+   * overwrite its buffer; waiting here is what makes a slow encoder slow the renderer down
+   * (back-pressure) instead of piling frames up in memory.
+   */
+  write(frame: Uint8Array): Promise<void>;
+  /** Closes stdin and waits for ffmpeg to finish the file. */
+  end(): Promise<void>;
+  child: ChildProcess;
+}
+
+export function startEncoder(bin: string, args: string[], signal?: AbortSignal): FrameSink {
+  const { child, done } = start(bin, args, 'pipe', signal);
+  const stdin = child.stdin!;
+  // An encoder that dies mid-stream shows up as EPIPE on stdin; the exit status and stderr come
+  // through `done`, which is what we report.
+  stdin.on('error', () => {});
+  return {
+    child,
+    write(frame) {
+      return new Promise<void>((resolve, reject) => {
+        if (child.exitCode !== null || stdin.destroyed) {
+          done.then(
+            () => reject(new AppError('RENDER_FAILED', 'ffmpeg exited before all frames were written')),
+            reject,
+          );
+          return;
+        }
+        stdin.write(frame, (err) => {
+          if (!err) return resolve();
+          done.then(() => reject(new AppError('RENDER_FAILED', `writing to ffmpeg failed: ${err.message}`)), reject);
+        });
+      });
+    },
+    async end() {
+      stdin.end();
+      await done;
+    },
+  };
+}

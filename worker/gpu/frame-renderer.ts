@@ -1,0 +1,214 @@
+import { readFileSync } from 'node:fs';
+import createContext from 'gl';
+import * as THREE from 'three';
+import { AppError } from '../../lib/errors.ts';
+import type { TextureRef } from '../plan.ts';
+import {
+  YUV_ALIGNED_FRAGMENT_SHADER,
+  YUV_FRAGMENT_SHADER,
+  YUV_VERTEX_SHADER,
+  type YuvLayout,
+  yuvLayout,
+} from './yuv-layout.ts';
+
+/** What one layer looks like in one frame. */
+export interface LayerState {
+  layer: number;
+  texture: TextureRef;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  crop?: { x0: number; x1: number } | undefined;
+  scale: number;
+  opacity: number;
+}
+
+export interface FrameRenderer {
+  layout: YuvLayout;
+  /**
+   * Draws one frame and returns its yuv420p bytes. The returned view aliases the one readback
+   * buffer and is overwritten by the next call.
+   */
+  render(background: [number, number, number], layers: LayerState[]): Uint8Array;
+  /** Frees textures that the given layers no longer need (called at scene changes). */
+  retain(layerIds: Set<number>): void;
+  dispose(): void;
+}
+
+// three.js only touches these members of a canvas when it is handed a ready context.
+function fakeCanvas(width: number, height: number): THREE.WebGLRendererParameters['canvas'] {
+  return {
+    width,
+    height,
+    style: {},
+    addEventListener() {},
+    removeEventListener() {},
+  } as unknown as THREE.WebGLRendererParameters['canvas'];
+}
+
+/**
+ * three.js r162 on headless-gl (WebGL 1). The scene is drawn into a render target with a y-down
+ * orthographic camera in output pixels, then a full-screen pass converts it to yuv420p bytes.
+ */
+export function createFrameRenderer(width: number, height: number): FrameRenderer {
+  const layout = yuvLayout(width, height);
+  const gl = createContext(1, 1, { preserveDrawingBuffer: false, antialias: false, alpha: false });
+  if (!gl) {
+    throw new AppError('RENDER_FAILED', 'headless-gl could not create a WebGL context; is the X display reachable?');
+  }
+  THREE.ColorManagement.enabled = false;
+  const renderer = new THREE.WebGLRenderer({
+    canvas: fakeCanvas(1, 1),
+    context: gl as unknown as THREE.WebGLRendererParameters['context'],
+  });
+  renderer.outputColorSpace = THREE.LinearSRGBColorSpace;
+  renderer.autoClear = true;
+  // three.js only logs shader errors; a render with a broken shader must fail, not emit black frames.
+  renderer.debug.onShaderError = (ctx, _program, vs, fs) => {
+    const log = `${ctx.getShaderInfoLog(vs) ?? ''} ${ctx.getShaderInfoLog(fs) ?? ''}`.trim();
+    throw new AppError('RENDER_FAILED', `A shader failed to compile: ${log}`);
+  };
+
+  const sceneTarget = new THREE.WebGLRenderTarget(width, height, {
+    minFilter: THREE.LinearFilter,
+    magFilter: THREE.LinearFilter,
+    depthBuffer: false,
+    generateMipmaps: false,
+  });
+  const yuvTarget = new THREE.WebGLRenderTarget(layout.targetWidth, layout.targetHeight, {
+    minFilter: THREE.NearestFilter,
+    magFilter: THREE.NearestFilter,
+    depthBuffer: false,
+    generateMipmaps: false,
+  });
+  // top=0, bottom=height: y grows downwards like the document's coordinates (the flip is free).
+  const camera = new THREE.OrthographicCamera(0, width, 0, height, -1, 1);
+  const scene = new THREE.Scene();
+
+  const yuvScene = new THREE.Scene();
+  const yuvCamera = new THREE.OrthographicCamera(-1, 1, 1, -1, -1, 1);
+  const yuvMaterial = new THREE.RawShaderMaterial({
+    vertexShader: YUV_VERTEX_SHADER,
+    fragmentShader: layout.aligned ? YUV_ALIGNED_FRAGMENT_SHADER : YUV_FRAGMENT_SHADER,
+    uniforms: {
+      src: { value: sceneTarget.texture },
+      size: { value: new THREE.Vector2(width, height) },
+      targetWidth: { value: layout.targetWidth },
+    },
+    depthTest: false,
+    depthWrite: false,
+  });
+  yuvScene.add(new THREE.Mesh(new THREE.PlaneGeometry(2, 2), yuvMaterial));
+
+  const readback = new Uint8Array(layout.targetWidth * layout.targetHeight * 4);
+  const frame = readback.subarray(0, layout.frameBytes);
+  const textures = new Map<string, THREE.DataTexture>();
+  const meshes = new Map<number, THREE.Mesh<THREE.BufferGeometry, THREE.MeshBasicMaterial>>();
+  const background = new THREE.Color();
+
+  function textureFor(ref: TextureRef): THREE.DataTexture {
+    let tex = textures.get(ref.file);
+    if (!tex) {
+      const bytes = readFileSync(ref.file);
+      if (bytes.length !== ref.width * ref.height * 4) {
+        throw new AppError(
+          'RENDER_FAILED',
+          `Texture ${ref.file} has ${bytes.length} bytes, expected ${ref.width}x${ref.height}x4`,
+        );
+      }
+      tex = new THREE.DataTexture(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), ref.width, ref.height);
+      tex.format = THREE.RGBAFormat;
+      tex.type = THREE.UnsignedByteType;
+      tex.minFilter = THREE.LinearFilter;
+      tex.magFilter = THREE.LinearFilter;
+      tex.generateMipmaps = false;
+      tex.colorSpace = THREE.NoColorSpace;
+      tex.needsUpdate = true;
+      textures.set(ref.file, tex);
+    }
+    return tex;
+  }
+
+  function meshFor(s: LayerState): THREE.Mesh<THREE.BufferGeometry, THREE.MeshBasicMaterial> {
+    let mesh = meshes.get(s.layer);
+    if (!mesh) {
+      const { width: w, height: h } = s;
+      const u0 = s.crop ? s.crop.x0 / s.texture.width : 0;
+      const u1 = s.crop ? s.crop.x1 / s.texture.width : 1;
+      const geometry = new THREE.BufferGeometry();
+      // Centred quad, y down; texture row 0 (v = 0) is the image's top row.
+      geometry.setAttribute(
+        'position',
+        new THREE.Float32BufferAttribute([-w / 2, -h / 2, 0, w / 2, -h / 2, 0, -w / 2, h / 2, 0, w / 2, h / 2, 0], 3),
+      );
+      geometry.setAttribute('uv', new THREE.Float32BufferAttribute([u0, 0, u1, 0, u0, 1, u1, 1], 2));
+      geometry.setIndex([0, 2, 1, 2, 3, 1]);
+      const material = new THREE.MeshBasicMaterial({
+        map: textureFor(s.texture),
+        transparent: true,
+        depthTest: false,
+        depthWrite: false,
+        side: THREE.DoubleSide,
+      });
+      mesh = new THREE.Mesh(geometry, material);
+      mesh.renderOrder = s.layer;
+      mesh.frustumCulled = false;
+      meshes.set(s.layer, mesh);
+      scene.add(mesh);
+    }
+    return mesh;
+  }
+
+  return {
+    layout,
+    render(bg, layers) {
+      for (const mesh of meshes.values()) mesh.visible = false;
+      for (const s of layers) {
+        const mesh = meshFor(s);
+        mesh.visible = true;
+        mesh.position.set(s.x + s.width / 2, s.y + s.height / 2, 0);
+        mesh.scale.set(s.scale, s.scale, 1);
+        mesh.material.opacity = s.opacity;
+      }
+      background.setRGB(bg[0] / 255, bg[1] / 255, bg[2] / 255);
+      renderer.setClearColor(background, 1);
+      renderer.setRenderTarget(sceneTarget);
+      renderer.render(scene, camera);
+      renderer.setRenderTarget(yuvTarget);
+      renderer.render(yuvScene, yuvCamera);
+      renderer.readRenderTargetPixels(yuvTarget, 0, 0, layout.targetWidth, layout.targetHeight, readback);
+      renderer.setRenderTarget(null);
+      return frame;
+    },
+    retain(keep) {
+      const files = new Set<string>();
+      for (const [id, mesh] of meshes) {
+        if (keep.has(id)) {
+          const map = mesh.material.map;
+          if (map) for (const [f, t] of textures) if (t === map) files.add(f);
+          continue;
+        }
+        scene.remove(mesh);
+        mesh.geometry.dispose();
+        mesh.material.dispose();
+        meshes.delete(id);
+      }
+      for (const [f, t] of textures) {
+        if (!files.has(f)) {
+          t.dispose();
+          textures.delete(f);
+        }
+      }
+    },
+    dispose() {
+      this.retain(new Set());
+      sceneTarget.dispose();
+      yuvTarget.dispose();
+      yuvMaterial.dispose();
+      // WebGLRenderer.dispose() stops an animation loop that needs a window; free the lists only.
+      renderer.renderLists.dispose();
+      gl.getExtension('STACKGL_destroy_context')?.destroy();
+    },
+  };
+}

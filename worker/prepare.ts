@@ -1,0 +1,373 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppError } from '../lib/errors.ts';
+import type { Logger } from '../lib/logger.ts';
+import {
+  buildTimeline,
+  type Element,
+  type Movie,
+  type OutputFormat,
+  outputFormat,
+  type SubtitlesElement,
+  type TextElement,
+  type Timeline,
+  VOICE_TAIL_SEC,
+  type VoiceElement,
+} from '../movie/index.ts';
+import { type FetchPolicy, fetchAsset } from './assets/fetch-asset.ts';
+import { decodeImage, IMAGE_TYPES } from './assets/image-asset.ts';
+import { groupCaptions } from './captions.ts';
+import { parseColor } from './color.ts';
+import type { AnimationPreset, LayerPlan, RenderPlan, TextureRef, VideoCodec } from './plan.ts';
+import { bundledFontSet, type FontSet, fontSetFromBytes } from './text/fonts.ts';
+import { measure, type Raster, rasteriseCaption, rasteriseText } from './text/text-raster.ts';
+import { type Clip, MIX_RATE, mixClips } from './tts/audio-mix.ts';
+import { type Speech, type SpeechConfig, SpeechSynthesizer } from './tts/speech.ts';
+
+export interface PrepareOptions {
+  movie: Movie;
+  tmpDir: string;
+  draft: boolean;
+  watermark: boolean;
+  codec: VideoCodec;
+  fetchPolicy: FetchPolicy;
+  speech: SpeechConfig;
+  /** 0..1 of the preparing phase. */
+  onStep?: (fraction: number) => void;
+  signal?: AbortSignal | undefined;
+  logger?: Logger | undefined;
+}
+
+export interface Prepared {
+  plan: RenderPlan;
+  timeline: Timeline;
+  format: OutputFormat;
+  /** Mixed voiceover, when the movie has any voice element. */
+  audio?: { file: string; sampleRate: number } | undefined;
+  /** Word timings per subtitles element path, absolute seconds (what the captions show). */
+  captions: Map<string, { text: string; startSec: number; endSec: number }[]>;
+}
+
+const FONT_TYPES = [
+  'font/ttf',
+  'font/otf',
+  'font/woff',
+  'application/font-woff',
+  'application/x-font-ttf',
+  'application/x-font-otf',
+  'application/vnd.ms-opentype',
+  'font/sfnt',
+];
+
+const elementPath = (s: number, e: number) => `scenes[${s}].elements[${e}]`;
+
+/**
+ * Preparation: fetches and decodes assets, synthesises speech, fixes every duration, rasterises
+ * text and captions, mixes the audio. Output is a RenderPlan (plain JSON and texture files in
+ * `tmpDir`) that any number of segment renderers can draw from.
+ */
+export async function prepare(opts: PrepareOptions): Promise<Prepared> {
+  const { movie, tmpDir, signal } = opts;
+  const format = outputFormat(movie, { draft: opts.draft });
+  const full = outputFormat({ ...movie, draft: false });
+  // Positions and sizes in the document are full-size output pixels; drafts scale them.
+  const k = format.width / full.width;
+  const W = format.width;
+  const H = format.height;
+
+  const voices: { s: number; e: number; el: VoiceElement }[] = [];
+  movie.scenes.forEach((scene, s) => {
+    scene.elements.forEach((el, e) => {
+      if (el.type === 'voice') voices.push({ s, e, el });
+    });
+  });
+  const images = new Map<string, Promise<Raster>>();
+  let steps = 0;
+  const totalSteps = voices.length + movie.scenes.reduce((n, sc) => n + sc.elements.length, 0) + 1;
+  const step = () => opts.onStep?.(Math.min(1, ++steps / totalSteps));
+
+  // Image fetches run while speech is synthesised: they are independent, and the network waits.
+  movie.scenes.forEach((scene, s) => {
+    scene.elements.forEach((el, e) => {
+      if (el.type !== 'image') return;
+      const path = elementPath(s, e);
+      const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
+      const boxH = Math.max(1, Math.round((el.height ?? full.height) * k));
+      const p = fetchAsset(el.src, `${path}.src`, (t) => IMAGE_TYPES.includes(t), opts.fetchPolicy, signal).then((a) =>
+        decodeImage(a.bytes, boxW, boxH, el.fit ?? 'contain', `${path}.src`),
+      );
+      p.catch(() => {});
+      images.set(path, p);
+    });
+  });
+
+  const speeches = new Map<string, Speech>();
+  const synth = new SpeechSynthesizer(tmpDir, opts.speech);
+  try {
+    for (const v of voices) {
+      if (signal?.aborted) throw signal.reason;
+      const path = elementPath(v.s, v.e);
+      speeches.set(path, await synth.synthesize(v.el, path, signal));
+      step();
+    }
+  } finally {
+    synth.close();
+  }
+
+  const durations = movie.scenes.map((scene, s) => {
+    if (scene.duration !== 'voice') return scene.duration;
+    let end = 0;
+    scene.elements.forEach((el, e) => {
+      if (el.type !== 'voice') return;
+      end = Math.max(end, (el.start ?? 0) + speeches.get(elementPath(s, e))!.durationSec);
+    });
+    return end + VOICE_TAIL_SEC;
+  });
+  const timeline = buildTimeline(movie, durations, format.fps);
+
+  let texN = 0;
+  const writeTexture = (r: Raster): TextureRef => {
+    const file = join(tmpDir, `tex-${texN++}.rgba`);
+    writeFileSync(file, r.data);
+    return { file, width: r.width, height: r.height };
+  };
+  const fonts = new Map<string, FontSet>();
+  const fontFor = async (font: string | undefined, weight: number, path: string): Promise<FontSet> => {
+    const name = font ?? 'Inter';
+    if (!/^(https?:|data:)/.test(name)) return bundledFontSet(name, weight);
+    const hit = fonts.get(name);
+    if (hit) return hit;
+    const asset = await fetchAsset(name, `${path}.font`, (t) => FONT_TYPES.includes(t), opts.fetchPolicy, signal);
+    try {
+      const set = fontSetFromBytes(asset.bytes, name.slice(0, 60));
+      fonts.set(name, set);
+      return set;
+    } catch (err) {
+      throw new AppError('ASSET_INVALID', `The font could not be read: ${(err as Error).message}`, {
+        path: `${path}.font`,
+        cause: err,
+      });
+    }
+  };
+
+  const layers: LayerPlan[] = [];
+  const captions = new Map<string, { text: string; startSec: number; endSec: number }[]>();
+  const clips: Clip[] = [];
+  for (const [s, scene] of movie.scenes.entries()) {
+    const ts = timeline.scenes[s]!;
+    for (const [e, el] of scene.elements.entries()) {
+      if (signal?.aborted) throw signal.reason;
+      const path = elementPath(s, e);
+      const startSec = ts.startSec + (el.type === 'voice' ? (el.start ?? 0) : (el.start ?? 0));
+      const endSec =
+        el.type !== 'voice' && el.duration !== undefined ? Math.min(ts.endSec, startSec + el.duration) : ts.endSec;
+      const animation = animationOf(el);
+      const place = (r: Raster, boxW = r.width, boxH = r.height) => {
+        const pos = el.type === 'voice' ? undefined : el.position;
+        const bx = pos && pos !== 'center' ? pos.x * k : (W - boxW) / 2;
+        const by = pos && pos !== 'center' ? pos.y * k : (H - boxH) / 2;
+        // Whole pixels: a texel lands on a pixel, so still frames are sharp.
+        return { x: Math.round(bx + (boxW - r.width) / 2), y: Math.round(by + (boxH - r.height) / 2) };
+      };
+      if (el.type === 'text') {
+        const r = await textRaster(el, k, W, await fontFor(el.font, el.fontWeight ?? 400, path));
+        layers.push({
+          path,
+          sceneIndex: s,
+          texture: writeTexture(r),
+          ...place(r),
+          width: r.width,
+          height: r.height,
+          startSec,
+          endSec,
+          ...animation,
+        });
+      } else if (el.type === 'image') {
+        const r = await images.get(path)!;
+        const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
+        const boxH = Math.max(1, Math.round((el.height ?? full.height) * k));
+        layers.push({
+          path,
+          sceneIndex: s,
+          texture: writeTexture(r),
+          ...place(r, boxW, boxH),
+          width: r.width,
+          height: r.height,
+          startSec,
+          endSec,
+          ...animation,
+        });
+      } else if (el.type === 'voice') {
+        const sp = speeches.get(path)!;
+        clips.push({ pcm: sp.pcm, sampleRate: sp.sampleRate, startSec });
+      } else {
+        const words = scene.elements.flatMap((v, j) => {
+          const sp = v.type === 'voice' ? speeches.get(elementPath(s, j)) : undefined;
+          if (!sp || v.type !== 'voice') return [];
+          const at = ts.startSec + (v.start ?? 0);
+          return sp.words.map((w) => ({ text: w.text, startSec: at + w.startSec, endSec: at + w.endSec }));
+        });
+        captions.set(path, words);
+        layers.push(
+          ...(await captionLayers(
+            el,
+            words,
+            path,
+            s,
+            startSec,
+            endSec,
+            k,
+            W,
+            H,
+            await fontFor(el.font, el.fontWeight ?? 700, path),
+            writeTexture,
+          )),
+        );
+      }
+      step();
+    }
+  }
+  if (opts.watermark || opts.draft) {
+    const r = await watermarkRaster(k * full.height);
+    const tex = writeTexture(r);
+    const margin = Math.round(H * 0.03);
+    for (const ts of timeline.scenes) {
+      layers.push({
+        path: 'watermark',
+        sceneIndex: ts.index,
+        texture: tex,
+        x: W - r.width - margin,
+        y: margin,
+        width: r.width,
+        height: r.height,
+        startSec: ts.startSec,
+        endSec: ts.endSec,
+      });
+    }
+  }
+
+  let audio: Prepared['audio'];
+  if (clips.length > 0) {
+    const pcm = mixClips(clips, timeline.totalFrames / format.fps, MIX_RATE);
+    const file = join(tmpDir, 'mix.pcm');
+    writeFileSync(file, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+    audio = { file, sampleRate: MIX_RATE };
+  }
+  step();
+  const plan: RenderPlan = {
+    width: W,
+    height: H,
+    fps: format.fps,
+    totalFrames: timeline.totalFrames,
+    scenes: timeline.scenes.map((ts) => {
+      const [r, g, b] = parseColor(movie.scenes[ts.index]!.background ?? '#000000');
+      return { index: ts.index, startFrame: ts.startFrame, endFrame: ts.endFrame, background: [r, g, b] };
+    }),
+    layers,
+    codec: opts.codec,
+  };
+  return { plan, timeline, format, audio, captions };
+}
+
+function animationOf(el: Element): Pick<LayerPlan, 'animation'> {
+  if (el.type !== 'text' && el.type !== 'image') return {};
+  if (!el.animation) return {};
+  return { animation: { preset: el.animation.preset as AnimationPreset, durationSec: el.animation.duration ?? 0.6 } };
+}
+
+function textRaster(el: TextElement, k: number, W: number, fontSet: FontSet): Promise<Raster> {
+  return rasteriseText(
+    el.text,
+    {
+      fontSet,
+      fontSize: (el.fontSize ?? 64) * k,
+      lineHeight: el.lineHeight ?? 1.2,
+      align: el.align ?? 'center',
+      maxWidth: el.maxWidth !== undefined ? el.maxWidth * k : W * 0.9,
+    },
+    parseColor(el.color ?? '#ffffff'),
+  );
+}
+
+async function captionLayers(
+  el: SubtitlesElement,
+  words: { text: string; startSec: number; endSec: number }[],
+  path: string,
+  sceneIndex: number,
+  startSec: number,
+  endSec: number,
+  k: number,
+  W: number,
+  H: number,
+  fontSet: FontSet,
+  writeTexture: (r: Raster) => TextureRef,
+): Promise<LayerPlan[]> {
+  const fontSize = (el.fontSize ?? 48) * k;
+  const maxWidth = W * 0.9;
+  const fits = (ws: { text: string }[]) => measure(fontSet, fontSize, ws.map((w) => w.text).join(' ')) <= maxWidth;
+  const cues = groupCaptions(
+    words.filter((w) => w.endSec > startSec && w.startSec < endSec),
+    el.wordsPerLine ?? 6,
+    fits,
+  );
+  const color = parseColor(el.color ?? '#ffffff');
+  const highlight = parseColor(el.highlightColor ?? '#ffd400');
+  const box = el.backgroundColor ? parseColor(el.backgroundColor) : undefined;
+  const out: LayerPlan[] = [];
+  for (const cue of cues) {
+    const texts = cue.words.map((w) => w.text);
+    const base = await rasteriseCaption(texts, fontSet, fontSize, color, box);
+    const lit = await rasteriseCaption(texts, fontSet, fontSize, highlight, undefined, box !== undefined);
+    const r = base.raster;
+    const pos = el.position;
+    const x = Math.round(pos && pos !== 'center' ? pos.x * k : (W - r.width) / 2);
+    const y = Math.round(
+      pos && pos !== 'center' ? pos.y * k : pos === 'center' ? (H - r.height) / 2 : H * 0.9 - r.height,
+    );
+    const from = Math.max(startSec, cue.startSec);
+    const to = Math.min(endSec, cue.endSec);
+    if (to <= from) continue;
+    out.push({
+      path,
+      sceneIndex,
+      texture: writeTexture(r),
+      x,
+      y,
+      width: r.width,
+      height: r.height,
+      startSec: from,
+      endSec: to,
+    });
+    const litTex = writeTexture(lit.raster);
+    cue.words.forEach((w, i) => {
+      const ext = lit.words[i]!;
+      const wStart = Math.max(from, w.startSec);
+      const wEnd = Math.min(to, cue.words[i + 1]?.startSec ?? to);
+      if (wEnd <= wStart) return;
+      out.push({
+        path,
+        sceneIndex,
+        texture: litTex,
+        x: x + ext.x0,
+        y,
+        width: ext.x1 - ext.x0,
+        height: r.height,
+        crop: { x0: ext.x0, x1: ext.x1 },
+        startSec: wStart,
+        endSec: wEnd,
+      });
+    });
+  }
+  return out;
+}
+
+/** "PREVIEW" badge, sized from the frame height: white text on a translucent dark box. */
+function watermarkRaster(frameHeight: number): Promise<Raster> {
+  return rasteriseCaption(
+    ['FRAMEWRIGHT', 'PREVIEW'],
+    bundledFontSet('Inter', 800),
+    Math.max(10, frameHeight * 0.045),
+    [255, 255, 255, 235],
+    [0, 0, 0, 150],
+  ).then((c) => c.raster);
+}

@@ -1,0 +1,182 @@
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EnvSchema, envBool, readEnv } from '../lib/config.ts';
+import { AppError } from '../lib/errors.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { Movie } from '../movie/index.ts';
+import { chooseCodec } from './encoder-probe.ts';
+import { concatList, finalMuxArgs } from './ffmpeg-args.ts';
+import { runFfmpeg } from './ffmpeg-process.ts';
+import type { VideoCodec } from './plan.ts';
+import { prepare } from './prepare.ts';
+import { renderSegmentInChild } from './segment-pool.ts';
+import { splitFrames } from './segments.ts';
+import { ensureDisplay } from './xvfb.ts';
+
+/** Progress events, in order: preparing (0-20), rendering (20-99, by frames encoded), done (100). */
+export type RenderProgress =
+  | { phase: 'preparing'; progress: number }
+  | { phase: 'rendering'; progress: number; durationSec: number; framesDone: number; totalFrames: number }
+  | { phase: 'done'; progress: 100; durationSec: number };
+
+/** Worker settings, read once from the environment by the caller (or by `workerConfigFromEnv`). */
+export interface WorkerConfig {
+  ffmpegPath: string;
+  allowPrivateUrls: boolean;
+  openaiApiKey?: string | undefined;
+  openaiBaseUrl?: string | undefined;
+}
+
+export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const { values } = readEnv(EnvSchema, env);
+  return {
+    ffmpegPath: values.FFMPEG_PATH ?? 'ffmpeg',
+    allowPrivateUrls: envBool(values.ALLOW_PRIVATE_URLS),
+    openaiApiKey: values.OPENAI_API_KEY,
+    openaiBaseUrl: values.OPENAI_BASE_URL,
+  };
+}
+
+export interface RenderOptions {
+  /** A valid, resolved v1 document (validateMovie / resolveMovie). */
+  movie: Movie;
+  /** MP4 path; written atomically (a temporary name, renamed when complete). */
+  output: string;
+  onProgress?: (event: RenderProgress) => void;
+  signal?: AbortSignal;
+  /** Adds the visible watermark at full size (trial plan, test keys). Drafts always have it. */
+  watermark?: boolean;
+  /** Half width and height, watermarked; also when the document says `draft: true`. */
+  draft?: boolean;
+  /** Segments rendered in parallel child processes (default 1). */
+  parallel?: number;
+  logger?: Logger;
+  config?: WorkerConfig;
+  /** Forces an encoder instead of the probe's choice (tests, benchmarks). */
+  codec?: VideoCodec;
+}
+
+export interface RenderResult {
+  output: string;
+  width: number;
+  height: number;
+  fps: number;
+  durationSec: number;
+  totalFrames: number;
+  /** Frames drawn; the others repeated an unchanged frame. */
+  renderedFrames: number;
+  codec: VideoCodec;
+  hasAudio: boolean;
+  segments: number;
+}
+
+/**
+ * Renders a movie document to an MP4: the library entry point used by the CLI and by both
+ * executors. Temporary files are removed whatever happens; an Xvfb it started is stopped.
+ */
+export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
+  const config = opts.config ?? workerConfigFromEnv();
+  const { signal, logger } = opts;
+  const draft = opts.draft === true || opts.movie.draft === true;
+  let last = -1;
+  const emit = (e: RenderProgress) => {
+    if (e.progress < last && e.phase !== 'done') return;
+    last = e.progress;
+    opts.onProgress?.(e);
+  };
+  emit({ phase: 'preparing', progress: 0 });
+  const tmpDir = mkdtempSync(join(tmpdir(), 'framewright-render-'));
+  const partial = `${opts.output}.part`;
+  let display: Awaited<ReturnType<typeof ensureDisplay>> | undefined;
+  try {
+    const codec = opts.codec ?? (await chooseCodec(config.ffmpegPath, logger)).codec;
+    const prepared = await prepare({
+      movie: opts.movie,
+      tmpDir,
+      draft,
+      watermark: opts.watermark === true,
+      codec,
+      fetchPolicy: { allowPrivate: config.allowPrivateUrls },
+      speech: { openaiApiKey: config.openaiApiKey, openaiBaseUrl: config.openaiBaseUrl },
+      onStep: (f) => emit({ phase: 'preparing', progress: Math.min(19, Math.floor(f * 19)) }),
+      signal,
+      logger,
+    });
+    const { plan, timeline } = prepared;
+    const durationSec = timeline.totalFrames / plan.fps;
+    emit({ phase: 'rendering', progress: 20, durationSec, framesDone: 0, totalFrames: plan.totalFrames });
+    if (plan.totalFrames === 0)
+      throw new AppError('RENDER_FAILED', 'The movie has no frames: every scene is shorter than one frame');
+
+    display = await ensureDisplay(process.env, logger);
+    const ranges = splitFrames(plan.totalFrames, Math.max(1, Math.floor(opts.parallel ?? 1)));
+    const done = ranges.map(() => 0);
+    const childEnv = { ...process.env, DISPLAY: display.name };
+    const segmentFiles = ranges.map((_, i) => join(tmpDir, `segment-${i}.mp4`));
+    const controller = new AbortController();
+    const childSignal = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
+    let rendered = 0;
+    try {
+      await Promise.race([
+        display.died,
+        Promise.all(
+          ranges.map((r, i) =>
+            renderSegmentInChild(
+              { plan, fromFrame: r.from, toFrame: r.to, output: segmentFiles[i]!, ffmpeg: config.ffmpegPath },
+              childEnv,
+              (frames) => {
+                done[i] = frames;
+                const framesDone = done.reduce((a, b) => a + b, 0);
+                const progress = 20 + Math.floor((79 * framesDone) / plan.totalFrames);
+                emit({
+                  phase: 'rendering',
+                  progress: Math.min(99, progress),
+                  durationSec,
+                  framesDone,
+                  totalFrames: plan.totalFrames,
+                });
+              },
+              childSignal,
+            ).then((s) => {
+              rendered += s.rendered;
+            }),
+          ),
+        ),
+      ]);
+    } catch (err) {
+      // One failed segment (or the X server) stops its siblings instead of letting them run on.
+      controller.abort(err);
+      throw err;
+    }
+    const list = join(tmpDir, 'segments.txt');
+    writeFileSync(list, concatList(segmentFiles));
+    await runFfmpeg(config.ffmpegPath, finalMuxArgs(list, prepared.audio, partial), signal);
+    renameSync(partial, opts.output);
+    emit({ phase: 'done', progress: 100, durationSec });
+    logger?.info(
+      { output: opts.output, frames: plan.totalFrames, rendered, segments: ranges.length, codec },
+      'render finished',
+    );
+    return {
+      output: opts.output,
+      width: plan.width,
+      height: plan.height,
+      fps: plan.fps,
+      durationSec,
+      totalFrames: plan.totalFrames,
+      renderedFrames: rendered,
+      codec,
+      hasAudio: prepared.audio !== undefined,
+      segments: ranges.length,
+    };
+  } catch (err) {
+    rmSync(partial, { force: true });
+    if (signal?.aborted) throw signal.reason;
+    if (err instanceof AppError) throw err;
+    throw new AppError('RENDER_FAILED', `Rendering failed: ${(err as Error).message}`, { cause: err });
+  } finally {
+    await display?.stop();
+    rmSync(tmpDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,67 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { EspeakReply, EspeakRequest, EspeakWord } from './espeak-child.ts';
+
+const CHILD = fileURLToPath(new URL('./espeak-child.ts', import.meta.url));
+
+export interface EspeakResult {
+  sampleRate: number;
+  samples: number;
+  words: EspeakWord[];
+}
+
+/**
+ * Client of the espeak-ng child process. Requests are answered in order; when the child dies
+ * every pending request is rejected with its stderr.
+ */
+export class EspeakClient {
+  private child: ChildProcess | undefined;
+  private ready: Promise<void> | undefined;
+  private pending = new Map<number, { resolve: (r: EspeakResult) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  private stderr = '';
+
+  private start(): Promise<void> {
+    if (this.ready) return this.ready;
+    const child = fork(CHILD, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    this.child = child;
+    child.stderr?.on('data', (d: Buffer) => {
+      this.stderr = (this.stderr + d.toString()).slice(-4000);
+    });
+    this.ready = new Promise<void>((resolve, reject) => {
+      child.on('message', (m: EspeakReply | { ready: true }) => {
+        if ('ready' in m) return resolve();
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        if (m.ok) p.resolve({ sampleRate: m.sampleRate, samples: m.samples, words: m.words });
+        else p.reject(new Error(m.message));
+      });
+      child.once('exit', (code, sig) => {
+        const err = new Error(`espeak-ng child exited (${sig ?? code}): ${this.stderr.trim().slice(-1500)}`);
+        reject(err);
+        for (const p of this.pending.values()) p.reject(err);
+        this.pending.clear();
+        this.child = undefined;
+        this.ready = undefined;
+      });
+    });
+    this.ready.catch(() => {});
+    return this.ready;
+  }
+
+  /** Synthesises `text` with the espeak voice `voice`; writes s16le mono PCM to `pcmFile`. */
+  async synthesize(text: string, voice: string, pcmFile: string): Promise<EspeakResult> {
+    await this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.child?.send({ id, text, voice, pcmFile } satisfies EspeakRequest);
+    });
+  }
+
+  close(): void {
+    this.child?.kill('SIGTERM');
+    this.child = undefined;
+  }
+}

@@ -28,7 +28,7 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
   logger: Logger;
-  /** Pool size of the client (default 10). */
+  /** Pool size of the client for PostgreSQL (default 10); the embedded database uses one connection. */
   max?: number;
   /** Apply migrations before returning (default true). */
   migrate?: boolean;
@@ -58,8 +58,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   } else {
     const dir = path.resolve(options.dataDir, 'pg');
     await mkdir(dir, { recursive: true });
-    const embedded = await startEmbeddedPostgres({ dataDir: dir, maxConnections: max + 4 });
-    const sql = connect(embedded.url, max);
+    const embedded = await startEmbeddedPostgres({ dataDir: dir, maxConnections: 8 });
+    // ONE client connection: pglite-socket runs one message at a time but, outside a transaction,
+    // may interleave the Parse/Bind/Execute messages of two connections (unnamed portal lost).
+    // PGlite executes serially anyway, so one connection costs no throughput.
+    const sql = connect(embedded.url, 1);
     db = {
       sql,
       kind: 'pglite',

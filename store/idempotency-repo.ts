@@ -9,7 +9,7 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
  * the transaction, so parallel duplicates see each other's committed result.
  */
 export async function lockIdempotencyKey(tx: Queryable, accountId: string, key: string): Promise<void> {
-  await tx`SELECT pg_advisory_xact_lock(hashtextextended(${`${accountId}\u0000${key}`}, 0))`;
+  await tx`SELECT pg_advisory_xact_lock(hashtextextended(${`${accountId}:${key}`}, 0))`;
 }
 
 export async function findIdempotencyRecord(

@@ -36,7 +36,8 @@ export async function createRender(
   const movie = resolved.value;
   const draft = (movie as { draft?: unknown }).draft === true;
   const frame = outputFormat(movie, { draft });
-  const full = outputFormat(movie);
+  // Price by the full-size frame: a draft's half resolution is already the "drafts cost half" rule.
+  const full = outputFormat({ ...movie, draft: false } as typeof movie);
   const estimatedSec = estimateDurationSec(movie);
   // Test-mode keys exercise the whole path but never cost anything (issue 3, section 3).
   const cost =

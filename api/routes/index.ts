@@ -14,4 +14,5 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   { name: 'renders', prefix: '/v1', load: () => import('./renders.ts') },
   { name: 'templates', prefix: '/v1', load: () => import('./templates.ts') },
   { name: 'usage', prefix: '/v1', load: () => import('./usage.ts') },
+  { name: 'scripts', prefix: '/v1', load: () => import('../scripts/routes.ts') },
 ];

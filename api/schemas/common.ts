@@ -17,7 +17,7 @@ export const ErrorBodySchema = Type.Object(
     path: Type.Optional(Type.String({ description: 'Exact JSON path of the offending field.' })),
     docsUrl: Type.String({ format: 'uri' }),
   },
-  { $id: 'ErrorBody', additionalProperties: false },
+  { additionalProperties: false },
 );
 
 export const ErrorEnvelopeSchema = Type.Object(

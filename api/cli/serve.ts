@@ -1,0 +1,50 @@
+import { parseArgs } from 'node:util';
+import { createLogger } from '../../lib/logger.ts';
+import { countAccounts } from '../../store/accounts-repo.ts';
+import { openDatabase } from '../../store/database.ts';
+import { buildApp } from '../app.ts';
+import { createAccountWithKey } from '../auth/provision.ts';
+import { apiConfigFromEnv } from '../config.ts';
+
+/**
+ * `framewright serve`: config read once from the environment, database opened (and migrated),
+ * then the app. A first start on an empty database creates a trial account and prints its key
+ * once. SIGTERM/SIGINT stop accepting, finish in-flight requests, then close the database.
+ */
+export async function main(argv: string[]): Promise<number> {
+  parseArgs({ args: argv, options: {}, strict: true });
+  const config = apiConfigFromEnv();
+  const logger = createLogger({ level: config.logLevel, name: 'api' });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  if ((await countAccounts(db.sql)) === 0) {
+    const { account, key } = await createAccountWithKey(db, { plan: 'trial', name: 'First account' });
+    process.stdout.write(
+      `\nCreated trial account ${account.id} with ${account.creditBalance} credits.\n` +
+        `API key (shown once, store it now): ${key.secret}\n\n` +
+        `  curl -H 'Authorization: Bearer ${key.secret}' ${config.publicBaseUrl}/v1/usage\n\n`,
+    );
+  }
+  const app = await buildApp({ config, db, logger });
+  await app.listen({ port: config.port, host: config.host });
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'shutting down');
+      app
+        .close()
+        .then(() => db.close())
+        .then(
+          () => resolve(0),
+          (err: unknown) => {
+            logger.error({ err }, 'shutdown failed');
+            resolve(1);
+          },
+        );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}

@@ -1,0 +1,17 @@
+import { EnvSchema, readEnv } from '../lib/config.ts';
+import { createLogger } from '../lib/logger.ts';
+import type { Database } from '../store/database.ts';
+import { buildApp } from './app.ts';
+import { apiConfig } from './config.ts';
+
+/** The canonical OpenAPI document, generated without a database (none is touched to describe routes). */
+export async function openApiDocument(): Promise<Record<string, unknown>> {
+  const config = apiConfig(readEnv(EnvSchema, {}).values, { publicBaseUrl: 'http://localhost:8080' });
+  const nodb = { kind: 'postgres', url: '', sql: null, close: async () => {} } as unknown as Database;
+  const app = await buildApp({ config, db: nodb, logger: createLogger({ level: 'silent' }) });
+  try {
+    return app.swagger() as unknown as Record<string, unknown>;
+  } finally {
+    await app.close();
+  }
+}

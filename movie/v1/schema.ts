@@ -38,14 +38,14 @@ const Id = (what: string) =>
     minLength: 1,
     maxLength: LIMITS.idLength,
     pattern: ID_PATTERN,
-    description: `${what}: 1-${LIMITS.idLength} characters, letters, digits, _ and -.`,
+    description: `${what}.`,
     ...fw({ patternText: 'letters, digits, _ and - only' }),
   });
 
 const Color = (description: string, def?: string) =>
   Type.String({
     pattern: COLOR_PATTERN,
-    description: `${description} #rgb, #rrggbb, #rrggbbaa or a lower-case CSS named colour (also "transparent").`,
+    description,
     ...(def === undefined ? {} : { default: def }),
     ...fw({ check: 'color' }),
   });
@@ -58,7 +58,8 @@ const Font = (def: string) =>
     ],
     {
       default: def,
-      description: `A bundled family (${FONT_FAMILIES.join(', ')}) or an absolute http(s) or base64 data: URL of a TTF/OTF/WOFF file.`,
+      description:
+        'A bundled family (see the catalogue) or an absolute http(s) or base64 data: URL of a TTF/OTF/WOFF file.',
       ...fw({ check: 'font', expect: 'a font family name or a font URL' }),
     },
   );
@@ -72,7 +73,7 @@ const Literals = <T extends string>(values: readonly T[], options: Record<string
 const Seconds = (description: string, options: Record<string, unknown> = {}) =>
   Type.Number({ exclusiveMinimum: 0, maximum: LIMITS.sceneSeconds, description, ...options });
 
-const Position = (description: string) =>
+const Position = (description: string, def: Record<string, unknown> = { default: 'center' }) =>
   Type.Union(
     [
       Type.Literal('center'),
@@ -84,7 +85,7 @@ const Position = (description: string) =>
         { additionalProperties: false },
       ),
     ],
-    { description, ...fw({ expect: '"center" or an object {x, y}' }) },
+    { description, ...def, ...fw({ expect: '"center" or an object {x, y}', ...(def['x-fw'] as object) }) },
   );
 
 const Animation = Type.Object(
@@ -99,7 +100,11 @@ const Animation = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, description: 'Entrance or exit animation of the element.' },
+  {
+    additionalProperties: false,
+    description: 'Entrance or exit animation of the element.',
+    ...fw({ docName: 'animation' }),
+  },
 );
 
 const Start = Type.Number({
@@ -237,7 +242,10 @@ export const SubtitlesElement = Type.Object(
       Type.Integer({ minimum: 1, maximum: 20, default: 6, description: 'Words shown at once on the caption line.' }),
     ),
     position: Type.Optional(
-      Position('Default: centred horizontally, 10% of the frame height above the bottom; {x, y} is the top-left.'),
+      Position(
+        'Default: centred horizontally, 10% of the frame height above the bottom; {x, y} is the top-left.',
+        fw({ docDefault: 'bottom centre' }),
+      ),
     ),
     start: Type.Optional(Start),
     duration: Type.Optional(ElementDuration),
@@ -250,7 +258,7 @@ export const SubtitlesElement = Type.Object(
 );
 
 export const Element = Type.Union([TextElement, ImageElement, VoiceElement, SubtitlesElement], {
-  ...fw({ discriminator: 'type' }),
+  ...fw({ discriminator: 'type', docName: 'element' }),
 });
 
 export const Scene = Type.Object(
@@ -268,7 +276,7 @@ export const Scene = Type.Object(
       ...fw({ emptyCode: 'SCENE_EMPTY', emptyText: 'add at least one element or remove the scene' }),
     }),
   },
-  { additionalProperties: false, ...fw({ rule: 'scene' }) },
+  { additionalProperties: false, ...fw({ rule: 'scene', docName: 'scene' }) },
 );
 
 export const VariableType = Literals(['string', 'number', 'boolean', 'url', 'color', 'enum'], {
@@ -293,7 +301,7 @@ export const VariableDeclaration = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, ...fw({ rule: 'variable' }) },
+  { additionalProperties: false, ...fw({ rule: 'variable', docName: 'variable declaration' }) },
 );
 
 export const MovieV1 = Type.Object(

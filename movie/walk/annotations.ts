@@ -22,6 +22,8 @@ export interface FwAnnotations {
   expect?: string;
   /** Human form of a record's key pattern. */
   keyText?: string;
+  /** What the docs call this kind of value ("scene", "element"). */
+  docName?: string;
   /** A default that is not a JSON value (for docs), e.g. "until the scene ends". */
   docDefault?: string;
 }

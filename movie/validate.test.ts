@@ -1,0 +1,594 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { bigDoc, minimalDoc, richScene } from './fixtures.ts';
+import { MAX_FINDINGS, resolveMovie, validateMovie, validateTemplate } from './index.ts';
+
+type Json = Record<string, unknown>;
+type Doc = Json & { scenes: Json[] & { elements: Json[] }[] };
+
+/** A valid base document with one scene of each element kind; cases mutate a fresh copy. */
+function base(): Doc {
+  return {
+    schema: 'v1',
+    preset: '16:9',
+    scenes: [
+      {
+        id: 's1',
+        duration: 5,
+        elements: [
+          { id: 't1', type: 'text', text: 'Hello' },
+          { id: 'i1', type: 'image', src: 'https://example.com/a.png' },
+        ],
+      },
+      {
+        id: 's2',
+        duration: 'voice',
+        elements: [
+          { id: 'v1', type: 'voice', text: 'Some words to say' },
+          { id: 'sub1', type: 'subtitles' },
+        ],
+      },
+    ],
+  } as unknown as Doc;
+}
+
+const el = (d: Doc, s: number, e: number) => (d.scenes[s] as Json & { elements: Json[] }).elements[e]!;
+const scene = (d: Doc, s: number) => d.scenes[s] as Json & { elements: Json[] };
+
+/** [name, mutation, expected [code, path] in order]. */
+const INVALID: [string, (d: Doc) => unknown, [string, string][]][] = [
+  ['missing schema', (d) => delete d.schema, [['SCHEMA_INVALID', 'schema']]],
+  ['schema not a string', (d) => (d.schema = 1), [['SCHEMA_INVALID', 'schema']]],
+  [
+    'unknown schema tag stops everything',
+    (d) => {
+      d.schema = 'v2';
+      d.fps = 999;
+    },
+    [['UNSUPPORTED_SCHEMA_VERSION', 'schema']],
+  ],
+  ['unknown root key', (d) => (d.title = 'x'), [['SCHEMA_INVALID', 'title']]],
+  ['unknown preset', (d) => (d.preset = '21:9'), [['SCHEMA_INVALID', 'preset']]],
+  ['unknown resolution', (d) => (d.resolution = '999p'), [['SCHEMA_INVALID', 'resolution']]],
+  [
+    'resolution without preset',
+    (d) => {
+      d.preset = undefined;
+      d.width = 640;
+      d.height = 360;
+      d.resolution = '720p';
+    },
+    [['VALIDATION_ERROR', 'resolution']],
+  ],
+  ['no size at all', (d) => delete d.preset, [['VALIDATION_ERROR', 'preset']]],
+  ['preset and width', (d) => (d.width = 640), [['VALIDATION_ERROR', 'width']]],
+  [
+    'width without height',
+    (d) => {
+      delete d.preset;
+      d.width = 640;
+    },
+    [['VALIDATION_ERROR', 'height']],
+  ],
+  [
+    'odd width',
+    (d) => {
+      delete d.preset;
+      d.width = 641;
+      d.height = 360;
+    },
+    [['VALIDATION_ERROR', 'width']],
+  ],
+  [
+    'height too large',
+    (d) => {
+      delete d.preset;
+      d.width = 640;
+      d.height = 8000;
+    },
+    [['VALIDATION_ERROR', 'height']],
+  ],
+  [
+    'width as string',
+    (d) => {
+      delete d.preset;
+      d.width = '640';
+      d.height = 360;
+    },
+    [['SCHEMA_INVALID', 'width']],
+  ],
+  ['fps zero', (d) => (d.fps = 0), [['VALIDATION_ERROR', 'fps']]],
+  ['fps fractional', (d) => (d.fps = 29.97), [['VALIDATION_ERROR', 'fps']]],
+  ['fps too high', (d) => (d.fps = 61), [['VALIDATION_ERROR', 'fps']]],
+  ['draft not boolean', (d) => (d.draft = 'yes'), [['SCHEMA_INVALID', 'draft']]],
+  ['scenes missing', (d) => delete (d as Json).scenes, [['SCHEMA_INVALID', 'scenes']]],
+  ['scenes not an array', (d) => (d.scenes = {} as never), [['SCHEMA_INVALID', 'scenes']]],
+  ['scenes empty', (d) => (d.scenes = [] as never), [['VALIDATION_ERROR', 'scenes']]],
+  ['scene not an object', (d) => (d.scenes[1] = 'x' as never), [['SCHEMA_INVALID', 'scenes[1]']]],
+  ['scene id missing', (d) => delete scene(d, 0).id, [['SCHEMA_INVALID', 'scenes[0].id']]],
+  ['scene id with spaces', (d) => (scene(d, 0).id = 'a b'), [['VALIDATION_ERROR', 'scenes[0].id']]],
+  ['scene id too long', (d) => (scene(d, 0).id = 'x'.repeat(65)), [['VALIDATION_ERROR', 'scenes[0].id']]],
+  ['scene id empty', (d) => (scene(d, 0).id = ''), [['VALIDATION_ERROR', 'scenes[0].id']]],
+  ['duplicate scene id', (d) => (scene(d, 1).id = 's1'), [['SCENE_ID_DUPLICATE', 'scenes[1].id']]],
+  ['scene duration zero', (d) => (scene(d, 0).duration = 0), [['VALIDATION_ERROR', 'scenes[0].duration']]],
+  ['scene duration too long', (d) => (scene(d, 0).duration = 3601), [['VALIDATION_ERROR', 'scenes[0].duration']]],
+  ['scene duration other word', (d) => (scene(d, 0).duration = 'auto'), [['SCHEMA_INVALID', 'scenes[0].duration']]],
+  ['scene duration null', (d) => (scene(d, 0).duration = null), [['SCHEMA_INVALID', 'scenes[0].duration']]],
+  [
+    'voice duration without voice element',
+    (d) => (scene(d, 0).duration = 'voice'),
+    [['VALIDATION_ERROR', 'scenes[0].duration']],
+  ],
+  ['bad background colour', (d) => (scene(d, 0).background = '#12345'), [['VALIDATION_ERROR', 'scenes[0].background']]],
+  [
+    'capitalised named colour',
+    (d) => (scene(d, 0).background = 'White'),
+    [['VALIDATION_ERROR', 'scenes[0].background']],
+  ],
+  ['unknown scene key', (d) => (scene(d, 0).transition = 'fade'), [['SCHEMA_INVALID', 'scenes[0].transition']]],
+  ['empty elements', (d) => (scene(d, 0).elements = []), [['SCENE_EMPTY', 'scenes[0].elements']]],
+  ['elements not an array', (d) => (scene(d, 0).elements = {} as never), [['SCHEMA_INVALID', 'scenes[0].elements']]],
+  [
+    'element not an object',
+    (d) => (scene(d, 0).elements[0] = 5 as never),
+    [['SCHEMA_INVALID', 'scenes[0].elements[0]']],
+  ],
+  ['element type missing', (d) => delete el(d, 0, 0).type, [['SCHEMA_INVALID', 'scenes[0].elements[0].type']]],
+  ['element type unknown', (d) => (el(d, 0, 0).type = 'video'), [['SCHEMA_INVALID', 'scenes[0].elements[0].type']]],
+  [
+    'duplicate element id across scenes',
+    (d) => (el(d, 1, 1).id = 't1'),
+    [['ELEMENT_ID_DUPLICATE', 'scenes[1].elements[1].id']],
+  ],
+  ['text missing', (d) => delete el(d, 0, 0).text, [['SCHEMA_INVALID', 'scenes[0].elements[0].text']]],
+  ['text empty', (d) => (el(d, 0, 0).text = ''), [['VALIDATION_ERROR', 'scenes[0].elements[0].text']]],
+  ['text too long', (d) => (el(d, 0, 0).text = 'x'.repeat(5001)), [['VALIDATION_ERROR', 'scenes[0].elements[0].text']]],
+  ['text as number', (d) => (el(d, 0, 0).text = 5), [['SCHEMA_INVALID', 'scenes[0].elements[0].text']]],
+  ['fontWeight 950', (d) => (el(d, 0, 0).fontWeight = 950), [['VALIDATION_ERROR', 'scenes[0].elements[0].fontWeight']]],
+  ['fontWeight 450', (d) => (el(d, 0, 0).fontWeight = 450), [['VALIDATION_ERROR', 'scenes[0].elements[0].fontWeight']]],
+  ['fontSize zero', (d) => (el(d, 0, 0).fontSize = 0), [['VALIDATION_ERROR', 'scenes[0].elements[0].fontSize']]],
+  [
+    'unknown font family',
+    (d) => (el(d, 0, 0).font = 'Comic Sans'),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].font']],
+  ],
+  [
+    'font as ftp URL',
+    (d) => (el(d, 0, 0).font = 'ftp://x/f.ttf'),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].font']],
+  ],
+  [
+    'text colour wrong type',
+    (d) => (el(d, 0, 0).color = 0xffffff),
+    [['SCHEMA_INVALID', 'scenes[0].elements[0].color']],
+  ],
+  ['align unknown', (d) => (el(d, 0, 0).align = 'justify'), [['SCHEMA_INVALID', 'scenes[0].elements[0].align']]],
+  [
+    'lineHeight too big',
+    (d) => (el(d, 0, 0).lineHeight = 4),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].lineHeight']],
+  ],
+  [
+    'maxWidth fractional',
+    (d) => (el(d, 0, 0).maxWidth = 10.5),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].maxWidth']],
+  ],
+  ['position word', (d) => (el(d, 0, 0).position = 'top'), [['SCHEMA_INVALID', 'scenes[0].elements[0].position']]],
+  [
+    'position missing y',
+    (d) => (el(d, 0, 0).position = { x: 1 }),
+    [['SCHEMA_INVALID', 'scenes[0].elements[0].position.y']],
+  ],
+  [
+    'position extra key',
+    (d) => (el(d, 0, 0).position = { x: 1, y: 2, z: 3 }),
+    [['SCHEMA_INVALID', 'scenes[0].elements[0].position.z']],
+  ],
+  [
+    'position x huge',
+    (d) => (el(d, 0, 0).position = { x: 1e308, y: 0 }),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].position.x']],
+  ],
+  [
+    'animation preset unknown',
+    (d) => (el(d, 0, 0).animation = { preset: 'spin' }),
+    [['SCHEMA_INVALID', 'scenes[0].elements[0].animation.preset']],
+  ],
+  [
+    'animation preset missing',
+    (d) => (el(d, 0, 0).animation = { duration: 1 }),
+    [['SCHEMA_INVALID', 'scenes[0].elements[0].animation.preset']],
+  ],
+  [
+    'animation too long',
+    (d) => (el(d, 0, 0).animation = { preset: 'fade-in', duration: 11 }),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].animation.duration']],
+  ],
+  ['element start negative', (d) => (el(d, 0, 0).start = -1), [['VALIDATION_ERROR', 'scenes[0].elements[0].start']]],
+  ['element start after scene', (d) => (el(d, 0, 0).start = 5), [['VALIDATION_ERROR', 'scenes[0].elements[0].start']]],
+  [
+    'element ends after scene',
+    (d) => {
+      el(d, 0, 0).start = 2;
+      el(d, 0, 0).duration = 3.5;
+    },
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].duration']],
+  ],
+  ['image src missing', (d) => delete el(d, 0, 1).src, [['SCHEMA_INVALID', 'scenes[0].elements[1].src']]],
+  ['image src relative', (d) => (el(d, 0, 1).src = '/a.png'), [['VALIDATION_ERROR', 'scenes[0].elements[1].src']]],
+  [
+    'image src file URL',
+    (d) => (el(d, 0, 1).src = 'file:///etc/passwd'),
+    [['VALIDATION_ERROR', 'scenes[0].elements[1].src']],
+  ],
+  [
+    'image src data non-image',
+    (d) => (el(d, 0, 1).src = 'data:text/plain;base64,aGk='),
+    [['VALIDATION_ERROR', 'scenes[0].elements[1].src']],
+  ],
+  ['image fit unknown', (d) => (el(d, 0, 1).fit = 'stretch'), [['SCHEMA_INVALID', 'scenes[0].elements[1].fit']]],
+  ['image width zero', (d) => (el(d, 0, 1).width = 0), [['VALIDATION_ERROR', 'scenes[0].elements[1].width']]],
+  ['image with text field', (d) => (el(d, 0, 1).text = 'x'), [['SCHEMA_INVALID', 'scenes[0].elements[1].text']]],
+  ['voice text blank', (d) => (el(d, 1, 0).text = '   '), [['VALIDATION_ERROR', 'scenes[1].elements[0].text']]],
+  [
+    'voice unknown voiceId',
+    (d) => (el(d, 1, 0).voiceId = 'espeak-xx'),
+    [['VALIDATION_ERROR', 'scenes[1].elements[0].voiceId']],
+  ],
+  [
+    'voice language malformed',
+    (d) => (el(d, 1, 0).language = 'english'),
+    [['VALIDATION_ERROR', 'scenes[1].elements[0].language']],
+  ],
+  [
+    'voice language unsupported offline',
+    (d) => (el(d, 1, 0).language = 'xx-YY'),
+    [['VALIDATION_ERROR', 'scenes[1].elements[0].language']],
+  ],
+  [
+    'voice language mismatches voice',
+    (d) => {
+      el(d, 1, 0).voiceId = 'espeak-de-de';
+      el(d, 1, 0).language = 'fr-FR';
+    },
+    [['VALIDATION_ERROR', 'scenes[1].elements[0].language']],
+  ],
+  ['voice with duration', (d) => (el(d, 1, 0).duration = 2), [['SCHEMA_INVALID', 'scenes[1].elements[0].duration']]],
+  [
+    'voice with position',
+    (d) => (el(d, 1, 0).position = 'center'),
+    [['SCHEMA_INVALID', 'scenes[1].elements[0].position']],
+  ],
+  [
+    'subtitles without voice',
+    (d) => scene(d, 0).elements.push({ id: 'sub2', type: 'subtitles' }),
+    [['VALIDATION_ERROR', 'scenes[0].elements[2]']],
+  ],
+  [
+    'subtitles wordsPerLine 0',
+    (d) => (el(d, 1, 1).wordsPerLine = 0),
+    [['VALIDATION_ERROR', 'scenes[1].elements[1].wordsPerLine']],
+  ],
+  [
+    'subtitles bad highlight',
+    (d) => (el(d, 1, 1).highlightColor = 'shiny'),
+    [['VALIDATION_ERROR', 'scenes[1].elements[1].highlightColor']],
+  ],
+  [
+    'subtitles with animation',
+    (d) => (el(d, 1, 1).animation = { preset: 'fade-in' }),
+    [['SCHEMA_INVALID', 'scenes[1].elements[1].animation']],
+  ],
+  ['variables not an object', (d) => (d.variables = []), [['SCHEMA_INVALID', 'variables']]],
+  [
+    'variable bad name',
+    (d) => (d.variables = { 'my-var': { type: 'string' } }),
+    [['VALIDATION_ERROR', 'variables["my-var"]']],
+  ],
+  ['variable type unknown', (d) => (d.variables = { a: { type: 'date' } }), [['SCHEMA_INVALID', 'variables.a.type']]],
+  ['variable type missing', (d) => (d.variables = { a: {} }), [['SCHEMA_INVALID', 'variables.a.type']]],
+  [
+    'variable unknown key',
+    (d) => (d.variables = { a: { type: 'string', required: true } }),
+    [['SCHEMA_INVALID', 'variables.a.required']],
+  ],
+  [
+    'enum without options',
+    (d) => (d.variables = { a: { type: 'enum' } }),
+    [['VALIDATION_ERROR', 'variables.a.options']],
+  ],
+  [
+    'enum empty options',
+    (d) => (d.variables = { a: { type: 'enum', options: [] } }),
+    [['VALIDATION_ERROR', 'variables.a.options']],
+  ],
+  [
+    'enum duplicate option',
+    (d) => (d.variables = { a: { type: 'enum', options: ['x', 'x'] } }),
+    [['VALIDATION_ERROR', 'variables.a.options[1]']],
+  ],
+  [
+    'options on a string variable',
+    (d) => (d.variables = { a: { type: 'string', options: ['x'] } }),
+    [['VALIDATION_ERROR', 'variables.a.options']],
+  ],
+  [
+    'number default not a number',
+    (d) => (d.variables = { a: { type: 'number', default: '4x' } }),
+    [['VALIDATION_ERROR', 'variables.a.default']],
+  ],
+  [
+    'enum default not an option',
+    (d) => (d.variables = { a: { type: 'enum', options: ['x'], default: 'y' } }),
+    [['VALIDATION_ERROR', 'variables.a.default']],
+  ],
+  [
+    'url default relative',
+    (d) => (d.variables = { a: { type: 'url', default: '/x' } }),
+    [['VALIDATION_ERROR', 'variables.a.default']],
+  ],
+  [
+    'default is an object',
+    (d) => (d.variables = { a: { type: 'string', default: {} } }),
+    [['SCHEMA_INVALID', 'variables.a.default']],
+  ],
+  [
+    'several findings in document order',
+    (d) => {
+      d.fps = 100;
+      el(d, 0, 0).fontWeight = 1000;
+      scene(d, 1).id = 's1';
+      el(d, 1, 0).bogus = true;
+    },
+    // fps was added after scenes, so it is the document's last key and its finding comes last.
+    [
+      ['VALIDATION_ERROR', 'scenes[0].elements[0].fontWeight'],
+      ['SCENE_ID_DUPLICATE', 'scenes[1].id'],
+      ['SCHEMA_INVALID', 'scenes[1].elements[0].bogus'],
+      ['VALIDATION_ERROR', 'fps'],
+    ],
+  ],
+  [
+    'key order of the document decides the order',
+    (d) => {
+      const s = scene(d, 0);
+      delete s.id;
+      s.id = 'a b'; // now the last key of the scene
+      s.duration = -1;
+    },
+    [
+      ['VALIDATION_ERROR', 'scenes[0].duration'],
+      ['VALIDATION_ERROR', 'scenes[0].id'],
+    ],
+  ],
+];
+
+describe('validateMovie: invalid documents give exactly the expected findings', () => {
+  test(`the corpus has at least 40 documents (${INVALID.length})`, () => assert.ok(INVALID.length >= 40));
+  for (const [name, mutate, expected] of INVALID) {
+    test(name, () => {
+      const doc = base();
+      mutate(doc);
+      const r = validateMovie(doc);
+      assert.equal(r.ok, false, 'expected findings');
+      if (r.ok) return;
+      assert.deepEqual(
+        r.findings.map((f) => [f.code, f.path]),
+        expected,
+        JSON.stringify(r.findings, null, 1),
+      );
+      for (const f of r.findings) assert.ok(f.message.length > 10 && f.message.length < 1000, f.message);
+    });
+  }
+});
+
+describe('messages say what is wrong and what is allowed', () => {
+  const cases: [string, (d: Doc) => unknown, RegExp][] = [
+    [
+      'fontWeight',
+      (d) => (el(d, 0, 0).fontWeight = 950),
+      /^fontWeight must be an integer from 100 to 900 in steps of 100; got 950$/,
+    ],
+    [
+      'unknown key',
+      (d) => (scene(d, 0).transition = 1),
+      /unknown field "transition" in scenes\[0\]; allowed: id, duration, background, elements/,
+    ],
+    ['font', (d) => (el(d, 0, 0).font = 'inter'), /did you mean "Inter"\?.*Roboto/],
+    ['enum', (d) => (el(d, 0, 1).fit = 'x'), /fit must be one of "contain", "cover", "fill"; got "x"/],
+    ['duplicate', (d) => (el(d, 1, 0).id = 'i1'), /element id "i1" is already used by scenes\[0\]\.elements\[1\]/],
+    ['version', (d) => (d.schema = 'v0'), /schema "v0" is not a supported version; supported: v1/],
+    [
+      'size',
+      (d) => {
+        delete d.preset;
+        d.width = 100;
+        d.height = 101;
+      },
+      /height must be an even integer from 16 to 4096; got 101/,
+    ],
+  ];
+  for (const [name, mutate, pattern] of cases) {
+    test(name, () => {
+      const doc = base();
+      mutate(doc);
+      const r = validateMovie(doc);
+      assert.ok(!r.ok);
+      assert.match(r.findings[0]!.message, pattern);
+    });
+  }
+});
+
+describe('valid documents', () => {
+  const everything = {
+    schema: 'v1',
+    preset: '9:16',
+    resolution: '720p',
+    fps: 24,
+    draft: true,
+    variables: {
+      headline: { type: 'string', default: 'Hi', description: 'Main line' },
+      size: { type: 'number', default: 40 },
+      show: { type: 'boolean', default: true },
+      logo: { type: 'url', default: 'https://example.com/logo.png' },
+      accent: { type: 'color', default: 'gold' },
+      mood: { type: 'enum', options: ['calm', 'loud'], default: 'calm' },
+    },
+    scenes: [
+      {
+        id: 'intro',
+        duration: 4.5,
+        background: '#000',
+        elements: [
+          {
+            id: 'title',
+            type: 'text',
+            text: 'Line one\nLine two',
+            font: 'Playfair Display',
+            fontSize: 80,
+            fontWeight: 900,
+            color: '#ffffffcc',
+            align: 'left',
+            maxWidth: 600,
+            lineHeight: 1.4,
+            position: { x: -20, y: 30.5 },
+            start: 0.5,
+            duration: 4,
+            animation: { preset: 'slide-in-left', duration: 0.8 },
+          },
+          { id: 'font-url', type: 'text', text: 'x', font: 'https://fonts.example.com/a.woff2', position: 'center' },
+          {
+            id: 'logo',
+            type: 'image',
+            src: 'data:image/png;base64,iVBORw0KGgo=',
+            width: 200,
+            height: 100,
+            fit: 'fill',
+            position: 'center',
+            start: 1,
+            duration: 3.5,
+            animation: { preset: 'fade-out' },
+          },
+        ],
+      },
+      {
+        id: 'talk',
+        duration: 'voice',
+        background: 'rebeccapurple',
+        elements: [
+          {
+            id: 'narration',
+            type: 'voice',
+            text: 'Hallo Welt',
+            voiceId: 'espeak-de-de',
+            language: 'de-DE',
+            start: 0.2,
+          },
+          { id: 'narration-2', type: 'voice', text: 'Bonjour', voiceId: 'openai-nova', language: 'fr' },
+          { id: 'narration-3', type: 'voice', text: 'Hola', language: 'es' },
+          {
+            id: 'captions',
+            type: 'subtitles',
+            font: 'Oswald',
+            fontSize: 40,
+            fontWeight: 500,
+            color: 'white',
+            highlightColor: '#ff0',
+            backgroundColor: 'transparent',
+            wordsPerLine: 3,
+            position: { x: 10, y: 1000 },
+            start: 0,
+            duration: 10,
+          },
+        ],
+      },
+    ],
+  };
+
+  const cases: [string, unknown][] = [
+    ['minimal', minimalDoc()],
+    ['base of the corpus', base()],
+    ['every field', everything],
+    ['width and height', { ...minimalDoc(), preset: undefined, width: 1280, height: 720 }],
+    ['500 rich scenes', bigDoc(500)],
+    [
+      'element ending exactly at the scene end (float sum)',
+      {
+        ...minimalDoc(),
+        scenes: [
+          { id: 's', duration: 0.3, elements: [{ id: 't', type: 'text', text: 'x', start: 0.1, duration: 0.2 }] },
+        ],
+      },
+    ],
+  ];
+  for (const [name, doc] of cases) {
+    test(name, () => {
+      const r = validateMovie(doc);
+      assert.deepEqual(r.ok ? [] : r.findings, []);
+      assert.ok(r.ok && r.value === doc, 'the value is the document itself');
+    });
+  }
+
+  test('every field of every element kind is exercised by the "every field" document', async () => {
+    const { TextElement, ImageElement, VoiceElement, SubtitlesElement, Scene, MovieV1, VariableDeclaration } =
+      await import('./v1/schema.ts');
+    const seen = (objs: Json[]) => new Set(objs.flatMap((o) => Object.keys(o)));
+    const scenes = everything.scenes as unknown as Json[];
+    const elements = scenes.flatMap((s) => s.elements as Json[]);
+    const ofType = (t: string) => elements.filter((e) => e.type === t);
+    const checks: [string, { properties: Json }, Set<string>][] = [
+      ['movie', MovieV1, seen([everything as unknown as Json, { width: 1, height: 1 }])],
+      ['scene', Scene, seen(scenes)],
+      ['text', TextElement, seen(ofType('text'))],
+      ['image', ImageElement, seen(ofType('image'))],
+      ['voice', VoiceElement, seen(ofType('voice'))],
+      ['subtitles', SubtitlesElement, seen(ofType('subtitles'))],
+      ['variable', VariableDeclaration, seen(Object.values(everything.variables) as Json[])],
+    ];
+    for (const [name, schema, keys] of checks) {
+      for (const field of Object.keys(schema.properties)) assert.ok(keys.has(field), `${name}.${field} is not covered`);
+    }
+  });
+
+  test('a rich scene from the fixtures validates', () => {
+    const r = validateMovie({ schema: 'v1', preset: '1:1', scenes: [richScene(1), richScene(3)] });
+    assert.deepEqual(r.ok ? [] : r.findings, []);
+  });
+});
+
+describe('finding limits', () => {
+  test(`at most ${MAX_FINDINGS} findings, the first ones in document order`, () => {
+    const doc = base();
+    for (let i = 0; i < 300; i++) scene(doc, 0)[`extra${i}`] = i;
+    const r = validateMovie(doc);
+    assert.ok(!r.ok);
+    assert.equal(r.findings.length, MAX_FINDINGS);
+    assert.equal(r.findings[0]!.path, 'scenes[0].extra0');
+    assert.equal(r.findings[99]!.path, 'scenes[0].extra99');
+  });
+
+  test('more than 500 scenes is one finding, and only the first 500 are checked', () => {
+    const doc = bigDoc(501);
+    (doc.scenes as Json[])[500]!.duration = -1;
+    const r = validateMovie(doc);
+    assert.ok(!r.ok);
+    assert.deepEqual(
+      r.findings.map((f) => [f.code, f.path]),
+      [['VALIDATION_ERROR', 'scenes']],
+    );
+  });
+});
+
+describe('the three entry points agree on a finished document', () => {
+  for (const [name, mutate] of INVALID.slice(0, 40).map(([n, m]) => [n, m] as const)) {
+    test(name, () => {
+      const doc = base();
+      mutate(doc);
+      const full = validateMovie(doc);
+      const resolved = resolveMovie(doc);
+      const template = validateTemplate(doc);
+      assert.deepEqual(resolved.ok ? [] : resolved.findings, full.ok ? [] : full.findings);
+      assert.deepEqual(template.ok ? [] : template.findings, full.ok ? [] : full.findings);
+    });
+  }
+});

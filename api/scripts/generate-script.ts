@@ -1,8 +1,14 @@
 import { AppError } from '../../lib/errors.ts';
-import type { Logger } from '../../lib/logger.ts';
 import { checkContext, checkDraft, finaliseDraft } from './constraints.ts';
 import type { Violation } from './draft.ts';
-import { type CallState, type Clock, completeChat, createModelClient, realClock } from './model-client.ts';
+import {
+  type CallState,
+  type Clock,
+  completeChat,
+  createModelClient,
+  type LogSink,
+  realClock,
+} from './model-client.ts';
 import { NOT_CONFIGURED_MESSAGE, type ScriptModelConfig } from './model-config.ts';
 import { parseDraft } from './parse-draft.ts';
 import { buildMessages, buildRepairMessage, type ChatMessage, draftJsonSchema } from './prompt.ts';
@@ -22,7 +28,7 @@ export interface GenerateOptions {
   requestTimeoutMs?: number;
   clock?: Clock;
   random?: () => number;
-  logger?: Logger | undefined;
+  logger?: LogSink | undefined;
 }
 
 export interface GeneratedScript {

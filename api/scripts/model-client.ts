@@ -1,6 +1,5 @@
 import OpenAI from 'openai';
 import { AppError } from '../../lib/errors.ts';
-import type { Logger } from '../../lib/logger.ts';
 import { backoffDelay, retryAfterMs } from './backoff.ts';
 import type { ScriptModelConfig } from './model-config.ts';
 import type { ChatMessage } from './prompt.ts';
@@ -15,6 +14,12 @@ export const realClock: Clock = {
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
+
+/** The two log levels generation uses; pino loggers and Fastify's request logger both fit. */
+export interface LogSink {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
 
 /** What one generation has spent on the provider so far; meta reports it. */
 export interface CallState {
@@ -35,7 +40,7 @@ export interface ModelCallOptions {
   requestTimeoutMs: number;
   clock: Clock;
   random: () => number;
-  logger?: Logger | undefined;
+  logger?: LogSink | undefined;
 }
 
 export function createModelClient(config: ScriptModelConfig): OpenAI {

@@ -9,7 +9,6 @@ import {
   localeForLanguage,
   type ScriptForMovie,
   scriptToMovie,
-  validateMovieOptions,
 } from './script-to-movie.ts';
 
 function script(scenes: number, extra: Partial<ScriptForMovie> = {}): ScriptForMovie {
@@ -101,25 +100,6 @@ describe('language and voice', () => {
       () => chooseVoice({ voiceId: 'espeak-de-de', language: 'ja-JP' }, 'Japanese'),
       (e: unknown) => e instanceof AppError && e.code === 'VALIDATION_ERROR' && e.path === 'voiceId',
     );
-  });
-});
-
-describe('validateMovieOptions', () => {
-  const bad: [unknown, string][] = [
-    [{ preset: '21:9' }, 'preset'],
-    [{ voiceId: 'espeak-xx' }, 'voiceId'],
-    [{ language: 'english' }, 'language'],
-    [{ width: 100 }, 'width'],
-  ];
-  for (const [body, path] of bad) {
-    test(`rejects ${JSON.stringify(body)} at ${path}`, () => {
-      const r = validateMovieOptions(body);
-      assert.equal(r.ok, false);
-      if (!r.ok) assert.equal(r.findings[0]?.path, path);
-    });
-  }
-  test('an absent body is no options', () => {
-    assert.deepEqual(validateMovieOptions(undefined), { ok: true, value: {} });
   });
 });
 

@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
-import { AppError, type Finding } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import {
   DEFAULT_LANGUAGE,
   defaultVoiceFor,
@@ -10,25 +9,20 @@ import {
   type VoiceInfo,
   voiceById,
 } from '../../movie/index.ts';
+import { StringEnum } from '../schemas/common.ts';
 import { recogniseLanguage } from './language.ts';
 import type { ScriptScene } from './script-schemas.ts';
-import { pointerToPath } from './validate-script-request.ts';
 
 export const MOVIE_PRESETS = ['16:9', '9:16', '1:1', '4:5', '4:3'] as const;
 
 /** Body of POST /v1/scripts/{id}/movie: every field optional. */
 export const MovieOptionsSchema = Type.Object(
   {
-    preset: Type.Optional(
-      Type.Union(
-        MOVIE_PRESETS.map((p) => Type.Literal(p)),
-        { default: '16:9', description: 'Aspect preset of the movie.' },
-      ),
-    ),
+    preset: Type.Optional(StringEnum(MOVIE_PRESETS, 'Aspect preset of the movie. Default: 16:9.')),
     voiceId: Type.Optional(
-      Type.Union(
-        VOICES.map((v) => Type.Literal(v.id)),
-        { description: 'Voice of the narration. Default: the offline voice for the language, else openai-alloy.' },
+      StringEnum(
+        VOICES.map((v) => v.id),
+        'Voice of the narration. Default: the offline voice for the language, else openai-alloy.',
       ),
     ),
     language: Type.Optional(
@@ -49,22 +43,6 @@ export interface ScriptForMovie {
   scenes: ScriptScene[];
   /** The language the script was written in, as requested ("English", "pt-BR"). */
   language: string;
-}
-
-/** Options with defaults applied; findings at the option's path when they are bad. */
-export function validateMovieOptions(
-  body: unknown,
-): { ok: true; value: MovieOptions } | { ok: false; findings: Finding[] } {
-  const input = body === undefined || body === null ? {} : body;
-  const findings: Finding[] = [];
-  const seen = new Set<string>();
-  for (const e of Value.Errors(MovieOptionsSchema, input)) {
-    const path = pointerToPath(e.path);
-    if (seen.has(path)) continue;
-    seen.add(path);
-    findings.push({ code: 'VALIDATION_ERROR', message: `${path || 'body'}: ${e.message}.`, path });
-  }
-  return findings.length > 0 ? { ok: false, findings } : { ok: true, value: input as MovieOptions };
 }
 
 const base = (tag: string) => (tag.split('-')[0] ?? tag).toLowerCase();

@@ -8,7 +8,7 @@ export function formatPath(segments: readonly Segment[]): string {
   let out = '';
   for (const seg of segments) {
     if (typeof seg === 'number') out += `[${seg}]`;
-    else if (IDENT.test(seg)) out += out === '' ? seg : `.${seg}`;
+    else if (seg.length <= MAX_KEY_SHOWN && IDENT.test(seg)) out += out === '' ? seg : `.${seg}`;
     // A hostile 10 MB key must not make a 10 MB path.
     else out += `[${JSON.stringify(seg.length > MAX_KEY_SHOWN ? `${seg.slice(0, MAX_KEY_SHOWN)}…` : seg)}]`;
   }
@@ -23,7 +23,7 @@ export function formatPath(segments: readonly Segment[]): string {
 export function documentPosition(
   root: unknown,
   segments: readonly Segment[],
-  keyCache: Map<object, string[]>,
+  keyCache: Map<object, Map<string, number>>,
 ): number[] {
   const pos: number[] = [];
   let node: unknown = root;
@@ -32,14 +32,15 @@ export function documentPosition(
       pos.push(seg);
       node = Array.isArray(node) ? node[seg] : undefined;
     } else if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
+      // A map, not indexOf: a hostile object with a million keys and a thousand findings stays linear.
       let keys = keyCache.get(node);
       if (!keys) {
-        keys = Object.keys(node);
+        keys = new Map(Object.keys(node).map((k, i) => [k, i]));
         keyCache.set(node, keys);
       }
-      const i = keys.indexOf(seg);
-      pos.push(i === -1 ? keys.length : i);
-      node = i === -1 ? undefined : (node as Record<string, unknown>)[seg];
+      const i = keys.get(seg);
+      pos.push(i === undefined ? keys.size : i);
+      node = i === undefined ? undefined : (node as Record<string, unknown>)[seg];
     } else {
       pos.push(0);
       node = undefined;

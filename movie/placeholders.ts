@@ -2,8 +2,9 @@
  * `{{name}}` placeholders in string values. `{{{{name}}}}` is the escape for a literal `{{name}}`
  * and is not a reference. Text between braces that is not a variable name stays literal.
  */
-const TOKEN = /\{\{\{\{(\s*[A-Za-z_][A-Za-z0-9_]*\s*)\}\}\}\}|\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
-const WHOLE = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
+// Names are at most 64 characters (as declarations are), which also bounds every match.
+const TOKEN = /\{\{\{\{(\s*[A-Za-z_][A-Za-z0-9_]{0,63}\s*)\}\}\}\}|\{\{\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}/g;
+const WHOLE = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}$/;
 
 export interface PlaceholderScan {
   /** Referenced names in order of appearance (repeats kept). */

@@ -19,7 +19,7 @@ export type Movie = MovieV1;
 export const MAX_FINDINGS = 100;
 
 function finish(root: unknown, raw: RawFinding[]): Finding[] {
-  const cache = new Map<object, string[]>();
+  const cache = new Map<object, Map<string, number>>();
   const keyed = raw.map((f, i) => ({ f, i, pos: documentPosition(root, f.segments, cache) }));
   keyed.sort((a, b) => comparePositions(a.pos, b.pos) || a.i - b.i);
   return keyed

@@ -8,6 +8,7 @@ import { coerceVariable, VARIABLE_TYPES, type VariableType } from '../variables.
 import { ESPEAK_LANGUAGES, espeakVoiceFor, voiceById, voiceSpeaks } from '../voices.ts';
 import type { Rule } from '../walk/compile.ts';
 import { isDeferred, report, reportAt, type WalkContext } from '../walk/context.ts';
+import { LIMITS } from './schema.ts';
 
 /** Seconds of slack when comparing element ends with scene ends (float sums like 0.1 + 0.2). */
 const EPSILON = 1e-9;
@@ -98,7 +99,9 @@ const scene: Rule = (s, ctx) => {
       'duration',
     );
   }
-  const sceneSec = typeof s.duration === 'number' && Number.isFinite(s.duration) ? s.duration : undefined;
+  // Element timing is compared only with a valid duration; an invalid one is reported by itself.
+  const d = s.duration;
+  const sceneSec = typeof d === 'number' && d > 0 && d <= LIMITS.sceneSeconds ? d : undefined;
   for (let j = 0; j < all.length && j < 50; j++) {
     const el = all[j];
     if (!isPlainObject(el)) continue;

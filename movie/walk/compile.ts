@@ -140,7 +140,8 @@ export function compile(schema: TSchema, rules: Record<string, Rule>, template: 
   let check = compileBare(node, opts);
   const admits = admitsOf(node);
   const scalar = admits.string || admits.number || admits.boolean;
-  if (scalar && opts.template) check = withPlaceholders(check, admits);
+  if (scalar && opts.template)
+    check = withPlaceholders(check, admits, (node.maxLength as number | undefined) ?? 1_000_000);
   return check;
 }
 
@@ -149,9 +150,10 @@ export function compile(schema: TSchema, rules: Record<string, Rule>, template: 
  * resolution and VARIABLE_UNDECLARED) and checked once resolved. Strings holding only escapes are
  * recorded too, so resolution turns `{{{{x}}}}` into `{{x}}`, and are checked as they are.
  */
-function withPlaceholders(inner: Check, admits: Admits): Check {
+function withPlaceholders(inner: Check, admits: Admits, maxLength: number): Check {
   return (v, ctx) => {
-    if (typeof v === 'string' && v.includes('{{')) {
+    // An over-long string is not scanned: the inner check reports its length.
+    if (typeof v === 'string' && v.length <= maxLength && v.includes('{{')) {
       const scan = scanPlaceholders(v);
       if (scan) {
         ctx.sites.push({ segments: ctx.path.slice(), raw: v, scan, admits });

@@ -167,6 +167,23 @@ test('POST /v1/scripts, GET /v1/scripts/{id}, POST /v1/scripts/{id}/movie', asyn
       assert.equal(await balance(api), 98);
     });
 
+    await t.test('parallel duplicates with one key: one script, charged once, the other replays it', async () => {
+      const { api, accountId } = await h.account(100);
+      // Both requests reach the model before either stores: the slower one must replay the first.
+      h.fake.reset({ reply: makeDraft({ scenes: 4 }), delayMs: 50 }, { reply: makeDraft({ scenes: 4 }), delayMs: 150 });
+      const body = { brief: 'Twice at once', sceneCount: 4 };
+      const headers = { 'idempotency-key': 'parallel-key' };
+      const [a, b] = await Promise.all([
+        api('POST', '/v1/scripts', body, headers),
+        api('POST', '/v1/scripts', body, headers),
+      ]);
+      assert.deepEqual([a.statusCode, b.statusCode].sort(), [200, 201]);
+      assert.equal(a.json<Json>().id, b.json<Json>().id);
+      assert.equal(h.fake.requests.length, 2);
+      assert.equal(await countScripts(db.sql, accountId), 1);
+      assert.equal(await balance(api), 98);
+    });
+
     await t.test('a failed request with a key stores nothing: the same key may be retried', async () => {
       const { api } = await h.account(100);
       h.fake.reset({ status: 401, message: 'bad key' }, { reply: makeDraft({ scenes: 2 }) });

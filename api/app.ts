@@ -8,6 +8,7 @@ import type { Database } from '../store/database.ts';
 import type { ApiConfig } from './config.ts';
 import './context.ts';
 import { type ExecutorPort, QueueOnlyExecutor } from './executor.ts';
+import { registerJsonParser } from './http/json-parser.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
@@ -48,6 +49,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  registerJsonParser(app as unknown as FastifyInstance);
 
   const ownLimiter = !options.limiter;
   const limiter =

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError, ERROR_CATALOG, isErrorCode } from '../../lib/errors.ts';
 import { movieJsonSchema } from '../../movie/index.ts';
+import { ErrorEnvelopeSchema } from '../schemas/common.ts';
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -22,6 +23,12 @@ const meta: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['meta'],
         summary: 'JSON Schema (2020-12) of v1 movie documents',
         security: [],
+        response: {
+          200: {
+            description: 'JSON Schema 2020-12.',
+            content: { 'application/schema+json': { schema: Type.Object({}, { additionalProperties: true }) } },
+          },
+        },
       },
     },
     async (_request, reply) => reply.type('application/schema+json').send(movieJsonSchema('v1')),
@@ -37,6 +44,10 @@ const meta: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Documentation page of an error code',
         security: [],
         params: Type.Object({ code: Type.String() }),
+        response: {
+          200: { description: 'HTML page.', content: { 'text/html': { schema: Type.String() } } },
+          404: ErrorEnvelopeSchema,
+        },
       },
     },
     async (request, reply) => {

@@ -109,8 +109,11 @@ export function client(app: FastifyInstance, key: string | null): Call {
 }
 
 /** Runs `suite` once per backend as a subtest, with a fresh database closed afterwards. */
-export function eachBackend(t: TestContext, suite: (t: TestContext, db: Database) => Promise<void>): Promise<void[]> {
-  return Promise.all(
+export async function eachBackend(
+  t: TestContext,
+  suite: (t: TestContext, db: Database) => Promise<void>,
+): Promise<void> {
+  await Promise.all(
     backends().map((b) =>
       t.test(b.name, async (st) => {
         const db = await b.open();

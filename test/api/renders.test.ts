@@ -13,7 +13,10 @@ test('POST/GET /v1/renders', async (t) => {
     let clock = Date.parse('2026-01-01T00:00:00.000Z');
     const app = await startApp(db, {
       config: testConfig({ plans: planTable({ concurrency: { pro: 1000, studio: 1000 } }) }),
-      now: () => new Date((clock += 1000)),
+      now: () => {
+        clock += 1000;
+        return new Date(clock);
+      },
     });
     t.after(() => app.close());
 
@@ -95,6 +98,14 @@ test('POST/GET /v1/renders', async (t) => {
         path: 'headers.idempotency-key',
       },
       { name: 'malformed JSON', body: '{"movie":', headers: { 'content-type': 'application/json' }, path: '' },
+      { name: 'empty JSON body', body: '', headers: { 'content-type': 'application/json' }, path: '' },
+      {
+        name: 'NUL character in a string',
+        body: JSON.stringify({ movie: movie(3, { scenes: [{ id: 's\u0000', duration: 3, elements: [] }] }) }),
+        headers: { 'content-type': 'application/json' },
+        path: 'movie.scenes[0].id',
+      },
+      { name: 'non-JSON content type', body: 'movie=1', headers: { 'content-type': 'text/plain' }, path: '' },
     ];
     for (const c of requestErrors) {
       await t.test(`VALIDATION_ERROR: ${c.name}`, async () => {

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import type { RateLimiter } from './limiter.ts';
+import { MemoryRateLimiter } from './memory-limiter.ts';
+import { RedisRateLimiter } from './redis-limiter.ts';
+
+type Step = { at: number; op?: 'hit' | 'peek'; allowed: boolean; remaining: number; resetAt: number };
+
+// limit 3 per 1000 ms. Each step: time, expected decision.
+const CASES: { name: string; steps: Step[] }[] = [
+  {
+    name: 'counts up to the limit, then refuses without counting',
+    steps: [
+      { at: 0, allowed: true, remaining: 2, resetAt: 1000 },
+      { at: 10, allowed: true, remaining: 1, resetAt: 1000 },
+      { at: 20, allowed: true, remaining: 0, resetAt: 1000 },
+      { at: 30, allowed: false, remaining: 0, resetAt: 1000 },
+      { at: 999, allowed: false, remaining: 0, resetAt: 1000 },
+    ],
+  },
+  {
+    name: 'the window slides: each old request frees one slot when it leaves',
+    steps: [
+      { at: 0, allowed: true, remaining: 2, resetAt: 1000 },
+      { at: 500, allowed: true, remaining: 1, resetAt: 1000 },
+      { at: 600, allowed: true, remaining: 0, resetAt: 1000 },
+      { at: 1000, allowed: true, remaining: 0, resetAt: 1500 },
+      { at: 1001, allowed: false, remaining: 0, resetAt: 1500 },
+      { at: 1500, allowed: true, remaining: 0, resetAt: 1600 },
+    ],
+  },
+  {
+    name: 'peek looks without counting',
+    steps: [
+      { at: 0, op: 'peek', allowed: true, remaining: 3, resetAt: 1000 },
+      { at: 1, allowed: true, remaining: 2, resetAt: 1001 },
+      { at: 2, op: 'peek', allowed: true, remaining: 2, resetAt: 1001 },
+      { at: 3, allowed: true, remaining: 1, resetAt: 1001 },
+      { at: 4, allowed: true, remaining: 0, resetAt: 1001 },
+      { at: 5, op: 'peek', allowed: false, remaining: 0, resetAt: 1001 },
+    ],
+  },
+];
+
+function limiters(): { name: string; make: () => RateLimiter }[] {
+  const list: { name: string; make: () => RateLimiter }[] = [{ name: 'memory', make: () => new MemoryRateLimiter() }];
+  const url = process.env.TEST_REDIS_URL;
+  if (url)
+    list.push({
+      name: 'redis',
+      make: () => new RedisRateLimiter(url, { prefix: `t:${randomBytes(4).toString('hex')}:` }),
+    });
+  return list;
+}
+
+for (const l of limiters()) {
+  test(`sliding window (${l.name})`, async (t) => {
+    const limiter = l.make();
+    t.after(() => limiter.close());
+    for (const c of CASES) {
+      await t.test(c.name, async () => {
+        const key = `k-${c.name}`;
+        for (const s of c.steps) {
+          const d = await (s.op === 'peek' ? limiter.peek(key, 3, 1000, s.at) : limiter.hit(key, 3, 1000, s.at));
+          assert.deepEqual(
+            { allowed: d.allowed, remaining: d.remaining, resetAt: d.resetAtMs },
+            { allowed: s.allowed, remaining: s.remaining, resetAt: s.resetAt },
+            `at ${s.at}`,
+          );
+        }
+      });
+    }
+    await t.test('keys are independent', async () => {
+      for (let i = 0; i < 3; i++) await limiter.hit('a', 3, 1000, 0);
+      assert.equal((await limiter.hit('a', 3, 1000, 1)).allowed, false);
+      assert.equal((await limiter.hit('b', 3, 1000, 1)).allowed, true);
+    });
+    await t.test('parallel hits never exceed the limit', async () => {
+      const results = await Promise.all(Array.from({ length: 50 }, () => limiter.hit('par', 10, 60_000, 5)));
+      assert.equal(results.filter((r) => r.allowed).length, 10);
+    });
+  });
+}

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { generateApiKey } from '../../api/auth/api-key.ts';
+import { planTable } from '../../api/billing/plans.ts';
+import { RedisRateLimiter } from '../../api/rate-limit/redis-limiter.ts';
+import { newId } from '../../lib/ids.ts';
+import { revokeKey, rollKey } from '../../store/api-keys-repo.ts';
+import { movie } from './docs.ts';
+import { client, eachBackend, newAccount, startApp, testConfig } from './helpers.ts';
+
+type Body = { error: { code: string }; requestId: string };
+
+test('authentication', async (t) => {
+  await eachBackend(t, async (t, db) => {
+    const app = await startApp(db, { config: testConfig({ authFailuresPerMinute: 1000 }) });
+    t.after(() => app.close());
+
+    await t.test('every failure answers the byte-identical 401 envelope', async () => {
+      const acc = await newAccount(db, { plan: 'pro' });
+      const revoked = await newAccount(db, { plan: 'pro' });
+      await revokeKey(db.sql, revoked.keyId);
+      const cases: [string, Record<string, string>][] = [
+        ['missing header', {}],
+        ['wrong scheme', { authorization: `Basic ${acc.key}` }],
+        ['empty bearer', { authorization: 'Bearer ' }],
+        ['malformed key', { authorization: 'Bearer fw_live_short' }],
+        ['unknown key', { authorization: `Bearer ${generateApiKey('live').secret}` }],
+        ['revoked key', { authorization: `Bearer ${revoked.key}` }],
+        [
+          'key with a changed character',
+          { authorization: `Bearer ${acc.key.slice(0, -1)}${acc.key.endsWith('a') ? 'b' : 'a'}` },
+        ],
+      ];
+      const bodies = new Set<string>();
+      for (const [name, headers] of cases) {
+        const res = await client(app, null)('GET', '/v1/usage', undefined, headers);
+        assert.equal(res.statusCode, 401, name);
+        const body = res.json<Body>();
+        assert.equal(body.requestId, res.headers['x-request-id']);
+        assert.equal(res.headers['x-ratelimit-limit'], undefined, 'no rate-limit headers before auth');
+        bodies.add(res.body.replace(body.requestId, 'REQ'));
+      }
+      assert.equal(bodies.size, 1, [...bodies].join('\n'));
+      assert.equal((await client(app, acc.key)('GET', '/v1/usage')).statusCode, 200);
+    });
+
+    await t.test('a rolled key stops working; its replacement sees the same items', async () => {
+      const acc = await newAccount(db, { plan: 'pro', credits: 100 });
+      const id = (await client(app, acc.key)('POST', '/v1/renders', { movie: movie() })).json().id;
+      const fresh = generateApiKey('live');
+      const rolled = await rollKey(db.sql, acc.keyId, {
+        id: newId('key'),
+        keyHash: fresh.keyHash,
+        prefix: fresh.prefix,
+      });
+      assert.equal(rolled?.old.replacedBy, rolled?.created.id);
+      assert.equal((await client(app, acc.key)('GET', `/v1/renders/${id}`)).statusCode, 401);
+      assert.equal((await client(app, fresh.secret)('GET', `/v1/renders/${id}`)).statusCode, 200);
+      assert.equal(await rollKey(db.sql, acc.keyId, { id: newId('key'), ...generateApiKey('live') }), undefined);
+    });
+
+    await t.test('public documents need no key', async () => {
+      for (const url of ['/v1/openapi.json', '/v1/schemas/movie.v1.json', '/docs/errors/SCENE_EMPTY']) {
+        const res = await client(app, null)('GET', url);
+        assert.equal(res.statusCode, 200, url);
+      }
+      assert.equal((await client(app, null)('GET', '/docs/errors/NOPE')).statusCode, 404);
+      assert.equal((await client(app, null)('GET', '/v1/nowhere')).json<Body>().error.code, 'NOT_FOUND');
+    });
+  });
+});
+
+test('failed authentications are rate limited per client address', async (t) => {
+  await eachBackend(t, async (t, db) => {
+    const app = await startApp(db, { config: testConfig({ authFailuresPerMinute: 3 }) });
+    t.after(() => app.close());
+    const acc = await newAccount(db, { plan: 'pro' });
+    const attempt = (ip: string, key: string) =>
+      app.inject({ method: 'GET', url: '/v1/usage', remoteAddress: ip, headers: { authorization: `Bearer ${key}` } });
+    for (let i = 0; i < 3; i++) assert.equal((await attempt('10.0.0.1', 'guess')).statusCode, 401);
+    const blocked = await attempt('10.0.0.1', 'guess');
+    assert.equal(blocked.statusCode, 429);
+    assert.equal(blocked.json().error.code, 'RATE_LIMITED');
+    assert.ok(Number(blocked.headers['retry-after']) >= 1);
+    // Blocked before the key is looked at: even a right guess learns nothing.
+    assert.equal((await attempt('10.0.0.1', acc.key)).statusCode, 429);
+    assert.equal((await attempt('10.0.0.2', acc.key)).statusCode, 200);
+  });
+});
+
+const limiterKinds = [{ name: 'in-process' }, ...(process.env.TEST_REDIS_URL ? [{ name: 'redis' }] : [])];
+for (const kind of limiterKinds) {
+  test(`per-key rate limit (${kind.name})`, async (t) => {
+    await eachBackend(t, async (t, db) => {
+      const limiter =
+        kind.name === 'redis'
+          ? new RedisRateLimiter(process.env.TEST_REDIS_URL as string, { prefix: `t:${newId('req')}:` })
+          : undefined;
+      const app = await startApp(db, {
+        config: testConfig({ plans: planTable({ rateLimitPerMinute: { starter: 3 } }) }),
+        ...(limiter ? { limiter } : {}),
+      });
+      t.after(async () => {
+        await app.close();
+        await limiter?.close();
+      });
+      const acc = await newAccount(db, { plan: 'starter', credits: 10 });
+      const api = client(app, acc.key);
+      const first = await api('GET', '/v1/usage');
+      assert.equal(first.headers['x-ratelimit-limit'], '3');
+      assert.equal(first.headers['x-ratelimit-remaining'], '2');
+      const reset = Number(first.headers['x-ratelimit-reset']);
+      assert.ok(reset >= Date.now() / 1000 && reset <= Date.now() / 1000 + 61, String(reset));
+      // Error responses carry the headers too.
+      const missing = await api('GET', '/v1/renders/rnd_nope');
+      assert.equal(missing.statusCode, 404);
+      assert.equal(missing.headers['x-ratelimit-remaining'], '1');
+      await api('GET', '/v1/usage');
+      const limited = await api('GET', '/v1/usage');
+      assert.equal(limited.statusCode, 429);
+      assert.equal(limited.json<Body>().error.code, 'RATE_LIMITED');
+      assert.equal(limited.headers['x-ratelimit-remaining'], '0');
+      assert.ok(Number(limited.headers['retry-after']) >= 1);
+      // Another key of another account is unaffected.
+      const other = await newAccount(db, { plan: 'starter' });
+      assert.equal((await client(app, other.key)('GET', '/v1/usage')).statusCode, 200);
+    });
+  });
+}

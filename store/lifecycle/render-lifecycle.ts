@@ -1,0 +1,193 @@
+import type { ErrorBody } from '../../lib/errors.ts';
+import { newId } from '../../lib/ids.ts';
+import type { Database, Queryable } from '../database.ts';
+import type { Plan, RenderRow } from '../types.ts';
+import { type ActivePhase, advanceProgress, advanceStatus, isTerminal } from './transitions.ts';
+
+/**
+ * The render lifecycle: every state change of a render and its side effects (credits, webhook
+ * outbox row) in one transaction. Both executors (the in-process pool and the cluster operator)
+ * drive renders only through these functions, so the two shapes cannot drift apart.
+ */
+
+export interface Lease {
+  /** Who holds the render (executor instance id); a stale holder's reports are ignored. */
+  owner: string;
+  /** Lease length: a holder that stops heartbeating loses the render after this long. */
+  leaseMs: number;
+}
+
+/** What completing a render costs; the caller prices it (plans and weights live with billing). */
+export interface Settlement {
+  meteredMinutes: number;
+  credits: number;
+}
+
+export interface CompletedOutput {
+  durationSec: number;
+  outputKey: string;
+  outputUrl: string;
+  expiresAt: Date;
+}
+
+export interface LifecycleDeps {
+  db: Database;
+  now: () => Date;
+}
+
+/** A render row with what the lifecycle needs beyond the resource fields. */
+export type LeasedRender = RenderRow & { attempts: number; plan: Plan };
+
+/**
+ * Claims the oldest runnable render: a queued one, or one whose holder's lease expired and that
+ * has attempts left (a crashed worker or a killed server). FOR UPDATE SKIP LOCKED lets several
+ * executors claim side by side without taking the same render.
+ */
+export async function claimNext(
+  deps: LifecycleDeps,
+  lease: Lease,
+  maxAttempts: number,
+): Promise<LeasedRender | undefined> {
+  const now = deps.now();
+  const until = new Date(now.getTime() + lease.leaseMs);
+  return deps.db.sql.begin(async (tx) => {
+    const [row] = await tx<{ id: string }[]>`
+      SELECT id FROM renders
+      WHERE status = 'queued'
+         OR (status IN ('preparing', 'rendering') AND lease_expires_at < ${now} AND attempts < ${maxAttempts})
+      ORDER BY created_at, id
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED`;
+    if (!row) return undefined;
+    const [claimed] = await tx<LeasedRender[]>`
+      UPDATE renders r SET
+        status = CASE WHEN r.status = 'queued' THEN 'preparing' ELSE r.status END,
+        updated_at = CASE WHEN r.status = 'queued' THEN ${now} ELSE r.updated_at END,
+        attempts = r.attempts + 1,
+        lease_owner = ${lease.owner},
+        lease_expires_at = ${until}
+      FROM accounts a
+      WHERE r.id = ${row.id} AND a.id = r.account_id
+      RETURNING r.*, a.plan`;
+    return claimed;
+  }) as Promise<LeasedRender | undefined>;
+}
+
+/** Extends the lease; false when the holder lost it (expired and reclaimed, or finished). */
+export async function heartbeat(deps: LifecycleDeps, id: string, lease: Lease): Promise<boolean> {
+  const now = deps.now();
+  const rows = await deps.db.sql`
+    UPDATE renders SET lease_expires_at = ${new Date(now.getTime() + lease.leaseMs)}
+    WHERE id = ${id} AND lease_owner = ${lease.owner} AND status IN ('preparing', 'rendering')
+    RETURNING id`;
+  return rows.length === 1;
+}
+
+/**
+ * Records a progress report. Status and progress only move forward; `durationSec` is set when
+ * preparation finishes (the first report of the rendering phase carries it). `updatedAt` changes
+ * only with the status. Returns false when the holder no longer holds the render.
+ */
+export async function reportProgress(
+  deps: LifecycleDeps,
+  id: string,
+  lease: Lease,
+  report: { phase: ActivePhase; progress: number; durationSec?: number | undefined },
+): Promise<boolean> {
+  const now = deps.now();
+  return deps.db.sql.begin(async (tx) => {
+    const [row] = await tx<RenderRow[]>`
+      SELECT * FROM renders WHERE id = ${id} AND lease_owner = ${lease.owner} FOR UPDATE`;
+    if (!row || isTerminal(row.status)) return false;
+    const status = advanceStatus(row.status, report.phase);
+    const progress = advanceProgress(row.progress, report.phase, report.progress);
+    const durationSec = report.durationSec ?? row.durationSec;
+    await tx`
+      UPDATE renders SET status = ${status}, progress = ${progress}, duration_sec = ${durationSec},
+        updated_at = ${status === row.status ? row.updatedAt : now}
+      WHERE id = ${id}`;
+    return true;
+  }) as Promise<boolean>;
+}
+
+async function enqueueWebhook(tx: Queryable, row: RenderRow, type: 'render.completed' | 'render.failed', now: Date) {
+  if (!row.webhookUrl) return;
+  await tx`
+    INSERT INTO webhook_outbox (id, account_id, render_id, event_type, url, next_attempt_at, created_at)
+    VALUES (${newId('msg', now.getTime())}, ${row.accountId}, ${row.id}, ${type}, ${row.webhookUrl}, ${now}, ${now})`;
+}
+
+/**
+ * done: output recorded, the reservation settled into the actual charge (never more than the
+ * balance holds), metering set, progress 100, and the render.completed outbox row, all at once.
+ * Test-mode renders are never charged. False when the holder no longer holds the render.
+ */
+export async function complete(
+  deps: LifecycleDeps,
+  id: string,
+  lease: Lease,
+  output: CompletedOutput,
+  settlement: Settlement,
+): Promise<boolean> {
+  const now = deps.now();
+  return deps.db.sql.begin(async (tx) => {
+    const [row] = await tx<RenderRow[]>`
+      SELECT * FROM renders WHERE id = ${id} AND lease_owner = ${lease.owner} FOR UPDATE`;
+    if (!row || isTerminal(row.status)) return false;
+    const [account] = await tx<{ creditBalance: number }[]>`
+      SELECT credit_balance FROM accounts WHERE id = ${row.accountId} FOR UPDATE`;
+    const due = row.mode === 'test' ? 0 : Math.min(settlement.credits, Math.max(0, account?.creditBalance ?? 0));
+    if (due > 0) {
+      await tx`UPDATE accounts SET credit_balance = credit_balance - ${due}, updated_at = ${now} WHERE id = ${row.accountId}`;
+      await tx`INSERT INTO credit_ledger (account_id, delta, reason, ref_id) VALUES (${row.accountId}, ${-due}, 'render', ${id})`;
+    }
+    const [done] = await tx<RenderRow[]>`
+      UPDATE renders SET status = 'done', progress = 100, duration_sec = ${output.durationSec},
+        output_key = ${output.outputKey}, output_url = ${output.outputUrl}, expires_at = ${output.expiresAt},
+        metered_minutes = ${settlement.meteredMinutes}, charged_credits = ${due}, reserved_credits = 0,
+        lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
+      WHERE id = ${id} RETURNING *`;
+    await enqueueWebhook(tx, done as RenderRow, 'render.completed', now);
+    return true;
+  }) as Promise<boolean>;
+}
+
+/**
+ * failed: the error recorded (catalog code, message, the element's path where it applies),
+ * nothing charged, the reservation released, and the render.failed outbox row. With a lease the
+ * holder must still hold the render; without one (recovery) any non-terminal render can fail.
+ */
+export async function fail(deps: LifecycleDeps, id: string, lease: Lease | null, error: ErrorBody): Promise<boolean> {
+  const now = deps.now();
+  return deps.db.sql.begin(async (tx) => {
+    const [row] = await tx<RenderRow[]>`
+      SELECT * FROM renders WHERE id = ${id} ${lease ? tx`AND lease_owner = ${lease.owner}` : tx``} FOR UPDATE`;
+    if (!row || isTerminal(row.status)) return false;
+    const [failed] = await tx<RenderRow[]>`
+      UPDATE renders SET status = 'failed', error = ${tx.json(error as never)}, reserved_credits = 0, charged_credits = 0,
+        lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
+      WHERE id = ${id} RETURNING *`;
+    await enqueueWebhook(tx, failed as RenderRow, 'render.failed', now);
+    return true;
+  }) as Promise<boolean>;
+}
+
+/**
+ * Hands a render back without failing it (a draining server): the lease is dropped so another
+ * executor can claim it at once, and the attempt it used is returned.
+ */
+export async function release(deps: LifecycleDeps, id: string, lease: Lease): Promise<boolean> {
+  const rows = await deps.db.sql`
+    UPDATE renders SET lease_expires_at = ${deps.now()}, attempts = greatest(attempts - 1, 0)
+    WHERE id = ${id} AND lease_owner = ${lease.owner} AND status IN ('preparing', 'rendering')
+    RETURNING id`;
+  return rows.length === 1;
+}
+
+/** Renders whose lease expired with no attempts left: the ids to fail with INTERNAL. */
+export async function abandonedRenders(deps: LifecycleDeps, maxAttempts: number): Promise<string[]> {
+  const rows = await deps.db.sql<{ id: string }[]>`
+    SELECT id FROM renders
+    WHERE status IN ('preparing', 'rendering') AND lease_expires_at < ${deps.now()} AND attempts >= ${maxAttempts}`;
+  return rows.map((r) => r.id);
+}

@@ -166,6 +166,17 @@ describe('resolveMovie', () => {
       [['VARIABLE_UNDECLARED', 'scenes[0].elements[0].text']],
     ],
     [
+      'first reference follows the order keys are written in, not the schema order',
+      {
+        schema: 'v1',
+        preset: '1:1',
+        variables: { c: { type: 'color' } },
+        scenes: [{ id: 's', duration: 1, elements: [{ color: '{{c}}', id: 't', type: 'text', text: 'a {{c}}' }] }],
+      },
+      { c: 'nope' },
+      [['VARIABLE_TYPE_MISMATCH', 'scenes[0].elements[0].color']],
+    ],
+    [
       'missing value and no default at the first reference',
       doc({ c: { type: 'color' } }, { text: 'x', color: '{{c}}' }, { background: '{{c}}' }),
       {},

@@ -204,7 +204,7 @@ function substitute(doc: Record<string, unknown>, sites: Site[], values: Map<str
       // A typed value lands as itself where the field accepts its type, else as text ("{{n}}" in a caption).
       value = site.admits[typeof v as 'string' | 'number' | 'boolean'] || !site.admits.string ? v : String(v);
     } else {
-      value = interpolate(site.raw, (name) => String(values.get(name)));
+      value = interpolate(site.raw, (name) => String(values.get(name)), site.scan.tokens);
     }
     node[segs[segs.length - 1]!] = value;
   }

@@ -72,7 +72,10 @@ export function voiceById(id: string): VoiceInfo | undefined {
   return BY_ID.get(id);
 }
 
-const base = (tag: string): string => tag.split('-')[0]!.toLowerCase();
+const base = (tag: string): string => {
+  const dash = tag.indexOf('-');
+  return (dash === -1 ? tag : tag.slice(0, dash)).toLowerCase();
+};
 
 /** The espeak voice for a locale: exact locale first, then the same base language; undefined when none. */
 export function espeakVoiceFor(language: string): VoiceInfo | undefined {

@@ -156,8 +156,9 @@ function withPlaceholders(inner: Check, admits: Admits, maxLength: number): Chec
     if (typeof v === 'string' && v.length <= maxLength && v.includes('{{')) {
       const scan = scanPlaceholders(v);
       if (scan) {
-        ctx.sites.push({ segments: ctx.path.slice(), raw: v, scan, admits });
-        for (const name of scan.refs) if (!ctx.refs.has(name)) ctx.refs.set(name, ctx.path.slice());
+        const segments = ctx.path.slice();
+        ctx.sites.push({ segments, raw: v, scan, admits });
+        for (const name of scan.refs) if (!ctx.refs.has(name)) ctx.refs.set(name, segments);
         if (scan.refs.length > 0) return;
       }
     }
@@ -294,46 +295,57 @@ function discriminatedCheck(s: Node, key: string, opts: Options): Check {
   };
 }
 
+/**
+ * Objects are the hot path (thousands per document), so their check is generated code: constant
+ * property reads and a `switch` over the document's keys instead of a map lookup per key. Only the
+ * schema's own key names are spliced into the source (as JSON string literals), never input.
+ */
 function objectCheck(s: Node, opts: Options): Check {
   const props = s.properties as Record<string, Node>;
-  const checks = new Map<string, Check>();
-  for (const [k, p] of Object.entries(props)) checks.set(k, compile(p, opts.rules, opts.template));
-  const required = (s.required as string[] | undefined) ?? [];
-  const allowed = Object.keys(props).join(', ');
+  const keys = Object.keys(props);
+  const checks = keys.map((k) => compile(props[k]!, opts.rules, opts.template));
+  const required = new Set((s.required as string[] | undefined) ?? []);
+  const allowed = keys.join(', ');
   const ruleName = annotations(s).rule;
   const rule = ruleName === undefined ? undefined : opts.rules[ruleName];
   if (ruleName !== undefined && !rule) throw new TypeError(`movie schema compiler: no rule named ${ruleName}`);
-  return (v, ctx) => {
-    if (!isPlainObject(v)) return typeError(ctx, 'an object', v);
-    const keys = Object.keys(v);
-    for (let i = 0; i < keys.length; i++) {
-      if (ctx.full) return;
-      const key = keys[i]!;
-      const check = checks.get(key);
-      const value = v[key];
-      if (check === undefined) {
-        const shown = key.length > 60 ? `${key.slice(0, 60)}…` : key;
-        report(
-          ctx,
-          'SCHEMA_INVALID',
-          `unknown field ${JSON.stringify(shown)} in ${where(ctx)}; allowed: ${allowed}`,
-          key,
-        );
-        continue;
-      }
-      // `undefined` only reaches us from JavaScript callers; it means "absent", as in JSON.
-      if (value === undefined) continue;
-      ctx.path.push(key);
-      check(value, ctx);
-      ctx.path.pop();
-    }
-    for (let i = 0; i < required.length; i++) {
-      const key = required[i]!;
-      if (v[key] === undefined || !Object.hasOwn(v, key))
-        report(ctx, 'SCHEMA_INVALID', `${where(ctx)} is missing required field "${key}"`, key);
-    }
-    if (rule && !ctx.full) rule(v, ctx);
+
+  const notObject: (v: unknown, ctx: WalkContext) => void = (v, ctx) => typeError(ctx, 'an object', v);
+  const unknown = (ctx: WalkContext, key: string) => {
+    const shown = key.length > 60 ? `${key.slice(0, 60)}…` : key;
+    report(ctx, 'SCHEMA_INVALID', `unknown field ${JSON.stringify(shown)} in ${where(ctx)}; allowed: ${allowed}`, key);
   };
+  const missing = (ctx: WalkContext, key: string) =>
+    report(ctx, 'SCHEMA_INVALID', `${where(ctx)} is missing required field "${key}"`, key);
+
+  const lit = (k: string) => JSON.stringify(k);
+  const source = [
+    'return function checkObject(v, ctx) {',
+    '  if (v === null || typeof v !== "object" || Array.isArray(v)) return notObject(v, ctx);',
+    '  if (ctx.full) return;',
+    '  let x;',
+    // Keys in the order the document wrote them, so findings and first references come in document order.
+    '  for (const k in v) {',
+    '    switch (k) {',
+    ...keys.map(
+      (k, i) =>
+        // `undefined` only reaches us from JavaScript callers; it means "absent", as in JSON.
+        `      case ${lit(k)}: x = v[${lit(k)}]; if (x !== undefined) { ctx.path.push(${lit(k)}); checks[${i}](x, ctx); ctx.path.pop(); } continue;`,
+    ),
+    '    }',
+    '    if (Object.hasOwn(v, k)) unknown(ctx, k);',
+    '  }',
+    ...[...required].map((k) => `  if (v[${lit(k)}] === undefined) missing(ctx, ${lit(k)});`),
+    '  if (rule !== undefined && !ctx.full) rule(v, ctx);',
+    '};',
+  ].join('\n');
+  return new Function('notObject', 'unknown', 'missing', 'checks', 'rule', source)(
+    notObject,
+    unknown,
+    missing,
+    checks,
+    rule,
+  ) as Check;
 }
 
 function recordCheck(s: Node, opts: Options): Check {

@@ -2,8 +2,8 @@ import { LIMITS } from '../../movie/index.ts';
 import type { Draft, Violation } from './draft.ts';
 import { languageProblem, recogniseLanguage } from './language.ts';
 import { type EnforcedConstraints, SCRIPT_DEFAULTS, type ScriptRequest, type ScriptScene } from './script-schemas.ts';
-import { findVerbatimRun, indexSource, type SourceIndex, VERBATIM_RUN_WORDS } from './verbatim-copy.ts';
-import { countWords, words } from './words.ts';
+import { findVerbatimRunInWords, indexSource, type SourceIndex, VERBATIM_RUN_WORDS } from './verbatim-copy.ts';
+import { words } from './words.ts';
 
 /** The constraints one request is checked under, derived once from the request. */
 export function enforcedConstraints(req: ScriptRequest): EnforcedConstraints {
@@ -73,6 +73,8 @@ export function checkDraft(draft: Draft, ctx: CheckContext): Violation[] {
       message: 'the description is missing; write a non-empty description',
     });
   }
+  // Word segmentation is the expensive step: split each text once, use it for every rule.
+  const sceneWords = draft.scenes.map((s) => words(s.voiceText, ctx.locale));
   draft.scenes.forEach((scene, i) => {
     // A voice element holds at most LIMITS.textLength characters; longer narration could not
     // become a movie (POST /v1/scripts/{id}/movie).
@@ -85,7 +87,7 @@ export function checkDraft(draft: Draft, ctx: CheckContext): Violation[] {
     }
     const wps = c.wordsPerScene;
     if (wps) {
-      const count = countWords(scene.voiceText, ctx.locale);
+      const count = sceneWords[i]?.length ?? 0;
       if ((wps.min !== null && count < wps.min) || (wps.max !== null && count > wps.max)) {
         out.push({
           constraint: 'wordsPerScene',
@@ -107,19 +109,24 @@ export function checkDraft(draft: Draft, ctx: CheckContext): Violation[] {
   const langText = [c.title ? draft.title : null, c.description ? draft.description : null, narration]
     .filter((t): t is string => t !== null)
     .join('\n');
-  const problem = languageProblem(c.language, langText);
+  const langWords = [
+    ...(c.title && draft.title !== null ? words(draft.title, ctx.locale) : []),
+    ...(c.description && draft.description !== null ? words(draft.description, ctx.locale) : []),
+    ...sceneWords.flat(),
+  ];
+  const problem = languageProblem(c.language, langText, langWords);
   if (problem)
     out.push({ constraint: 'language', path: '', message: `the script is in the wrong language: ${problem}` });
 
   if (ctx.source) {
-    const fields: [string, string | null][] = [
-      ['title', c.title ? draft.title : null],
-      ['description', c.description ? draft.description : null],
-      ...draft.scenes.map((s, i): [string, string | null] => [`scenes[${i}].voiceText`, s.voiceText]),
+    const fields: [string, readonly string[] | null][] = [
+      ['title', c.title && draft.title !== null ? words(draft.title, ctx.locale) : null],
+      ['description', c.description && draft.description !== null ? words(draft.description, ctx.locale) : null],
+      ...sceneWords.map((w, i): [string, readonly string[]] => [`scenes[${i}].voiceText`, w]),
     ];
-    for (const [path, text] of fields) {
-      if (text === null) continue;
-      const run = findVerbatimRun(ctx.source, text, ctx.locale);
+    for (const [path, tokens] of fields) {
+      if (tokens === null) continue;
+      const run = findVerbatimRunInWords(ctx.source, tokens);
       if (run) {
         out.push({
           constraint: 'verbatim',

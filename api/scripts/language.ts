@@ -142,7 +142,7 @@ const FUNCTION_WORDS: Record<string, ReadonlySet<string>> = {
 };
 
 /** Share of `tokens` that are function words of each language we keep lists for. */
-export function functionWordShares(tokens: string[]): Record<string, number> {
+export function functionWordShares(tokens: readonly string[]): Record<string, number> {
   const shares: Record<string, number> = {};
   for (const [code, set] of Object.entries(FUNCTION_WORDS)) {
     let hits = 0;
@@ -164,7 +164,7 @@ export const MIN_WORDS_FOR_LANGUAGE_TEST = 30;
  *    lists scores clearly above the requested one (catches English narration for Spanish),
  *    and a non-English request must not read as English.
  */
-export function languageProblem(requested: string, text: string): string | null {
+export function languageProblem(requested: string, text: string, tokens?: readonly string[]): string | null {
   const lang = recogniseLanguage(requested);
   if (!lang) return null;
   const share = writingSystemShare(lang.system, text);
@@ -175,9 +175,9 @@ export function languageProblem(requested: string, text: string): string | null 
     return `it is not written in ${requested}: it contains no kana (it reads as Chinese)`;
   }
   if (lang.system !== 'latin') return null;
-  const tokens = words(text, lang.code);
-  if (tokens.length < MIN_WORDS_FOR_LANGUAGE_TEST) return null;
-  const shares = functionWordShares(tokens);
+  const all = tokens ?? words(text, lang.code);
+  if (all.length < MIN_WORDS_FOR_LANGUAGE_TEST) return null;
+  const shares = functionWordShares(all);
   const own = shares[lang.code];
   let rival: [string, number] | null = null;
   for (const [code, s] of Object.entries(shares)) {

@@ -35,7 +35,11 @@ export function indexSource(source: string, run: number = VERBATIM_RUN_WORDS, lo
  * normalising case and punctuation; null when there is none.
  */
 export function findVerbatimRun(index: SourceIndex, text: string, locale?: string): VerbatimRun | null {
-  const tw = words(text, locale);
+  return findVerbatimRunInWords(index, words(text, locale));
+}
+
+/** As findVerbatimRun, for text already split by `words()` (the checker splits each scene once). */
+export function findVerbatimRunInWords(index: SourceIndex, tw: readonly string[]): VerbatimRun | null {
   let best: { start: number; length: number } | null = null;
   for (let i = 0; i + index.run <= tw.length; i++) {
     const starts = index.grams.get(tw.slice(i, i + index.run).join(' '));

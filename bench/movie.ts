@@ -3,6 +3,7 @@
  * elements), each reported as median and p95 over many runs, beside JSON.parse of the same
  * document's JSON measured in the same run. Target: validation median under 5 ms.
  */
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { BIG_DOC_VALUES, bigDoc } from '../movie/fixtures.ts';
 import { resolveMovie, validateMovie, validateTemplate } from '../movie/index.ts';
@@ -56,8 +57,13 @@ export async function main(argv: string[]): Promise<number> {
   ];
 
   const kb = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
+  // Shared machines skew medians; the load average says how much, and the ratio column does not care.
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const out = [
     `movie bench: ${scenes} scenes, ${scenes * 4} elements; document ${kb(plainJson.length)}, template ${kb(templJson.length)}; ${runs} runs each`,
+    `machine: ${cpus().length} cores, load average ${load} (before the runs)`,
     `${'operation'.padEnd(32)} ${'median ms'.padStart(10)} ${'p95 ms'.padStart(10)} ${'min ms'.padStart(10)} ${'x JSON.parse'.padStart(13)}`,
   ];
   const base = rows[0]![1].median;

@@ -101,11 +101,11 @@ function table(title: string, obj: TSchema, intro: string): string {
       cell(String(p.description ?? '')),
     ].join(' | '),
   );
+  const lead = [intro, String(o.description ?? '')].filter(Boolean).join(' ');
   return [
     `### ${title}`,
     '',
-    intro,
-    '',
+    ...(lead ? [lead, ''] : []),
     '| field | type | required | default | allowed | notes |',
     '|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r} |`),

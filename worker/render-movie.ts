@@ -10,6 +10,7 @@ import { concatList, finalMuxArgs } from './ffmpeg-args.ts';
 import { runFfmpeg } from './ffmpeg-process.ts';
 import type { VideoCodec } from './plan.ts';
 import { prepare } from './prepare.ts';
+import type { SegmentStats } from './render-segment.ts';
 import { renderSegmentInChild } from './segment-pool.ts';
 import { splitFrames } from './segments.ts';
 import { ensureDisplay } from './xvfb.ts';
@@ -69,6 +70,8 @@ export interface RenderResult {
   codec: VideoCodec;
   hasAudio: boolean;
   segments: number;
+  /** Per segment: frames, frames drawn, ms drawing, ms waiting on the encoder. */
+  segmentStats: SegmentStats[];
 }
 
 /**
@@ -90,20 +93,25 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
   const partial = `${opts.output}.part`;
   let display: Awaited<ReturnType<typeof ensureDisplay>> | undefined;
   try {
-    const codec = opts.codec ?? (await chooseCodec(config.ffmpegPath, logger)).codec;
+    // The encoder probe (a test encode) runs while assets and speech are prepared.
+    const codecChoice = opts.codec
+      ? Promise.resolve(opts.codec)
+      : chooseCodec(config.ffmpegPath, logger).then((c) => c.codec);
     const prepared = await prepare({
       movie: opts.movie,
       tmpDir,
       draft,
       watermark: opts.watermark === true,
-      codec,
+      codec: 'libx264',
       fetchPolicy: { allowPrivate: config.allowPrivateUrls },
       speech: { openaiApiKey: config.openaiApiKey, openaiBaseUrl: config.openaiBaseUrl },
       onStep: (f) => emit({ phase: 'preparing', progress: Math.min(19, Math.floor(f * 19)) }),
       signal,
       logger,
     });
-    const { plan, timeline } = prepared;
+    const codec = await codecChoice;
+    const plan = { ...prepared.plan, codec };
+    const { timeline } = prepared;
     const durationSec = timeline.totalFrames / plan.fps;
     emit({ phase: 'rendering', progress: 20, durationSec, framesDone: 0, totalFrames: plan.totalFrames });
     if (plan.totalFrames === 0)
@@ -117,6 +125,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     const controller = new AbortController();
     const childSignal = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
     let rendered = 0;
+    const stats: SegmentStats[] = [];
     try {
       await Promise.race([
         display.died,
@@ -140,6 +149,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
               childSignal,
             ).then((s) => {
               rendered += s.rendered;
+              stats.push(s);
             }),
           ),
         ),
@@ -169,6 +179,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
       codec,
       hasAudio: prepared.audio !== undefined,
       segments: ranges.length,
+      segmentStats: stats,
     };
   } catch (err) {
     rmSync(partial, { force: true });

@@ -4,12 +4,12 @@
  * only and the parent reports it with our stderr.
  */
 import { AppError } from '../lib/errors.ts';
-import { renderSegment, type SegmentJob } from './render-segment.ts';
+import { renderSegment, type SegmentJob, type SegmentStats } from './render-segment.ts';
 
 export type ToChild = { type: 'render'; job: SegmentJob };
 export type FromChild =
   | { type: 'progress'; frames: number }
-  | { type: 'done'; frames: number; rendered: number }
+  | ({ type: 'done' } & SegmentStats)
   | { type: 'error'; code: string; message: string };
 
 const send = (m: FromChild) => process.send?.(m);

@@ -42,8 +42,10 @@ export function renderSegmentInChild(
     signal?.addEventListener('abort', onAbort, { once: true });
     child.on('message', (m: FromChild) => {
       if (m.type === 'progress') onFrames(m.frames);
-      else if (m.type === 'done') finish(() => resolve({ frames: m.frames, rendered: m.rendered }));
-      else if (m.type === 'error') {
+      else if (m.type === 'done') {
+        const { type: _, ...stats } = m;
+        finish(() => resolve(stats));
+      } else if (m.type === 'error') {
         finish(() => reject(new AppError(isErrorCode(m.code) ? m.code : 'RENDER_FAILED', m.message)));
       }
     });

@@ -4,11 +4,14 @@ import * as THREE from 'three';
 import { AppError } from '../../lib/errors.ts';
 import type { TextureRef } from '../plan.ts';
 import {
-  YUV_ALIGNED_FRAGMENT_SHADER,
+  planeCoefficients,
   YUV_FRAGMENT_SHADER,
+  YUV_REGION_FRAGMENT_SHADER,
+  YUV_REGION_VERTEX_SHADER,
   YUV_VERTEX_SHADER,
   type YuvLayout,
   yuvLayout,
+  yuvRegions,
 } from './yuv-layout.ts';
 
 /** What one layer looks like in one frame. */
@@ -28,9 +31,11 @@ export interface FrameRenderer {
   layout: YuvLayout;
   /**
    * Draws one frame and returns its yuv420p bytes. The returned view aliases the one readback
-   * buffer and is overwritten by the next call.
+   * buffer and is overwritten by the next call. With `band` (image rows [y0, y1), multiples of 4,
+   * aligned layouts only) only those rows are drawn, converted and read back; the rest of the
+   * buffer keeps the previous frame, which must be the frame drawn just before.
    */
-  render(background: [number, number, number], layers: LayerState[]): Uint8Array;
+  render(background: [number, number, number], layers: LayerState[], band?: { y0: number; y1: number }): Uint8Array;
   /** Frees textures that the given layers no longer need (called at scene changes). */
   retain(layerIds: Set<number>): void;
   dispose(): void;
@@ -71,8 +76,8 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
   };
 
   const sceneTarget = new THREE.WebGLRenderTarget(width, height, {
-    minFilter: THREE.LinearFilter,
-    magFilter: THREE.LinearFilter,
+    minFilter: THREE.NearestFilter,
+    magFilter: THREE.NearestFilter,
     depthBuffer: false,
     generateMipmaps: false,
   });
@@ -88,18 +93,53 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
 
   const yuvScene = new THREE.Scene();
   const yuvCamera = new THREE.OrthographicCamera(-1, 1, 1, -1, -1, 1);
-  const yuvMaterial = new THREE.RawShaderMaterial({
-    vertexShader: YUV_VERTEX_SHADER,
-    fragmentShader: layout.aligned ? YUV_ALIGNED_FRAGMENT_SHADER : YUV_FRAGMENT_SHADER,
-    uniforms: {
-      src: { value: sceneTarget.texture },
-      size: { value: new THREE.Vector2(width, height) },
-      targetWidth: { value: layout.targetWidth },
-    },
-    depthTest: false,
-    depthWrite: false,
-  });
-  yuvScene.add(new THREE.Mesh(new THREE.PlaneGeometry(2, 2), yuvMaterial));
+  const materials: THREE.Material[] = [];
+  if (layout.aligned) {
+    // Five rectangles with affine texture coordinates: the cheap path on llvmpipe.
+    for (const r of yuvRegions(layout)) {
+      const material = new THREE.RawShaderMaterial({
+        vertexShader: YUV_REGION_VERTEX_SHADER,
+        fragmentShader: YUV_REGION_FRAGMENT_SHADER,
+        uniforms: {
+          src: { value: sceneTarget.texture },
+          size: { value: new THREE.Vector2(width, height) },
+          targetSize: { value: new THREE.Vector2(layout.targetWidth, layout.targetHeight) },
+          mapping: { value: new THREE.Vector4(r.ax, r.bx, r.ay, r.by) },
+          step: { value: r.step },
+          coeff: { value: new THREE.Vector4(...planeCoefficients(r.plane)) },
+        },
+        depthTest: false,
+        depthWrite: false,
+      });
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute(
+        'position',
+        new THREE.Float32BufferAttribute([r.x0, r.y0, 0, r.x1, r.y0, 0, r.x0, r.y1, 0, r.x1, r.y1, 0], 3),
+      );
+      geometry.setIndex([0, 1, 2, 2, 1, 3]);
+      const mesh = new THREE.Mesh(geometry, material);
+      mesh.frustumCulled = false;
+      yuvScene.add(mesh);
+      materials.push(material);
+    }
+  } else {
+    // Any other even size: one pass that maps every output byte to its plane and sample.
+    const material = new THREE.RawShaderMaterial({
+      vertexShader: YUV_VERTEX_SHADER,
+      fragmentShader: YUV_FRAGMENT_SHADER,
+      uniforms: {
+        src: { value: sceneTarget.texture },
+        size: { value: new THREE.Vector2(width, height) },
+        targetWidth: { value: layout.targetWidth },
+      },
+      depthTest: false,
+      depthWrite: false,
+    });
+    const mesh = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), material);
+    mesh.frustumCulled = false;
+    yuvScene.add(mesh);
+    materials.push(material);
+  }
 
   const readback = new Uint8Array(layout.targetWidth * layout.targetHeight * 4);
   const frame = readback.subarray(0, layout.frameBytes);
@@ -162,7 +202,7 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
 
   return {
     layout,
-    render(bg, layers) {
+    render(bg, layers, band) {
       for (const mesh of meshes.values()) mesh.visible = false;
       for (const s of layers) {
         const mesh = meshFor(s);
@@ -173,11 +213,42 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
       }
       background.setRGB(bg[0] / 255, bg[1] / 255, bg[2] / 255);
       renderer.setClearColor(background, 1);
+      const b = band && layout.aligned && band.y1 > band.y0 ? band : { y0: 0, y1: height };
+      const partial = b.y0 > 0 || b.y1 < height;
+      // The scene target has image row r at GL row height-1-r (y-down camera).
+      sceneTarget.scissor.set(0, height - b.y1, width, b.y1 - b.y0);
+      sceneTarget.scissorTest = partial;
       renderer.setRenderTarget(sceneTarget);
       renderer.render(scene, camera);
-      renderer.setRenderTarget(yuvTarget);
-      renderer.render(yuvScene, yuvCamera);
-      renderer.readRenderTargetPixels(yuvTarget, 0, 0, layout.targetWidth, layout.targetHeight, readback);
+      if (!partial) {
+        yuvTarget.scissorTest = false;
+        renderer.setRenderTarget(yuvTarget);
+        renderer.render(yuvScene, yuvCamera);
+        renderer.readRenderTargetPixels(yuvTarget, 0, 0, layout.targetWidth, layout.targetHeight, readback);
+      } else {
+        // Aligned layout: target row r is buffer bytes [r * width, (r + 1) * width). The band's
+        // luma rows, and its rows of the U and V planes (a quarter as many), are redone.
+        const planeRows = height / 4;
+        const bands: [number, number][] = [
+          [b.y0, b.y1 - b.y0],
+          [height + b.y0 / 4, (b.y1 - b.y0) / 4],
+          [height + planeRows + b.y0 / 4, (b.y1 - b.y0) / 4],
+        ];
+        yuvTarget.scissorTest = true;
+        for (const [row, rows] of bands) {
+          yuvTarget.scissor.set(0, row, layout.targetWidth, rows);
+          renderer.setRenderTarget(yuvTarget);
+          renderer.render(yuvScene, yuvCamera);
+          renderer.readRenderTargetPixels(
+            yuvTarget,
+            0,
+            row,
+            layout.targetWidth,
+            rows,
+            readback.subarray(row * width, (row + rows) * width),
+          );
+        }
+      }
       renderer.setRenderTarget(null);
       return frame;
     },
@@ -205,7 +276,7 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
       this.retain(new Set());
       sceneTarget.dispose();
       yuvTarget.dispose();
-      yuvMaterial.dispose();
+      for (const m of materials) m.dispose();
       // WebGLRenderer.dispose() stops an animation loop that needs a window; free the lists only.
       renderer.renderLists.dispose();
       gl.getExtension('STACKGL_destroy_context')?.destroy();

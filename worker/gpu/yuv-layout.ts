@@ -79,8 +79,7 @@ float byteAt(float b) {
   if (isV) c -= chromaBytes;
   if (c >= chromaBytes) return 0.0;
   vec2 cr = colRow(c, chromaW);
-  // Linear filtering at the shared corner of a 2x2 block averages its four pixels in one tap.
-  vec3 rgb = rgbAt(cr * 2.0 + 1.0);
+  vec3 rgb = rgbAt(cr * 2.0 + 0.5);
   float y = dot(rgb, KY);
   float d = isV ? (rgb.r - y) / 1.5748 : (rgb.b - y) / 1.8556;
   return (128.0 + 224.0 * d) / 255.0;
@@ -93,47 +92,117 @@ void main() {
 }
 `;
 
-/** Fast path for aligned layouts: luma rows 1:1, then U and V with two chroma rows per target row. */
-export const YUV_ALIGNED_FRAGMENT_SHADER = /* glsl */ `
+/**
+ * One rectangle of the aligned layout and the affine map from its target pixels to source pixels:
+ * source x of the k-th byte = ax * tx + bx + k * step, source y = ay * ty + by (pixel centres).
+ */
+export interface YuvRegion {
+  plane: 'y' | 'u' | 'v';
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  ax: number;
+  bx: number;
+  step: number;
+  ay: number;
+  by: number;
+}
+
+/**
+ * The five rectangles of an aligned layout: the luma plane (one target row per image row, four
+ * pixels per texel), then U and V, each as a left half (even chroma rows) and a right half (odd
+ * chroma rows) of a quarter as many target rows. Chroma is point-sampled at each 2x2 block's
+ * top-left pixel: nearest filtering is markedly cheaper than bilinear on llvmpipe, and flat
+ * graphics lose nothing visible.
+ */
+export function yuvRegions(l: YuvLayout): YuvRegion[] {
+  const { width: W, height: H, targetWidth: TW } = l;
+  const half = TW / 2;
+  const regions: YuvRegion[] = [{ plane: 'y', x0: 0, y0: 0, x1: TW, y1: H, ax: 4, bx: -1.5, step: 1, ay: 1, by: 0 }];
+  for (const [plane, top] of [
+    ['u', H],
+    ['v', H + H / 4],
+  ] as const) {
+    regions.push({
+      plane,
+      x0: 0,
+      y0: top,
+      x1: half,
+      y1: top + H / 4,
+      ax: 8,
+      bx: -3.5,
+      step: 2,
+      ay: 4,
+      by: -4 * top - 1.5,
+    });
+    regions.push({
+      plane,
+      x0: half,
+      y0: top,
+      x1: TW,
+      y1: top + H / 4,
+      ax: 8,
+      bx: -8 * half - 3.5,
+      step: 2,
+      ay: 4,
+      by: -4 * top + 0.5,
+    });
+  }
+  void W;
+  return regions;
+}
+
+const KR = 0.2126;
+const KG = 0.7152;
+const KB = 0.0722;
+
+/** Weights and offset (all /255) turning an RGB sample into a Y, U or V byte. */
+export function planeCoefficients(plane: 'y' | 'u' | 'v'): [number, number, number, number] {
+  if (plane === 'y') return [(219 * KR) / 255, (219 * KG) / 255, (219 * KB) / 255, 16 / 255];
+  if (plane === 'u') {
+    const s = 224 / 255 / 1.8556;
+    return [-KR * s, -KG * s, (1 - KB) * s, 128 / 255];
+  }
+  const s = 224 / 255 / 1.5748;
+  return [(1 - KR) * s, -KG * s, -KB * s, 128 / 255];
+}
+
+/** Vertex shader of a region: positions in target pixels, four source texel centres as varyings. */
+export const YUV_REGION_VERTEX_SHADER = /* glsl */ `
+precision highp float;
+attribute vec3 position;
+uniform vec2 targetSize;
+uniform vec2 size;
+uniform vec4 mapping; // ax, bx, ay, by
+uniform float step;
+varying vec2 uv0;
+varying vec2 uv1;
+varying vec2 uv2;
+varying vec2 uv3;
+void main() {
+  float sx = mapping.x * position.x + mapping.y;
+  float v = 1.0 - (mapping.z * position.y + mapping.w) / size.y;
+  uv0 = vec2(sx / size.x, v);
+  uv1 = vec2((sx + step) / size.x, v);
+  uv2 = vec2((sx + 2.0 * step) / size.x, v);
+  uv3 = vec2((sx + 3.0 * step) / size.x, v);
+  gl_Position = vec4(position.xy / targetSize * 2.0 - 1.0, 0.0, 1.0);
+}
+`;
+
+/** Fragment shader of a region: four texture reads at interpolated coordinates, no index maths. */
+export const YUV_REGION_FRAGMENT_SHADER = /* glsl */ `
 precision highp float;
 uniform sampler2D src;
-uniform vec2 size;
-uniform float targetWidth;
-
-const vec3 KY = vec3(0.2126, 0.7152, 0.0722);
-
-vec3 rgbAt(float x, float y) {
-  return texture2D(src, vec2(x / size.x, 1.0 - y / size.y)).rgb;
-}
-
-float luma(float x, float y) {
-  return (16.0 + 219.0 * dot(rgbAt(x, y), KY)) / 255.0;
-}
-
-float chroma(float cx, float cy, bool isV) {
-  vec3 rgb = rgbAt(cx * 2.0 + 1.0, cy * 2.0 + 1.0);
-  float y = dot(rgb, KY);
-  float d = isV ? (rgb.r - y) / 1.5748 : (rgb.b - y) / 1.8556;
-  return (128.0 + 224.0 * d) / 255.0;
-}
-
+uniform vec4 coeff;
+varying vec2 uv0;
+varying vec2 uv1;
+varying vec2 uv2;
+varying vec2 uv3;
+float byteOf(vec2 uv) { return dot(texture2D(src, uv).rgb, coeff.rgb) + coeff.a; }
 void main() {
-  vec2 p = floor(gl_FragCoord.xy);
-  if (p.y < size.y) {
-    float x = p.x * 4.0 + 0.5;
-    float y = p.y + 0.5;
-    gl_FragColor = vec4(luma(x, y), luma(x + 1.0, y), luma(x + 2.0, y), luma(x + 3.0, y));
-    return;
-  }
-  float q = p.y - size.y;
-  float planeRows = size.y * 0.25;
-  bool isV = q >= planeRows;
-  if (isV) q -= planeRows;
-  float halfWidth = targetWidth * 0.5;
-  float second = p.x >= halfWidth ? 1.0 : 0.0;
-  float cy = q * 2.0 + second;
-  float cx = (p.x - second * halfWidth) * 4.0;
-  gl_FragColor = vec4(chroma(cx, cy, isV), chroma(cx + 1.0, cy, isV), chroma(cx + 2.0, cy, isV), chroma(cx + 3.0, cy, isV));
+  gl_FragColor = vec4(byteOf(uv0), byteOf(uv1), byteOf(uv2), byteOf(uv3));
 }
 `;
 

@@ -126,6 +126,18 @@ const INVALID: [string, (d: Doc) => unknown, [string, string][]][] = [
     [['VALIDATION_ERROR', 'scenes[0].background']],
   ],
   ['unknown scene key', (d) => (scene(d, 0).transition = 'fade'), [['SCHEMA_INVALID', 'scenes[0].transition']]],
+  [
+    'own __proto__ key from JSON.parse is an unknown key',
+    (d) => {
+      d.scenes[0] = JSON.parse(JSON.stringify(d.scenes[0]).replace('{', '{"__proto__":{"id":"x"},'));
+    },
+    [['SCHEMA_INVALID', 'scenes[0].__proto__']],
+  ],
+  [
+    'constructor key on an element',
+    (d) => (el(d, 0, 0).constructor = 1),
+    [['SCHEMA_INVALID', 'scenes[0].elements[0].constructor']],
+  ],
   ['empty elements', (d) => (scene(d, 0).elements = []), [['SCENE_EMPTY', 'scenes[0].elements']]],
   ['elements not an array', (d) => (scene(d, 0).elements = {} as never), [['SCHEMA_INVALID', 'scenes[0].elements']]],
   [

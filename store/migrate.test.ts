@@ -80,3 +80,15 @@ test('PGlite: data and migrations persist across restarts in DATA_DIR', async (t
   const [row] = await second.sql`SELECT name FROM accounts WHERE id = 'acc_x'`;
   assert.equal(row?.name, 'x');
 });
+
+test('PGlite: a second process cannot open the same DATA_DIR while the first has it', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'fw-lock-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const first = await openDatabase({ dataDir: dir, logger });
+  t.after(() => first.close());
+  // Another process holding the lock is simulated by the lock file naming a live pid (our parent).
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(path.join(dir, 'pg.lock'), String(process.ppid));
+  await assert.rejects(openDatabase({ dataDir: dir, logger }), /in use by process/);
+  await writeFile(path.join(dir, 'pg.lock'), String(process.pid));
+});

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { lockDataDir } from './data-dir-lock.ts';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -15,7 +16,11 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   maxConnections: number;
 }): Promise<EmbeddedPostgres> {
-  const db = await PGlite.create({ dataDir: options.dataDir });
+  const unlock = await lockDataDir(`${options.dataDir}.lock`);
+  const db = await PGlite.create({ dataDir: options.dataDir }).catch(async (err: unknown) => {
+    await unlock();
+    throw err;
+  });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections });
   await server.start();
   const conn = server.getServerConn();
@@ -24,6 +29,7 @@ export async function startEmbeddedPostgres(options: {
     async stop() {
       await server.stop();
       await db.close();
+      await unlock();
     },
   };
 }

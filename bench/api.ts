@@ -1,0 +1,225 @@
+/**
+ * `framewright bench api` (`make bench-api`): autocannon on loopback, 50 connections, against
+ * GET /v1/renders/{id} and POST /v1/renders (small movie) on the embedded PGlite and, when
+ * TEST_DATABASE_URL is set, on PostgreSQL (with the Redis rate limiter when TEST_REDIS_URL is set),
+ * beside a bare Fastify route returning the same JSON, measured in the same run.
+ * Targets: GET >= half the bare route's req/s; p99 < 20 ms (GET) and < 50 ms (POST).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import postgres from 'postgres';
+import { buildApp } from '../api/app.ts';
+import { createAccountWithKey } from '../api/auth/provision.ts';
+import { planTable } from '../api/billing/plans.ts';
+import { apiConfig } from '../api/config.ts';
+import { RedisRateLimiter } from '../api/rate-limit/redis-limiter.ts';
+import { EnvSchema, readEnv } from '../lib/config.ts';
+import { createLogger } from '../lib/logger.ts';
+import { type Database, openDatabase } from '../store/database.ts';
+
+// autocannon ships no types; this is the part of its API used here.
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const CONNECTIONS = 50;
+const SMALL_MOVIE = {
+  schema: 'v1',
+  preset: '16:9',
+  scenes: [{ id: 's1', duration: 3, elements: [{ id: 't1', type: 'text', text: 'Hello' }] }],
+};
+
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(
+  url: string,
+  opts: { method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string>; seconds: number },
+): Promise<Omit<Row, 'name'>> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: opts.seconds,
+    method: opts.method ?? 'GET',
+    ...(opts.body ? { body: opts.body } : {}),
+    headers: opts.headers ?? {},
+    // The load generator runs in a worker thread so it does not share the server's event loop.
+    workers: 1,
+  });
+  // autocannon drops its sockets at the deadline while handlers may still be waiting on the
+  // database; let them finish before the next row (or before the database closes).
+  await new Promise((r) => setTimeout(r, 2000));
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+async function freshPostgres(base: string, logger: ReturnType<typeof createLogger>): Promise<Database> {
+  const name = `fw_bench_${randomBytes(5).toString('hex')}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '.', logger, max: 10 });
+  return {
+    ...db,
+    sql: db.sql,
+    close: async () => {
+      await db.close();
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+async function benchBackend(
+  label: string,
+  db: Database,
+  seconds: number,
+  redisUrl: string | undefined,
+): Promise<Row[]> {
+  const logger = createLogger({ level: 'error' });
+  // A generous plan so the benchmark measures the request path, not the limits.
+  const config = apiConfig(readEnv(EnvSchema, {}).values, {
+    plans: planTable({ rateLimitPerMinute: { studio: 100_000_000 }, concurrency: { studio: 100_000_000 } }),
+    publicBaseUrl: 'http://127.0.0.1',
+  });
+  const limiter = redisUrl
+    ? new RedisRateLimiter(redisUrl, { prefix: `bench:${randomBytes(4).toString('hex')}:` })
+    : undefined;
+  const app = await buildApp({ config, db, logger, ...(limiter ? { limiter } : {}) });
+  const base = await listen(app);
+  try {
+    const { key } = await createAccountWithKey(db, { plan: 'studio', credits: 1_000_000_000 });
+    const headers = { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' };
+    const created = await fetch(`${base}/v1/renders`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ movie: SMALL_MOVIE }),
+    });
+    if (created.status !== 201)
+      throw new Error(`bench setup: POST /v1/renders -> ${created.status} ${await created.text()}`);
+    const { id } = (await created.json()) as { id: string };
+    const limiterName = limiter ? 'redis' : 'in-process';
+    const get = await load(`${base}/v1/renders/${id}`, { headers, seconds });
+    const post = await load(`${base}/v1/renders`, {
+      method: 'POST',
+      body: JSON.stringify({ movie: SMALL_MOVIE }),
+      headers,
+      seconds,
+    });
+    return [
+      { name: `GET /v1/renders/{id}  ${label}, ${limiterName} limiter`, ...get },
+      { name: `POST /v1/renders      ${label}, ${limiterName} limiter`, ...post },
+    ];
+  } finally {
+    await app.close();
+    await limiter?.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const secArg = argv.find((a) => a.startsWith('--duration='));
+  const seconds = secArg ? Number(secArg.slice(11)) : 10;
+  const logger = createLogger({ level: 'error' });
+
+  // Baseline: a bare Fastify route answering the same render JSON, no auth, no database.
+  const bare = Fastify({ logger: false });
+  const sample = {
+    id: 'rnd_01m80tvbabw9n8501sar80pa7c',
+    status: 'queued',
+    progress: 0,
+    draft: false,
+    watermark: false,
+    outputUrl: null,
+    expiresAt: null,
+    error: null,
+    durationSec: null,
+    meteredMinutes: null,
+    fps: 30,
+    templateId: null,
+    webhookUrl: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  };
+  bare.get('/bare', async () => sample);
+  const bareUrl = await listen(bare);
+  const rows: Row[] = [
+    { name: 'GET /bare              bare Fastify route (baseline)', ...(await load(`${bareUrl}/bare`, { seconds })) },
+  ];
+  await bare.close();
+
+  const dir = await mkdtemp(path.join(tmpdir(), 'fw-bench-'));
+  try {
+    const pglite = await openDatabase({ dataDir: dir, logger });
+    try {
+      rows.push(...(await benchBackend('PGlite', pglite, seconds, undefined)));
+    } finally {
+      await pglite.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl) {
+    const pg = await freshPostgres(pgUrl, logger);
+    try {
+      rows.push(...(await benchBackend('PostgreSQL', pg, seconds, process.env.TEST_REDIS_URL)));
+    } finally {
+      await pg.close();
+    }
+  } else {
+    process.stdout.write('TEST_DATABASE_URL not set: PostgreSQL skipped (use make bench-api)\n');
+  }
+
+  const bareRps = rows[0]?.rps ?? 1;
+  const lines = [
+    `api bench: autocannon, ${CONNECTIONS} connections, ${seconds} s per row, loopback`,
+    `${'target'.padEnd(62)} ${'req/s'.padStart(8)} ${'vs bare'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'non2xx'.padStart(7)} ${'errors'.padStart(7)}  goal`,
+  ];
+  let allMet = true;
+  for (const r of rows) {
+    let goal = '';
+    if (r.name.startsWith('GET /v1')) {
+      const ok = r.rps >= bareRps / 2 && r.p99 < 20;
+      allMet &&= ok;
+      goal = `${ok ? 'met' : 'MISSED'} (>= 0.50x bare, p99 < 20 ms)`;
+    } else if (r.name.startsWith('POST')) {
+      const ok = r.p99 < 50;
+      allMet &&= ok;
+      goal = `${ok ? 'met' : 'MISSED'} (p99 < 50 ms)`;
+    }
+    lines.push(
+      `${r.name.padEnd(62)} ${r.rps.toFixed(0).padStart(8)} ${`${(r.rps / bareRps).toFixed(2)}x`.padStart(8)} ${r.p50.toFixed(1).padStart(7)} ${r.p99.toFixed(1).padStart(7)} ${String(r.non2xx).padStart(7)} ${String(r.errors).padStart(7)}  ${goal}`,
+    );
+  }
+  lines.push(allMet ? 'all targets met' : 'some targets missed (see goal column)');
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}

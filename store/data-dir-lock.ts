@@ -1,0 +1,35 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * An exclusive pid lock on the embedded database directory. Two PGlite instances on one directory
+ * would corrupt it, so a second process (say `framewright keys create` while `serve` runs) is
+ * refused with a message saying what to do. A lock left by a dead process is taken over.
+ */
+export async function lockDataDir(lockPath: string): Promise<() => Promise<void>> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(lockPath, String(process.pid), { flag: 'wx' });
+      return () => rm(lockPath, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+        throw new Error(
+          `The embedded database in ${lockPath.replace(/\/[^/]+$/, '')} is in use by process ${pid}. ` +
+            'Stop that process first, or run both against a PostgreSQL server (DATABASE_URL).',
+        );
+      }
+      await rm(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${lockPath}.`);
+}

@@ -135,7 +135,7 @@ const INVALID: [string, (d: Doc) => unknown, [string, string][]][] = [
   ],
   [
     'constructor key on an element',
-    (d) => (el(d, 0, 0).constructor = 1),
+    (d) => Object.assign(el(d, 0, 0), { constructor: 1 }),
     [['SCHEMA_INVALID', 'scenes[0].elements[0].constructor']],
   ],
   ['empty elements', (d) => (scene(d, 0).elements = []), [['SCENE_EMPTY', 'scenes[0].elements']]],

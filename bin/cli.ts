@@ -11,6 +11,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: 'Render a movie document to MP4: render movie.json -o out.mp4',
     load: () => import('../worker/cli/render.ts'),
   },
+  worker: {
+    summary: 'Run one render for an executor (started by it, over IPC)',
+    load: () => import('../worker/cli/worker.ts'),
+  },
   voices: { summary: 'List the voice catalogue', load: () => import('../worker/cli/voices.ts') },
   accounts: { summary: 'Create accounts and change plans', load: () => import('../api/cli/accounts.ts') },
   keys: { summary: 'Create, list, roll and revoke API keys', load: () => import('../api/cli/keys.ts') },

@@ -1,0 +1,308 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdir, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type ErrorCode, errorBody } from '../../lib/errors.ts';
+import type { Logger } from '../../lib/logger.ts';
+import type { ObjectStore } from '../../lib/storage/object-store.ts';
+import { type Movie, outputFormat } from '../../movie/index.ts';
+import type { Database } from '../../store/database.ts';
+import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
+import type { Plan, RenderRow } from '../../store/types.ts';
+import type { JobMessage, WorkerMessage } from '../../worker/job-protocol.ts';
+import { renderCredits, weightedMinutes } from '../billing/credits.ts';
+import type { PlanRules } from '../billing/plans.ts';
+import type { ExecutorPort } from '../executor.ts';
+import type { OutputLinks } from './output-links.ts';
+
+const CLI = fileURLToPath(new URL('../../bin/cli.ts', import.meta.url));
+const TSX_LOADER = import.meta.resolve('tsx/esm');
+const DAY_MS = 86_400_000;
+
+export interface InProcessExecutorOptions {
+  db: Database;
+  objects: ObjectStore;
+  links: OutputLinks;
+  plans: Record<Plan, PlanRules>;
+  publicBaseUrl: string;
+  /** Scratch space for outputs before upload (DATA_DIR/tmp). */
+  scratchDir: string;
+  logger: Logger;
+  /** Worker processes at once (RENDER_CONCURRENCY); default one per core. */
+  concurrency?: number;
+  leaseMs?: number;
+  /** Attempts per render: a crash is retried from the start once, then the render fails. */
+  maxAttempts?: number;
+  /** How often an idle executor looks for work another process queued. */
+  pollMs?: number;
+  /** How long close() lets running renders finish before handing them back. */
+  drainMs?: number;
+  now?: () => Date;
+  /** Environment of the worker processes (default: this process's). */
+  workerEnv?: NodeJS.ProcessEnv;
+}
+
+interface Running {
+  render: lifecycle.LeasedRender;
+  child: ChildProcess;
+  outcome: Promise<void>;
+}
+
+/**
+ * The embedded render executor: a bounded pool of worker child processes that claim queued renders
+ * from Postgres (FOR UPDATE SKIP LOCKED, lease plus heartbeat). Several API processes may run one
+ * each against the same database. Every state change goes through the shared lifecycle module.
+ */
+export class InProcessExecutor implements ExecutorPort {
+  private readonly running = new Map<string, Running>();
+  private readonly owner = `exec-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  private readonly concurrency: number;
+  private readonly leaseMs: number;
+  private readonly maxAttempts: number;
+  private readonly pollMs: number;
+  private readonly drainMs: number;
+  private readonly now: () => Date;
+  private draining = false;
+  private readonly stopping = new Set<string>();
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly opts: InProcessExecutorOptions) {
+    this.concurrency = opts.concurrency ?? availableParallelism();
+    this.leaseMs = opts.leaseMs ?? 30_000;
+    this.maxAttempts = opts.maxAttempts ?? 2;
+    this.pollMs = opts.pollMs ?? 1_000;
+    this.drainMs = opts.drainMs ?? 25_000;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  private get lease(): lifecycle.Lease {
+    return { owner: this.owner, leaseMs: this.leaseMs };
+  }
+
+  private get deps(): lifecycle.LifecycleDeps {
+    return { db: this.opts.db, now: this.now };
+  }
+
+  /** Starts claiming. Renders left behind by a killed process are retried or failed first. */
+  start(): void {
+    if (this.loop) return;
+    this.loop = this.claimLoop();
+    this.sweepTimer = setInterval(() => void this.failAbandoned(), this.leaseMs);
+    this.sweepTimer.unref();
+  }
+
+  async submit(_render: RenderRow): Promise<void> {
+    this.wake?.();
+  }
+
+  /** Number of renders this executor is running now. */
+  get active(): number {
+    return this.running.size;
+  }
+
+  private async claimLoop(): Promise<void> {
+    await this.failAbandoned();
+    while (!this.draining) {
+      try {
+        while (!this.draining && this.running.size < this.concurrency) {
+          const render = await lifecycle.claimNext(this.deps, this.lease, this.maxAttempts);
+          if (!render) break;
+          this.run(render);
+        }
+      } catch (err) {
+        this.opts.logger.error({ err }, 'claiming renders failed; retrying');
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.pollMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  private async failAbandoned(): Promise<void> {
+    try {
+      for (const id of await lifecycle.abandonedRenders(this.deps, this.maxAttempts)) {
+        await lifecycle.fail(
+          this.deps,
+          id,
+          null,
+          this.error('INTERNAL', 'The render was interrupted twice and was stopped.'),
+        );
+      }
+    } catch (err) {
+      this.opts.logger.error({ err }, 'failing abandoned renders failed');
+    }
+  }
+
+  private error(code: ErrorCode, message: string, path?: string) {
+    return errorBody(this.opts.publicBaseUrl, code, message, path);
+  }
+
+  private run(render: lifecycle.LeasedRender): void {
+    const log = this.opts.logger.child({ renderId: render.id, attempt: render.attempts });
+    const output = path.join(this.opts.scratchDir, `${render.id}.mp4`);
+    const child = fork(CLI, ['worker'], {
+      execArgv: ['--import', TSX_LOADER],
+      env: this.opts.workerEnv ?? process.env,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    const outcome = this.supervise(render, child, output, () => stderr, log).finally(async () => {
+      this.running.delete(render.id);
+      await rm(output, { force: true });
+      await rm(`${output}.part`, { force: true });
+      this.wake?.();
+    });
+    this.running.set(render.id, { render, child, outcome });
+    log.info('render started');
+  }
+
+  private async supervise(
+    render: lifecycle.LeasedRender,
+    child: ChildProcess,
+    output: string,
+    stderr: () => string,
+    log: Logger,
+  ): Promise<void> {
+    await mkdir(this.opts.scratchDir, { recursive: true });
+    // Reports are applied in order, one at a time, so a late report never overtakes an earlier one.
+    let chain = Promise.resolve();
+    let result: Extract<WorkerMessage, { type: 'done' | 'failed' }> | undefined;
+    const heartbeat = setInterval(() => {
+      void lifecycle.heartbeat(this.deps, render.id, this.lease).then((held) => {
+        if (!held && child.exitCode === null) {
+          log.warn('lease lost; stopping the worker');
+          child.kill('SIGKILL');
+        }
+      });
+    }, this.leaseMs / 3);
+    heartbeat.unref();
+
+    child.on('message', (raw) => {
+      const m = raw as WorkerMessage;
+      if (m.type === 'progress') {
+        chain = chain.then(() =>
+          lifecycle
+            .reportProgress(this.deps, render.id, this.lease, {
+              phase: m.phase,
+              progress: m.progress,
+              durationSec: m.durationSec,
+            })
+            .then(() => undefined),
+        );
+      } else {
+        result = m;
+      }
+    });
+    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const job: JobMessage = {
+      type: 'job',
+      renderId: render.id,
+      movie: render.movie,
+      output,
+      watermark: render.watermark,
+      draft: render.draft,
+    };
+    child.send(job);
+    const code = await exit;
+    clearInterval(heartbeat);
+    await chain.catch((err: unknown) => log.error({ err }, 'progress report failed'));
+
+    if (result?.type === 'done') {
+      await this.finish(render, output, result, log);
+    } else if (this.stopping.has(render.id)) {
+      // Stopped by close(): whatever the worker said on its way out, the render is handed back.
+      await lifecycle.release(this.deps, render.id, this.lease);
+      log.info('render handed back while draining');
+    } else if (result?.type === 'failed') {
+      log.warn({ error: result.error }, 'render failed');
+      await lifecycle.fail(
+        this.deps,
+        render.id,
+        this.lease,
+        this.error(result.error.code, result.error.message, result.error.path),
+      );
+    } else if (render.attempts < this.maxAttempts) {
+      // A crash: expire the lease now so the render is claimed again at once, from the start.
+      log.error({ code, stderr: stderr() }, 'worker process died; retrying the render');
+      await this.opts.db.sql`UPDATE renders SET lease_expires_at = ${this.now()}
+        WHERE id = ${render.id} AND lease_owner = ${this.owner}`;
+    } else {
+      log.error({ code, stderr: stderr() }, 'worker process died again; failing the render');
+      const tail = stderr().trim().split('\n').slice(-3).join(' | ');
+      await lifecycle.fail(
+        this.deps,
+        render.id,
+        this.lease,
+        this.error('INTERNAL', `The render worker stopped unexpectedly (exit ${code})${tail ? `: ${tail}` : ''}`),
+      );
+    }
+  }
+
+  private async finish(
+    render: lifecycle.LeasedRender,
+    output: string,
+    done: Extract<WorkerMessage, { type: 'done' }>,
+    log: Logger,
+  ): Promise<void> {
+    const key = `renders/${render.id}.mp4`;
+    try {
+      await this.opts.objects.putFile(key, output, 'video/mp4');
+    } catch (err) {
+      log.error({ err }, 'uploading the output failed');
+      await lifecycle.fail(this.deps, render.id, this.lease, this.error('INTERNAL', 'Storing the output failed.'));
+      return;
+    }
+    // Priced by the full-size frame: a draft's half resolution is the "drafts cost half" rule.
+    const full = outputFormat({ ...(render.movie as Movie), draft: false } as Movie);
+    const meter = { durationSec: done.durationSec, width: full.width, height: full.height, draft: render.draft };
+    const expiresAt = new Date(this.now().getTime() + this.opts.plans[render.plan].retentionDays * DAY_MS);
+    const completed = await lifecycle.complete(
+      this.deps,
+      render.id,
+      this.lease,
+      {
+        durationSec: done.durationSec,
+        outputKey: key,
+        outputUrl: this.opts.links.url(render.id, expiresAt),
+        expiresAt,
+      },
+      {
+        meteredMinutes: Math.round(weightedMinutes(meter) * 10_000) / 10_000,
+        credits: render.mode === 'test' ? 0 : renderCredits(meter),
+      },
+    );
+    if (completed) log.info({ durationSec: done.durationSec, renderMs: done.renderMs }, 'render done');
+    else log.warn('render finished after its lease was lost; the other holder owns it');
+  }
+
+  /**
+   * Drains: stops claiming, lets running renders finish for up to `drainMs`, then stops their
+   * workers and hands the renders back so another process (or the next start) runs them.
+   */
+  async close(): Promise<void> {
+    this.draining = true;
+    this.wake?.();
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.loop;
+    const all = Promise.all([...this.running.values()].map((r) => r.outcome));
+    const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), this.drainMs).unref());
+    if ((await Promise.race([all.then(() => 'done' as const), timer])) === 'timeout') {
+      for (const { render, child } of this.running.values()) {
+        this.stopping.add(render.id);
+        child.kill('SIGTERM');
+      }
+      await all;
+    }
+  }
+}

@@ -111,6 +111,19 @@ describe('generateScript against a local OpenAI-protocol server', () => {
     assert.match(fake.requests[1]?.body.messages[3].content, /scene 1 narration has 60 words; it must have at most 40/);
   });
 
+  test('a cut-off answer and a refusal are re-prompted with their reason', async () => {
+    const full = JSON.stringify(makeDraft({ scenes: 3 }));
+    script(
+      { reply: full.slice(0, 200), finishReason: 'length' },
+      { reply: '', refusal: 'I cannot write about that.' },
+      { reply: makeDraft({ scenes: 3 }) },
+    );
+    const s = await generateScript(request({ sceneCount: 3 }), options());
+    assert.equal(s.meta.attempts, 3);
+    assert.match(fake.requests[1]?.body.messages.at(-1).content, /cut off at the output token limit/);
+    assert.match(fake.requests[2]?.body.messages.at(-1).content, /the model refused: I cannot write about that\./);
+  });
+
   test('a verbatim copy of the source is re-prompted', async () => {
     const source =
       'The first lighthouse keepers lived in tiny stone rooms at the top of the tower and climbed hundreds of steps every night.';

@@ -3,6 +3,7 @@ import { checkContext, checkDraft, finaliseDraft } from './constraints.ts';
 import type { Violation } from './draft.ts';
 import {
   type CallState,
+  type ChatAnswer,
   type Clock,
   completeChat,
   createModelClient,
@@ -36,6 +37,23 @@ export interface GeneratedScript {
   description: string | null;
   scenes: ScriptScene[];
   meta: Omit<ScriptMeta, 'creditsCharged'>;
+}
+
+/** A draft that did not parse often has a reason the model or the endpoint told us: say it. */
+function explain(violations: Violation[], answer: ChatAnswer): Violation[] {
+  if (answer.refusal) {
+    return [{ constraint: 'format', path: '', message: `the model refused: ${answer.refusal.slice(0, 300)}` }];
+  }
+  if (answer.finishReason === 'length') {
+    return [
+      {
+        constraint: 'format',
+        path: '',
+        message: 'the answer was cut off at the output token limit; write shorter narration so the JSON is complete',
+      },
+    ];
+  }
+  return violations;
 }
 
 function summarise(violations: Violation[]): string {
@@ -77,9 +95,10 @@ export async function generateScript(req: ScriptRequest, options: GenerateOption
   const messages: ChatMessage[] = buildMessages(req, ctx.constraints);
   let violations: Violation[] = [];
   for (let attempt = 1; attempt <= MAX_DRAFTS; attempt++) {
-    const content = await completeChat(messages, state, callOptions);
+    const answer = await completeChat(messages, state, callOptions);
+    const content = answer.content;
     const parsed = parseDraft(content);
-    violations = parsed.ok ? checkDraft(parsed.draft, ctx) : parsed.violations;
+    violations = parsed.ok ? checkDraft(parsed.draft, ctx) : explain(parsed.violations, answer);
     if (parsed.ok && violations.length === 0) {
       return {
         ...finaliseDraft(parsed.draft, ctx.constraints),

@@ -21,6 +21,13 @@ export interface LogSink {
   warn(obj: object, msg: string): void;
 }
 
+/** One answer of the model: its text, why it stopped, and a refusal when it declined. */
+export interface ChatAnswer {
+  content: string;
+  finishReason: string | null;
+  refusal: string | null;
+}
+
 /** What one generation has spent on the provider so far; meta reports it. */
 export interface CallState {
   /** False once the endpoint has rejected a json_schema response format. */
@@ -93,7 +100,11 @@ function rejectsResponseFormat(e: unknown): boolean {
  * `deadline`. Falls back once from structured output to plain JSON when the endpoint rejects the
  * response format. Returns the message content; throws LLM_FAILED saying what happened.
  */
-export async function completeChat(messages: ChatMessage[], state: CallState, o: ModelCallOptions): Promise<string> {
+export async function completeChat(
+  messages: ChatMessage[],
+  state: CallState,
+  o: ModelCallOptions,
+): Promise<ChatAnswer> {
   let retry = 0;
   let last = '';
   for (;;) {
@@ -126,7 +137,12 @@ export async function completeChat(messages: ChatMessage[], state: CallState, o:
       state.usage.promptTokens += res.usage?.prompt_tokens ?? 0;
       state.usage.completionTokens += res.usage?.completion_tokens ?? 0;
       state.usage.totalTokens += res.usage?.total_tokens ?? 0;
-      return res.choices[0]?.message?.content ?? '';
+      const choice = res.choices[0];
+      return {
+        content: choice?.message?.content ?? '',
+        finishReason: choice?.finish_reason ?? null,
+        refusal: choice?.message?.refusal ?? null,
+      };
     } catch (e) {
       last = describeProviderError(e, timeout);
       if (state.structured && rejectsResponseFormat(e)) {

@@ -7,6 +7,10 @@ export type FakeStep =
       /** Message content; objects are JSON-encoded (a draft), strings sent as they are. */
       reply: unknown;
       usage?: { prompt_tokens: number; completion_tokens: number };
+      /** finish_reason of the choice (default "stop"); "length" means the answer was cut off. */
+      finishReason?: 'stop' | 'length' | 'content_filter';
+      /** A structured-output refusal: content becomes null and `refusal` carries this text. */
+      refusal?: string;
       delayMs?: number;
     }
   | { status: number; message?: string; headers?: Record<string, string>; delayMs?: number };
@@ -124,7 +128,12 @@ export async function startFakeOpenAI(
         created: Math.floor(Date.now() / 1000),
         model: (body as { model?: string } | null)?.model ?? 'fake',
         choices: [
-          { index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null },
+          {
+            index: 0,
+            message: { role: 'assistant', content: step.refusal ? null : content, refusal: step.refusal ?? null },
+            finish_reason: step.finishReason ?? 'stop',
+            logprobs: null,
+          },
         ],
         usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
       });

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { validateMovie } from '../../movie/index.ts';
+import { type RenderProgress, renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
+import { silentMovie } from './fixtures.ts';
+import { frameMd5s, frameRgb, maxBrightness, near, pixel, probe } from './media.ts';
+
+const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true };
+const dir = mkdtempSync(join(tmpdir(), 'fw-render-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const valid = (doc: unknown) => {
+  const r = validateMovie(doc);
+  if (!r.ok) throw new Error(JSON.stringify(r.findings));
+  return r.value;
+};
+
+describe('renderMovie: a silent two-scene movie', () => {
+  let out: string;
+  const events: RenderProgress[] = [];
+  before(async () => {
+    out = join(dir, 'silent.mp4');
+    await renderMovie({ movie: valid(await silentMovie()), output: out, config, onProgress: (e) => events.push(e) });
+  });
+
+  it('is H.264 yuv420p at exactly 320x180, 25 fps, 2 s, without audio', async () => {
+    const p = await probe(out);
+    const video = p.streams.filter((s) => s.codec_type === 'video');
+    assert.equal(video.length, 1);
+    assert.equal(p.streams.filter((s) => s.codec_type === 'audio').length, 0);
+    const v = video[0]!;
+    assert.equal(v.codec_name, 'h264');
+    assert.equal(v.pix_fmt, 'yuv420p');
+    assert.equal(v.width, 320);
+    assert.equal(v.height, 180);
+    assert.equal(v.r_frame_rate, '25/1');
+    assert.equal(v.nb_read_frames, '50');
+    assert.ok(Math.abs(Number(p.format.duration) - 2) <= 1 / 25, `duration ${p.format.duration}`);
+  });
+
+  it('reports monotonic progress: preparing, rendering from 20, done at 100 with durationSec', () => {
+    assert.equal(events[0]?.phase, 'preparing');
+    for (let i = 1; i < events.length; i++) assert.ok(events[i]!.progress >= events[i - 1]!.progress);
+    const rendering = events.filter((e) => e.phase === 'rendering');
+    assert.ok(rendering.length > 0 && rendering.every((e) => e.progress >= 20 && e.progress <= 99));
+    assert.ok(rendering.every((e) => e.phase === 'rendering' && e.durationSec === 2));
+    assert.deepEqual(events.at(-1), { phase: 'done', progress: 100, durationSec: 2 });
+  });
+
+  it('draws the background, the image where it was placed, and the text', async () => {
+    const f = await frameRgb(out, 12);
+    assert.ok(near(pixel(f, 320, 5, 5), [0x20, 0x40, 0x80]), `background ${pixel(f, 320, 5, 5)}`);
+    assert.ok(near(pixel(f, 320, 52, 52), [255, 0, 0], 16), `image ${pixel(f, 320, 52, 52)}`);
+    assert.ok(near(pixel(f, 320, 100, 52), [0x20, 0x40, 0x80]), 'right of the image is background');
+    assert.ok(maxBrightness(f, 320, 200, 100, 270, 150) > 230, 'white text where it was placed');
+    assert.ok(maxBrightness(f, 320, 100, 100, 190, 170) < 150, 'no text elsewhere');
+  });
+
+  it('animates: slide-in-left starts off its place and ends on it', async () => {
+    const start = await frameRgb(out, 25);
+    assert.ok(near(pixel(start, 320, 160, 90), [0, 128, 0], 16), `start ${pixel(start, 320, 160, 90)}`);
+    const end = await frameRgb(out, 45);
+    assert.ok(near(pixel(end, 320, 160, 90), [0, 0, 255], 16), `end ${pixel(end, 320, 160, 90)}`);
+    // Half way (ease-out): to the left of its resting place, already mostly opaque.
+    const mid = await frameRgb(out, 31);
+    assert.ok(pixel(mid, 320, 120, 90)[2] > 150, `mid ${pixel(mid, 320, 120, 90)}`);
+  });
+
+  it('gives the same frames for the same input', async () => {
+    const again = join(dir, 'silent-again.mp4');
+    await renderMovie({ movie: valid(await silentMovie()), output: again, config });
+    assert.deepEqual(await frameMd5s(again), await frameMd5s(out));
+  });
+
+  it('with --parallel 2 joins segments into the same movie', async () => {
+    const par = join(dir, 'silent-parallel.mp4');
+    const r = await renderMovie({ movie: valid(await silentMovie()), output: par, config, parallel: 2 });
+    assert.equal(r.segments, 2);
+    const p = await probe(par);
+    assert.equal(p.streams[0]?.nb_read_frames, '50');
+    const f = await frameRgb(par, 30);
+    assert.ok(near(pixel(f, 320, 5, 5), [0, 128, 0], 12));
+  });
+});
+
+describe('renderMovie: watermark and draft', () => {
+  const corner = (f: Buffer, w: number, h: number) =>
+    maxBrightness(f, w, Math.round(w * 0.55), 2, w - 2, Math.round(h * 0.2));
+
+  it('adds a visible watermark at full size when asked, none otherwise', async () => {
+    const plain = join(dir, 'plain.mp4');
+    const marked = join(dir, 'marked.mp4');
+    const movie = valid(await silentMovie());
+    await renderMovie({ movie, output: plain, config });
+    await renderMovie({ movie, output: marked, config, watermark: true });
+    assert.ok(corner(await frameRgb(plain, 5), 320, 180) < 150);
+    assert.ok(corner(await frameRgb(marked, 5), 320, 180) > 200);
+    assert.equal((await probe(marked)).streams[0]?.width, 320);
+  });
+
+  it('renders drafts at half size with the watermark', async () => {
+    const draft = join(dir, 'draft.mp4');
+    await renderMovie({ movie: valid(await silentMovie()), output: draft, config, draft: true });
+    const v = (await probe(draft)).streams[0]!;
+    assert.deepEqual([v.width, v.height], [160, 90]);
+    const f = await frameRgb(draft, 5);
+    assert.ok(near(pixel(f, 160, 26, 26), [255, 0, 0], 20), 'image scaled with the frame');
+    assert.ok(corner(f, 160, 90) > 180);
+  });
+});
+
+describe('renderMovie: temporary files', () => {
+  it('leaves no temporary directory behind', async () => {
+    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('framewright-render-')).length;
+    await renderMovie({ movie: valid(await silentMovie()), output: join(dir, 'tmp-check.mp4'), config });
+    const after = readdirSync(tmpdir()).filter((f) => f.startsWith('framewright-render-')).length;
+    assert.ok(after <= before);
+  });
+});

@@ -1,0 +1,299 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { animationState, REST, SLIDE_FRACTION, ZOOM_FROM } from './animate.ts';
+import { groupCaptions } from './captions.ts';
+import { parseColor } from './color.ts';
+import { dirtyBand } from './dirty-band.ts';
+import { concatList, finalMuxArgs, segmentEncodeArgs } from './ffmpeg-args.ts';
+import type { LayerState } from './gpu/frame-renderer.ts';
+import { planeCoefficients, rgbToYuv709, yuvLayout, yuvRegions } from './gpu/yuv-layout.ts';
+import { splitFrames } from './segments.ts';
+import { alignOffset, wrapLines } from './text/text-layout.ts';
+import { mixClips } from './tts/audio-mix.ts';
+import { timeWords } from './tts/word-timing.ts';
+
+describe('yuvLayout', () => {
+  const cases: [number, number, number, number, boolean][] = [
+    // width, height, targetWidth, targetHeight, aligned
+    [1920, 1080, 480, 1620, true],
+    [320, 180, 80, 270, true],
+    [960, 540, 240, 810, true],
+    [540, 960, 135, 1440, false],
+    [854, 480, 427, 360, false],
+  ];
+  for (const [w, h, tw, th, aligned] of cases) {
+    it(`${w}x${h} packs into ${tw}x${th}`, () => {
+      const l = yuvLayout(w, h);
+      assert.equal(l.frameBytes, (w * h * 3) / 2);
+      assert.equal(l.targetWidth, tw);
+      assert.equal(l.targetHeight, th);
+      assert.equal(l.aligned, aligned);
+      assert.ok(l.targetWidth * l.targetHeight * 4 >= l.frameBytes);
+    });
+  }
+  it('refuses odd sizes', () => assert.throws(() => yuvLayout(321, 180), /even dimensions/));
+
+  it('regions tile the aligned target exactly once', () => {
+    const l = yuvLayout(320, 180);
+    const area = yuvRegions(l).reduce((a, r) => a + (r.x1 - r.x0) * (r.y1 - r.y0), 0);
+    assert.equal(area * 4, l.frameBytes);
+  });
+
+  it('region maps land on the right source pixels', () => {
+    const l = yuvLayout(320, 180);
+    const [luma, uEven, uOdd] = yuvRegions(l);
+    // Luma texel (2, 5), byte 3 -> pixel (11, 5).
+    assert.deepEqual([luma!.ax * 2.5 + luma!.bx + 3 * luma!.step, luma!.ay * 5.5 + luma!.by], [11.5, 5.5]);
+    // U texel (1, 180): chroma (4, 0), byte 0 -> pixel (8, 0) top-left of its block.
+    assert.deepEqual([uEven!.ax * 1.5 + uEven!.bx, uEven!.ay * 180.5 + uEven!.by], [8.5, 0.5]);
+    // U texel (40 + 1, 180): right half is chroma row 1 -> pixel row 2.
+    assert.deepEqual([uOdd!.ax * 41.5 + uOdd!.bx, uOdd!.ay * 180.5 + uOdd!.by], [8.5, 2.5]);
+  });
+
+  it('plane coefficients agree with the CPU conversion', () => {
+    for (const rgb of [
+      [0, 0, 0],
+      [255, 255, 255],
+      [255, 0, 0],
+      [26, 34, 56],
+    ] as const) {
+      const want = rgbToYuv709(rgb[0], rgb[1], rgb[2]);
+      const got = (['y', 'u', 'v'] as const).map((p) => {
+        const [a, b, c, d] = planeCoefficients(p);
+        return Math.round(255 * ((a * rgb[0]) / 255 + (b * rgb[1]) / 255 + (c * rgb[2]) / 255 + d));
+      });
+      assert.deepEqual(got, want);
+    }
+  });
+});
+
+describe('animationState', () => {
+  const W = 1000;
+  const H = 500;
+  const at = (preset: Parameters<typeof animationState>[0], t: number) => animationState(preset, t, 1, 5, W, H);
+  const cases: [string, number, Partial<typeof REST>][] = [
+    ['zoom-in', 1, { scale: ZOOM_FROM, opacity: 0 }],
+    ['zoom-in', 1.5, REST],
+    ['fade-in', 1, { opacity: 0 }],
+    ['slide-in-up', 1, { dy: SLIDE_FRACTION * H, opacity: 0 }],
+    ['slide-in-down', 1, { dy: -SLIDE_FRACTION * H }],
+    ['slide-in-left', 1, { dx: -SLIDE_FRACTION * W }],
+    ['slide-in-right', 1, { dx: SLIDE_FRACTION * W }],
+    ['slide-in-right', 3, REST],
+    ['fade-out', 4.5, REST],
+    ['fade-out', 5, { opacity: 0 }],
+    ['zoom-out', 5, { scale: ZOOM_FROM, opacity: 0 }],
+    ['zoom-out', 2, REST],
+  ];
+  for (const [preset, t, want] of cases) {
+    it(`${preset} at ${t}s`, () => {
+      const s = at({ preset: preset as never, durationSec: 0.5 }, t);
+      for (const [k, v] of Object.entries(want))
+        assert.ok(Math.abs(s[k as keyof typeof s] - v) < 1e-9, `${k}: ${s[k as keyof typeof s]} != ${v}`);
+    });
+  }
+  it('eases out: more than half way at half time', () => {
+    const s = at({ preset: 'fade-in', durationSec: 1 }, 1.5);
+    assert.ok(s.opacity > 0.5 && s.opacity < 1);
+  });
+  it('no animation is rest', () => assert.deepEqual(at(undefined, 1), REST));
+});
+
+describe('dirtyBand', () => {
+  const tex = { file: 'x', width: 10, height: 10 };
+  const layer = (id: number, y: number, opacity = 1): LayerState => ({
+    layer: id,
+    texture: tex,
+    x: 0,
+    y,
+    width: 10,
+    height: 40,
+    scale: 1,
+    opacity,
+  });
+  it('first frame is full', () => assert.equal(dirtyBand(undefined, [layer(0, 10)], 200), undefined));
+  it('covers old and new rows of a moved layer, aligned to 4', () => {
+    assert.deepEqual(dirtyBand([layer(0, 100)], [layer(0, 90)], 200), { y0: 88, y1: 144 });
+  });
+  it('covers an appearing layer only', () => {
+    assert.deepEqual(dirtyBand([layer(0, 0)], [layer(0, 0), layer(1, 50)], 200), { y0: 48, y1: 92 });
+  });
+  it('covers a vanished layer', () => assert.deepEqual(dirtyBand([layer(1, 50)], [], 200), { y0: 48, y1: 92 }));
+  it('is clamped to the frame', () =>
+    assert.deepEqual(dirtyBand([layer(0, 170, 0.5)], [layer(0, 170)], 200), { y0: 168, y1: 200 }));
+});
+
+describe('splitFrames', () => {
+  const cases: [number, number, [number, number][]][] = [
+    [10, 1, [[0, 10]]],
+    [
+      10,
+      2,
+      [
+        [0, 5],
+        [5, 10],
+      ],
+    ],
+    [
+      10,
+      3,
+      [
+        [0, 3],
+        [3, 6],
+        [6, 10],
+      ],
+    ],
+    [
+      2,
+      4,
+      [
+        [0, 1],
+        [1, 2],
+      ],
+    ],
+  ];
+  for (const [total, parts, want] of cases) {
+    it(`${total} frames in ${parts}`, () =>
+      assert.deepEqual(
+        splitFrames(total, parts).map((r) => [r.from, r.to]),
+        want,
+      ));
+  }
+});
+
+describe('ffmpeg arguments', () => {
+  it('encodes yuv420p from stdin with the tagged colours, no audio', () => {
+    const args = segmentEncodeArgs({ width: 320, height: 180, fps: 25, codec: 'libx264' }, '/tmp/s.mp4');
+    const s = args.join(' ');
+    assert.match(s, /-f rawvideo -pix_fmt yuv420p -s 320x180 -framerate 25 -i pipe:0/);
+    assert.match(s, /-c:v libx264 .*-pix_fmt yuv420p -colorspace bt709/);
+    assert.ok(args.includes('-an'));
+    assert.equal(args.at(-1), '/tmp/s.mp4');
+  });
+  it('muxes audio once, copies video, faststart', () => {
+    const s = finalMuxArgs('/t/l.txt', { file: '/t/a.pcm', sampleRate: 48000 }, '/o.mp4').join(' ');
+    assert.match(s, /-f concat -safe 0 -i \/t\/l.txt -f s16le -ar 48000 -ac 1 -i \/t\/a.pcm/);
+    assert.match(s, /-c:v copy -c:a aac/);
+    assert.match(s, /-movflags \+faststart/);
+    assert.doesNotMatch(finalMuxArgs('/l', undefined, '/o.mp4').join(' '), /aac/);
+  });
+  it('quotes concat paths', () => assert.equal(concatList(["/a/it's.mp4"]), "file '/a/it'\\''s.mp4'\n"));
+});
+
+describe('wrapLines', () => {
+  const measure = (s: string) => s.length * 10;
+  const cases: [string, number, string[]][] = [
+    ['one two three', 1000, ['one two three']],
+    ['one two three', 70, ['one two', 'three']],
+    ['one\ntwo three', 1000, ['one', 'two three']],
+    ['enormousword b', 50, ['enormousword', 'b']],
+  ];
+  for (const [text, max, want] of cases)
+    it(JSON.stringify(text), () => assert.deepEqual(wrapLines(text, max, measure), want));
+  it('aligns', () =>
+    assert.deepEqual(
+      [alignOffset('left', 100, 40), alignOffset('center', 100, 40), alignOffset('right', 100, 40)],
+      [0, 30, 60],
+    ));
+});
+
+describe('parseColor', () => {
+  const cases: [string, number[]][] = [
+    ['#fff', [255, 255, 255, 255]],
+    ['#102030', [16, 32, 48, 255]],
+    ['#10203080', [16, 32, 48, 128]],
+    ['midnightblue', [25, 25, 112, 255]],
+    ['transparent', [0, 0, 0, 0]],
+  ];
+  for (const [v, want] of cases) it(v, () => assert.deepEqual(parseColor(v), want));
+  it('throws on junk', () => assert.throws(() => parseColor('#12'), /Not a colour/));
+});
+
+describe('timeWords', () => {
+  it('times the text tokens from the events, punctuation attached', () => {
+    const words = timeWords(
+      'Hello world, this is it.',
+      [
+        { textPosition: 1, length: 5, ms: 0 },
+        { textPosition: 7, length: 5, ms: 300 },
+        { textPosition: 14, length: 4, ms: 900 },
+        { textPosition: 19, length: 2, ms: 1100 },
+        { textPosition: 22, length: 2, ms: 1250 },
+      ],
+      1.6,
+    );
+    assert.deepEqual(words, [
+      { text: 'Hello', startSec: 0, endSec: 0.3 },
+      { text: 'world,', startSec: 0.3, endSec: 0.9 },
+      { text: 'this', startSec: 0.9, endSec: 1.1 },
+      { text: 'is', startSec: 1.1, endSec: 1.25 },
+      { text: 'it.', startSec: 1.25, endSec: 1.6 },
+    ]);
+  });
+  it('joins an untimed token to the word before', () => {
+    const words = timeWords(
+      'wait - now',
+      [
+        { textPosition: 1, length: 4, ms: 0 },
+        { textPosition: 8, length: 3, ms: 500 },
+      ],
+      1,
+    );
+    assert.deepEqual(
+      words.map((w) => w.text),
+      ['wait -', 'now'],
+    );
+  });
+});
+
+describe('groupCaptions', () => {
+  const w = (text: string, s: number, e: number) => ({ text, startSec: s, endSec: e });
+  it('cuts lines by word count and holds until the next line', () => {
+    const cues = groupCaptions([w('a', 0, 1), w('b', 1, 2), w('c', 2, 3)], 2);
+    assert.deepEqual(
+      cues.map((c) => [c.words.map((x) => x.text).join(' '), c.startSec, c.endSec]),
+      [
+        ['a b', 0, 2],
+        ['c', 2, 3.6],
+      ],
+    );
+  });
+  it('starts a new line after a pause and when too wide', () => {
+    const pause = groupCaptions([w('a', 0, 1), w('b', 3, 4)], 6);
+    assert.equal(pause.length, 2);
+    const narrow = groupCaptions([w('a', 0, 1), w('b', 1, 2)], 6, (ws) => ws.length < 2);
+    assert.equal(narrow.length, 2);
+  });
+});
+
+describe('mixClips', () => {
+  it('places, resamples and sums clips on one timeline of exact length', () => {
+    const pcm = new Int16Array(100).fill(1000);
+    const out = mixClips(
+      [
+        { pcm, sampleRate: 100, startSec: 0 },
+        { pcm, sampleRate: 100, startSec: 0.5 },
+      ],
+      2,
+      200,
+    );
+    assert.equal(out.length, 400);
+    assert.equal(out[50], 1000); // first clip only
+    assert.equal(out[150], 2000); // overlap
+    assert.equal(out[250], 1000); // second clip only
+    assert.equal(out[350], 0); // silence after
+    assert.equal(out[0], 0); // faded in, no click
+  });
+  it('clips to 16 bits', () => {
+    const loud = new Int16Array(10).fill(30000);
+    const out = mixClips(
+      [
+        { pcm: loud, sampleRate: 10, startSec: 0 },
+        { pcm: loud, sampleRate: 10, startSec: 0 },
+      ],
+      1,
+      10,
+    );
+    assert.equal(out[5], 32767);
+  });
+});

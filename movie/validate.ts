@@ -6,12 +6,12 @@
 import type { Finding } from '../lib/errors.ts';
 import { describe, isPlainObject } from './describe.ts';
 import { comparePositions, documentPosition, formatPath, type Segment } from './paths.ts';
-import { interpolate } from './placeholders.ts';
+import { resolveValues, substitute } from './resolution.ts';
 import type { Result } from './result.ts';
 import type { MovieV1 } from './v1/schema.ts';
-import { coerceVariable, type VariableDecl, type VariableValue } from './variables.ts';
+import type { VariableDecl } from './variables.ts';
 import { SCHEMA_VERSIONS, schemaVersion } from './versions.ts';
-import { newContext, type RawFinding, type Site, type WalkContext } from './walk/context.ts';
+import { newContext, type RawFinding, type WalkContext } from './walk/context.ts';
 
 export type Movie = MovieV1;
 
@@ -122,93 +122,6 @@ export function validateTemplate(doc: unknown): Result<{ manifest: Record<string
   const manifest: Record<string, VariableDecl> = {};
   for (const [name, decl] of decls) manifest[name] = { ...decl };
   return { ok: true, value: { manifest }, warnings: unusedWarnings(decls, walked.ctx.refs) };
-}
-
-/** The typed value of every referenced variable, or the findings that prevent it. */
-function resolveValues(
-  decls: Map<string, VariableDecl>,
-  refs: Map<string, Segment[]>,
-  values: unknown,
-): { values: Map<string, VariableValue>; findings: RawFinding[] } {
-  const findings: RawFinding[] = [];
-  const out = new Map<string, VariableValue>();
-  let given: Record<string, unknown> = {};
-  if (values !== undefined && values !== null) {
-    if (isPlainObject(values)) given = values;
-    else
-      findings.push({
-        code: 'VALIDATION_ERROR',
-        message: `variables must be an object of values keyed by variable name; got ${describe(values)}`,
-        segments: ['variables'],
-      });
-  }
-  for (const name of Object.keys(given)) {
-    // A typo in a value's name must not pass silently and render the default instead.
-    if (!decls.has(name)) {
-      const known = [...decls.keys()].join(', ') || 'none';
-      findings.push({
-        code: 'VALIDATION_ERROR',
-        message: `variable "${name.slice(0, 64)}" is not declared by the document; declared: ${known}`,
-        segments: ['variables', name],
-      });
-    }
-  }
-  for (const [name, decl] of decls) {
-    const first = refs.get(name);
-    const supplied = Object.hasOwn(given, name) && given[name] !== undefined && given[name] !== null;
-    const raw = supplied ? given[name] : decl.default;
-    if (raw === undefined) {
-      if (first)
-        findings.push({
-          code: 'VARIABLE_MISSING',
-          message: `variable "${name}" has no value: supply it in the request's variables or declare a default`,
-          segments: first,
-        });
-      continue;
-    }
-    const coerced = coerceVariable(decl, raw);
-    if (!coerced.ok) {
-      findings.push({
-        code: 'VARIABLE_TYPE_MISMATCH',
-        message: `variable "${name}" (${decl.type}): ${coerced.message}`,
-        segments: first ?? ['variables', name],
-      });
-      continue;
-    }
-    out.set(name, coerced.value);
-  }
-  return { values: out, findings };
-}
-
-/** Applies substitutions, copying only the containers on the way to a changed string. */
-function substitute(doc: Record<string, unknown>, sites: Site[], values: Map<string, VariableValue>): unknown {
-  const root: Record<string, unknown> = { ...doc };
-  const copies = new Set<object>([root]);
-  for (const site of sites) {
-    let node = root as Record<string | number, unknown>;
-    const segs = site.segments;
-    for (let i = 0; i < segs.length - 1; i++) {
-      const key = segs[i]!;
-      let child = node[key] as Record<string | number, unknown>;
-      if (!copies.has(child)) {
-        child = (Array.isArray(child) ? child.slice() : { ...child }) as Record<string | number, unknown>;
-        copies.add(child);
-        node[key] = child;
-      }
-      node = child;
-    }
-    const whole = site.scan.whole;
-    let value: unknown;
-    if (whole !== undefined) {
-      const v = values.get(whole)!;
-      // A typed value lands as itself where the field accepts its type, else as text ("{{n}}" in a caption).
-      value = site.admits[typeof v as 'string' | 'number' | 'boolean'] || !site.admits.string ? v : String(v);
-    } else {
-      value = interpolate(site.raw, (name) => String(values.get(name)), site.scan.tokens);
-    }
-    node[segs[segs.length - 1]!] = value;
-  }
-  return root;
 }
 
 /**

@@ -56,6 +56,8 @@ export interface RenderOptions {
   config?: WorkerConfig;
   /** Forces an encoder instead of the probe's choice (tests, benchmarks). */
   codec?: VideoCodec;
+  /** Where the per-render scratch directory is made (default: the OS temp dir). */
+  tmpRoot?: string;
 }
 
 export interface RenderResult {
@@ -89,7 +91,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     opts.onProgress?.(e);
   };
   emit({ phase: 'preparing', progress: 0 });
-  const tmpDir = mkdtempSync(join(tmpdir(), 'framewright-render-'));
+  const tmpDir = mkdtempSync(join(opts.tmpRoot ?? tmpdir(), 'framewright-render-'));
   const partial = `${opts.output}.part`;
   let display: Awaited<ReturnType<typeof ensureDisplay>> | undefined;
   try {

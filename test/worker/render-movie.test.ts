@@ -114,9 +114,13 @@ describe('renderMovie: watermark and draft', () => {
 
 describe('renderMovie: temporary files', () => {
   it('leaves no temporary directory behind', async () => {
-    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('framewright-render-')).length;
-    await renderMovie({ movie: valid(await silentMovie()), output: join(dir, 'tmp-check.mp4'), config });
-    const after = readdirSync(tmpdir()).filter((f) => f.startsWith('framewright-render-')).length;
-    assert.ok(after <= before);
+    const scratch = mkdtempSync(join(dir, 'scratch-'));
+    await renderMovie({
+      movie: valid(await silentMovie()),
+      output: join(dir, 'tmp-check.mp4'),
+      config,
+      tmpRoot: scratch,
+    });
+    assert.deepEqual(readdirSync(scratch), []);
   });
 });

@@ -14,9 +14,13 @@ export interface ApiConfig {
   plans: Record<Plan, PlanRules>;
   /** Failed authentications per client address per minute before 429. */
   authFailuresPerMinute: number;
+  /** Verified keys are cached this long (0 = off); revocations also evict via NOTIFY on PostgreSQL. */
+  authCacheTtlMs: number;
   /** JSON body limit in bytes (1 MiB). */
   bodyLimit: number;
   logLevel: string;
+  /** ffprobe binary, used to check uploaded audio and video (FFPROBE_PATH). */
+  ffprobePath: string;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -42,8 +46,10 @@ export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiC
       rateLimitPerMinute: parsePlanNumbers(values.PLAN_RATE_LIMITS),
     }),
     authFailuresPerMinute: Number(values.AUTH_FAILURES_PER_MINUTE ?? '30'),
+    authCacheTtlMs: Number(values.AUTH_CACHE_TTL_MS ?? '2000'),
     bodyLimit: BODY_LIMIT,
     logLevel: values.LOG_LEVEL ?? 'info',
+    ffprobePath: values.FFPROBE_PATH ?? 'ffprobe',
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../store/database.ts';
 import type { KeyMode, Plan } from '../store/types.ts';
+import type { KeyCache } from './auth/key-cache.ts';
 import type { PlanRules } from './billing/plans.ts';
 import type { ApiConfig } from './config.ts';
 import type { ExecutorPort } from './executor.ts';
@@ -24,6 +25,8 @@ declare module 'fastify' {
     now: () => Date;
     idempotency: IdempotencyService;
     plans: Record<Plan, PlanRules>;
+    /** Verified API keys (auth plugin); `delete(hash)` evicts one at once. */
+    keyCache: KeyCache;
   }
   interface FastifyRequest {
     /** Null on public routes and before the auth hook ran; use `requireAuth`. */

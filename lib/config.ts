@@ -89,6 +89,14 @@ export const EnvSchema = Type.Object({
       description: 'Failed authentications allowed per client address per minute before 429.',
     }),
   ),
+  AUTH_CACHE_TTL_MS: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,6}$',
+      default: '2000',
+      description:
+        'How long a verified API key is cached in the API process (0 disables). Revocation reaches other processes at once on PostgreSQL (NOTIFY), else within this time.',
+    }),
+  ),
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -48,6 +48,8 @@ export async function revokeKey(
   const [row] = await sql<ApiKeyRow[]>`
     UPDATE api_keys SET revoked_at = now(), replaced_by = ${replacedBy}
     WHERE id = ${id} AND revoked_at IS NULL RETURNING *`;
+  // API processes cache verified keys; this tells them (on commit) to forget this one.
+  if (row) await sql`SELECT pg_notify('framewright_api_keys', ${row.keyHash})`;
   return row;
 }
 

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
 import { findKeyByHash } from '../../store/api-keys-repo.ts';
 import { hashApiKey, KEY_PATTERN } from '../auth/api-key.ts';
+import { KEY_REVOKED_CHANNEL, KeyCache } from '../auth/key-cache.ts';
 import { UNAUTHORIZED_MESSAGE } from '../auth/require-auth.ts';
 import { retryAfterSec } from '../rate-limit/limiter.ts';
 
@@ -12,11 +13,21 @@ const FAILURE_WINDOW_MS = 60_000;
  * Bearer authentication. Every path (missing header, malformed, unknown, revoked) hashes what was
  * sent and does the same single lookup, so failures cost the same as a success and answer the
  * same 401 envelope. Failed attempts are counted per client address; past the limit the address
- * gets 429 before any key is looked at, so guessing cannot go on at full speed.
+ * gets 429 before any key is looked at, so guessing cannot go on at full speed. Verified keys are
+ * cached for AUTH_CACHE_TTL_MS (checked after the failure gate, so the gate still comes first).
  */
 export const authPlugin = fp(
   async (app) => {
     app.decorateRequest('auth', null);
+    const cache = new KeyCache(app.config.authCacheTtlMs);
+    app.decorate('keyCache', cache);
+    // On PostgreSQL a revocation anywhere (another replica, the CLI) evicts the key here at once.
+    if (cache.enabled && app.db.kind === 'postgres') {
+      const listening = await app.db.sql.listen(KEY_REVOKED_CHANNEL, (hash) => cache.delete(hash));
+      app.addHook('onClose', async () => {
+        await listening.unlisten();
+      });
+    }
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.config.public || request.is404) return;
       const now = app.now().getTime();
@@ -31,6 +42,11 @@ export const authPlugin = fp(
       const header = request.headers.authorization ?? '';
       const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
       const hash = hashApiKey(token);
+      const cached = cache.get(hash, now);
+      if (cached) {
+        request.auth = cached;
+        return;
+      }
       const found = await findKeyByHash(app.db.sql, hash);
       const ok =
         found !== undefined &&
@@ -42,6 +58,7 @@ export const authPlugin = fp(
         throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
       }
       request.auth = { accountId: found.accountId, keyId: found.keyId, mode: found.mode, plan: found.plan };
+      cache.set(hash, request.auth, now);
     });
   },
   { name: 'auth', dependencies: ['config', 'db', 'rate-limiter'] },

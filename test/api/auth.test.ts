@@ -70,6 +70,30 @@ test('authentication', async (t) => {
   });
 });
 
+test('key cache: hits skip the database; revocation evicts (NOTIFY on PostgreSQL, TTL on PGlite)', async (t) => {
+  await eachBackend(t, async (t, db) => {
+    let clock = Date.now();
+    const app = await startApp(db, { config: testConfig({ authCacheTtlMs: 5000 }), now: () => new Date(clock) });
+    t.after(() => app.close());
+    const acc = await newAccount(db, { plan: 'pro' });
+    const api = client(app, acc.key);
+    assert.equal((await api('GET', '/v1/usage')).statusCode, 200);
+    await revokeKey(db.sql, acc.keyId);
+    if (db.kind === 'postgres') {
+      // The revocation's NOTIFY reaches the app's listener within moments, well inside the TTL.
+      let status = 200;
+      for (let i = 0; i < 50 && status === 200; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        status = (await api('GET', '/v1/usage')).statusCode;
+      }
+      assert.equal(status, 401);
+    } else {
+      clock += 5001;
+      assert.equal((await api('GET', '/v1/usage')).statusCode, 401);
+    }
+  });
+});
+
 test('failed authentications are rate limited per client address', async (t) => {
   await eachBackend(t, async (t, db) => {
     const app = await startApp(db, { config: testConfig({ authFailuresPerMinute: 3 }) });

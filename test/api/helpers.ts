@@ -68,7 +68,12 @@ export function backends(): Backend[] {
 }
 
 export function testConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
-  return apiConfig(readEnv(EnvSchema, {}).values, { publicBaseUrl: 'http://api.test', ...overrides });
+  // The key cache is off unless a test turns it on: most tests revoke keys and expect it at once.
+  return apiConfig(readEnv(EnvSchema, {}).values, {
+    publicBaseUrl: 'http://api.test',
+    authCacheTtlMs: 0,
+    ...overrides,
+  });
 }
 
 export async function startApp(db: Database, options: Partial<BuildAppOptions> = {}): Promise<FastifyInstance> {

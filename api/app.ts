@@ -7,9 +7,15 @@ import type { Logger } from '../lib/logger.ts';
 import type { Database } from '../store/database.ts';
 import type { ApiConfig } from './config.ts';
 import './context.ts';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { LocalObjectStore } from '../lib/storage/local-store.ts';
+import type { ObjectStore } from '../lib/storage/object-store.ts';
 import { type ExecutorPort, QueueOnlyExecutor } from './executor.ts';
+import './pipeline/decorations.ts';
 import { registerJsonParser } from './http/json-parser.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { SignedLinks } from './pipeline/output-links.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorHandlerPlugin } from './plugins/error-handler.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
@@ -30,6 +36,10 @@ export interface BuildAppOptions {
   executor?: ExecutorPort;
   logger?: Logger;
   now?: () => Date;
+  /** Default: local disk under DATA_DIR/objects. */
+  objects?: ObjectStore;
+  /** Default: links signed with a secret made for this app (serve passes the kept one). */
+  links?: SignedLinks;
 }
 
 export const API_VERSION = '1.0.0';
@@ -108,6 +118,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     fp(
       async (a) => {
         a.decorate('executor', executor);
+        a.decorate('objects', options.objects ?? new LocalObjectStore(path.join(config.dataDir, 'objects')));
+        a.decorate('links', options.links ?? new SignedLinks(randomBytes(32), config.publicBaseUrl));
       },
       { name: 'executor' },
     ),

@@ -63,6 +63,13 @@ export const EnvSchema = Type.Object({
   ),
   FFMPEG_PATH: Type.Optional(Type.String({ minLength: 1, default: 'ffmpeg' })),
   FFPROBE_PATH: Type.Optional(Type.String({ minLength: 1, default: 'ffprobe' })),
+  TRUSTED_URL_PREFIXES: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^,]+(,https?://[^,]+)*$',
+      description:
+        'Comma-separated URL prefixes the worker fetches even when private addresses are refused (the API sets its own asset URLs).',
+    }),
+  ),
   SIGNING_SECRET: Type.Optional(
     Type.String({
       minLength: 32,

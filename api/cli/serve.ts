@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
+import { EnvSchema, readEnv } from '../../lib/config.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { countAccounts } from '../../store/accounts-repo.ts';
 import { openDatabase } from '../../store/database.ts';
 import { buildApp } from '../app.ts';
 import { createAccountWithKey } from '../auth/provision.ts';
-import { apiConfigFromEnv } from '../config.ts';
+import { apiConfig } from '../config.ts';
+import { createPipeline, pipelineConfig } from '../pipeline/pipeline.ts';
 
 /**
  * `framewright serve`: config read once from the environment, database opened (and migrated),
@@ -13,7 +15,8 @@ import { apiConfigFromEnv } from '../config.ts';
  */
 export async function main(argv: string[]): Promise<number> {
   parseArgs({ args: argv, options: {}, strict: true });
-  const config = apiConfigFromEnv();
+  const { values } = readEnv(EnvSchema);
+  const config = apiConfig(values);
   const logger = createLogger({ level: config.logLevel, name: 'api' });
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   if ((await countAccounts(db.sql)) === 0) {
@@ -24,8 +27,17 @@ export async function main(argv: string[]): Promise<number> {
         `  curl -H 'Authorization: Bearer ${key.secret}' ${config.publicBaseUrl}/v1/usage\n\n`,
     );
   }
-  const app = await buildApp({ config, db, logger });
+  const pipeline = await createPipeline({ api: config, config: pipelineConfig(values), db, logger });
+  const app = await buildApp({
+    config,
+    db,
+    logger,
+    executor: pipeline.executor,
+    objects: pipeline.objects,
+    links: pipeline.links,
+  });
   await app.listen({ port: config.port, host: config.host });
+  pipeline.start();
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -33,8 +45,10 @@ export async function main(argv: string[]): Promise<number> {
       if (stopping) return;
       stopping = true;
       logger.info({ signal }, 'shutting down');
+      // Stop taking requests, drain the renders (finish or hand back), then close the database.
       app
         .close()
+        .then(() => pipeline.close())
         .then(() => db.close())
         .then(
           () => resolve(0),

@@ -14,7 +14,7 @@ import type { JobMessage, WorkerMessage } from '../../worker/job-protocol.ts';
 import { renderCredits, weightedMinutes } from '../billing/credits.ts';
 import type { PlanRules } from '../billing/plans.ts';
 import type { ExecutorPort } from '../executor.ts';
-import type { OutputLinks } from './output-links.ts';
+import type { SignedLinks } from './output-links.ts';
 
 const CLI = fileURLToPath(new URL('../../bin/cli.ts', import.meta.url));
 const TSX_LOADER = import.meta.resolve('tsx/esm');
@@ -23,7 +23,7 @@ const DAY_MS = 86_400_000;
 export interface InProcessExecutorOptions {
   db: Database;
   objects: ObjectStore;
-  links: OutputLinks;
+  links: SignedLinks;
   plans: Record<Plan, PlanRules>;
   publicBaseUrl: string;
   /** Scratch space for outputs before upload (DATA_DIR/tmp). */
@@ -274,7 +274,7 @@ export class InProcessExecutor implements ExecutorPort {
       {
         durationSec: done.durationSec,
         outputKey: key,
-        outputUrl: this.opts.links.url(render.id, expiresAt),
+        outputUrl: this.opts.links.outputUrl(render.id, expiresAt),
         expiresAt,
       },
       {

@@ -3,30 +3,49 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * Signed download links: `outputUrl` points at the API's own endpoint with the render id, an
- * expiry and an HMAC over both, so the link works without an API key (a browser, a CDN, a
- * colleague) until `expiresAt`, and cannot be forged or extended.
+ * Signed links to the API's own content endpoints. `outputUrl` carries the render id, an expiry
+ * and an HMAC over both, so it works without an API key (a browser, a CDN, a colleague) until
+ * `expiresAt` and cannot be forged or extended. An asset's `url` is signed without expiry, so a
+ * document that references it renders for as long as the asset exists.
  */
-export class OutputLinks {
+export class SignedLinks {
   constructor(
     private readonly secret: Buffer,
     private readonly publicBaseUrl: string,
   ) {}
 
-  private mac(renderId: string, expiresSec: number): string {
-    return createHmac('sha256', this.secret).update(`${renderId}.${expiresSec}`).digest('base64url');
+  private mac(subject: string): string {
+    return createHmac('sha256', this.secret).update(subject).digest('base64url');
   }
 
-  url(renderId: string, expiresAt: Date): string {
+  private check(subject: string, sig: string): boolean {
+    const want = Buffer.from(this.mac(subject));
+    const got = Buffer.from(sig);
+    return got.length === want.length && timingSafeEqual(got, want);
+  }
+
+  outputUrl(renderId: string, expiresAt: Date): string {
     const expires = Math.floor(expiresAt.getTime() / 1000);
-    return `${this.publicBaseUrl}/v1/outputs/${renderId}?expires=${expires}&sig=${this.mac(renderId, expires)}`;
+    return `${this.publicBaseUrl}/v1/outputs/${renderId}?expires=${expires}&sig=${this.mac(`${renderId}.${expires}`)}`;
   }
 
   /** True when `sig` is this service's signature of (renderId, expires); expiry is checked apart. */
-  verify(renderId: string, expires: number, sig: string): boolean {
-    const want = Buffer.from(this.mac(renderId, expires));
-    const got = Buffer.from(sig);
-    return got.length === want.length && timingSafeEqual(got, want);
+  verifyOutput(renderId: string, expires: number, sig: string): boolean {
+    return this.check(`${renderId}.${expires}`, sig);
+  }
+
+  /** The asset's content URL: the prefix tells the asset links of this service from others. */
+  assetUrl(assetId: string): string {
+    return `${this.assetPrefix}${assetId}/content?sig=${this.mac(`asset.${assetId}`)}`;
+  }
+
+  verifyAsset(assetId: string, sig: string): boolean {
+    return this.check(`asset.${assetId}`, sig);
+  }
+
+  /** Every asset URL starts with this; the worker may fetch it even where private URLs are refused. */
+  get assetPrefix(): string {
+    return `${this.publicBaseUrl}/v1/assets/`;
   }
 }
 

@@ -1,4 +1,5 @@
-import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { AppError } from '../../lib/errors.ts';
 import { parseRange } from '../../lib/storage/object-store.ts';
 import { getOutput } from '../../store/lifecycle/outputs-repo.ts';
@@ -41,7 +42,7 @@ const outputsRoute: FastifyPluginAsyncTypebox = async (app) => {
       const { id } = request.params;
       const { expires, sig } = request.query;
       // A bad signature and an unknown id look the same: links cannot be probed for existence.
-      if (!app.outputLinks.verify(id, expires, sig)) throw new AppError('NOT_FOUND', 'No such output.');
+      if (!app.links.verifyOutput(id, expires, sig)) throw new AppError('NOT_FOUND', 'No such output.');
       const row = await getOutput(app.db.sql, id);
       if (!row?.outputKey) throw new AppError('NOT_FOUND', 'No such output.');
       if (expires * 1000 < app.now().getTime() || row.outputDeletedAt) {

@@ -15,4 +15,7 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   { name: 'templates', prefix: '/v1', load: () => import('./templates.ts') },
   { name: 'usage', prefix: '/v1', load: () => import('./usage.ts') },
   { name: 'scripts', prefix: '/v1', load: () => import('../scripts/routes.ts') },
+  { name: 'outputs', prefix: '/v1', load: () => import('../pipeline/outputs-route.ts') },
+  { name: 'voices', prefix: '/v1', load: () => import('../pipeline/voices-route.ts') },
+  { name: 'assets', prefix: '/v1', load: () => import('../pipeline/assets-route.ts') },
 ];

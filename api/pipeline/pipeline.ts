@@ -1,0 +1,126 @@
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { type Env, envBool } from '../../lib/config.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { LocalObjectStore } from '../../lib/storage/local-store.ts';
+import type { ObjectStore } from '../../lib/storage/object-store.ts';
+import { S3ObjectStore } from '../../lib/storage/s3-store.ts';
+import type { Database } from '../../store/database.ts';
+import type { ApiConfig } from '../config.ts';
+import { InProcessExecutor } from './in-process-executor.ts';
+import { loadSigningSecret, SignedLinks } from './output-links.ts';
+import { sweepExpiredOutputs } from './output-sweeper.ts';
+import { WebhookDispatcher } from './webhook-dispatcher.ts';
+
+/** What the pipeline reads from the environment, once, beside the API's own config. */
+export interface PipelineConfig {
+  renderConcurrency: number;
+  allowPrivateUrls: boolean;
+  signingSecret: string | undefined;
+  s3:
+    | {
+        bucket: string;
+        region: string;
+        endpoint?: string;
+        forcePathStyle?: boolean;
+        accessKeyId?: string;
+        secretAccessKey?: string;
+      }
+    | undefined;
+}
+
+export function pipelineConfig(values: Env): PipelineConfig {
+  return {
+    renderConcurrency: values.RENDER_CONCURRENCY ? Number(values.RENDER_CONCURRENCY) : availableParallelism(),
+    allowPrivateUrls: envBool(values.ALLOW_PRIVATE_URLS),
+    signingSecret: values.SIGNING_SECRET,
+    s3: values.S3_BUCKET
+      ? {
+          bucket: values.S3_BUCKET,
+          region: values.S3_REGION ?? 'us-east-1',
+          ...(values.S3_ENDPOINT ? { endpoint: values.S3_ENDPOINT } : {}),
+          ...(values.S3_FORCE_PATH_STYLE ? { forcePathStyle: envBool(values.S3_FORCE_PATH_STYLE) } : {}),
+          ...(values.S3_ACCESS_KEY_ID ? { accessKeyId: values.S3_ACCESS_KEY_ID } : {}),
+          ...(values.S3_SECRET_ACCESS_KEY ? { secretAccessKey: values.S3_SECRET_ACCESS_KEY } : {}),
+        }
+      : undefined,
+  };
+}
+
+export interface Pipeline {
+  objects: ObjectStore;
+  links: SignedLinks;
+  executor: InProcessExecutor;
+  /** Starts claiming renders, delivering webhooks and sweeping expired outputs. */
+  start(): void;
+  /** Drains the executor, then stops the dispatcher and the sweeper. */
+  close(): Promise<void>;
+}
+
+/**
+ * The render pipeline of one machine: object storage (local disk or S3), signed links, the
+ * in-process executor, the webhook dispatcher and the retention sweeper.
+ */
+export async function createPipeline(deps: {
+  api: ApiConfig;
+  config: PipelineConfig;
+  db: Database;
+  logger: Logger;
+  now?: () => Date;
+  /** Overrides for tests: faster polling, shorter leases. */
+  executor?: { leaseMs?: number; pollMs?: number; drainMs?: number; workerEnv?: NodeJS.ProcessEnv };
+  sweepEveryMs?: number;
+}): Promise<Pipeline> {
+  const { api, config, db, logger } = deps;
+  const workerEnv = deps.executor?.workerEnv ?? process.env;
+  const now = deps.now ?? (() => new Date());
+  const objects: ObjectStore = config.s3
+    ? new S3ObjectStore(config.s3)
+    : new LocalObjectStore(path.join(api.dataDir, 'objects'));
+  const links = new SignedLinks(await loadSigningSecret(config.signingSecret, api.dataDir), api.publicBaseUrl);
+  const executor = new InProcessExecutor({
+    db,
+    objects,
+    links,
+    plans: api.plans,
+    publicBaseUrl: api.publicBaseUrl,
+    scratchDir: path.join(api.dataDir, 'tmp', 'renders'),
+    logger: logger.child({ component: 'executor' }),
+    concurrency: config.renderConcurrency,
+    now,
+    ...deps.executor,
+    workerEnv: {
+      ...workerEnv,
+      // Asset links of this service are fetched even where private URLs are refused.
+      TRUSTED_URL_PREFIXES: [workerEnv.TRUSTED_URL_PREFIXES, links.assetPrefix].filter(Boolean).join(','),
+    },
+  });
+  const dispatcher = new WebhookDispatcher({
+    db,
+    logger: logger.child({ component: 'webhooks' }),
+    allowPrivate: config.allowPrivateUrls,
+    now,
+  });
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = () =>
+    sweepExpiredOutputs({ db, objects, logger, now }).catch((err: unknown) =>
+      logger.error({ err }, 'sweeping expired outputs failed'),
+    );
+  return {
+    objects,
+    links,
+    executor,
+    start() {
+      executor.start();
+      dispatcher.start();
+      void sweep();
+      sweeper = setInterval(sweep, deps.sweepEveryMs ?? 3_600_000);
+      sweeper.unref();
+    },
+    async close() {
+      if (sweeper) clearInterval(sweeper);
+      await executor.close();
+      await dispatcher.close();
+    },
+  };
+}

@@ -316,9 +316,8 @@ async function captionLayers(
   const out: LayerPlan[] = [];
   for (const cue of cues) {
     const texts = cue.words.map((w) => w.text);
-    const base = await rasteriseCaption(texts, fontSet, fontSize, color, box);
-    const lit = await rasteriseCaption(texts, fontSet, fontSize, highlight, undefined, box !== undefined);
-    const r = base.raster;
+    const line = await rasteriseCaption(texts, fontSet, fontSize, color, highlight, box);
+    const r = line.raster;
     const pos = el.position;
     const x = Math.round(pos && pos !== 'center' ? pos.x * k : (W - r.width) / 2);
     const y = Math.round(
@@ -338,9 +337,9 @@ async function captionLayers(
       startSec: from,
       endSec: to,
     });
-    const litTex = writeTexture(lit.raster);
+    const litTex = writeTexture(line.lit);
     cue.words.forEach((w, i) => {
-      const ext = lit.words[i]!;
+      const ext = line.words[i]!;
       const wStart = Math.max(from, w.startSec);
       const wEnd = Math.min(to, cue.words[i + 1]?.startSec ?? to);
       if (wEnd <= wStart) return;
@@ -367,6 +366,7 @@ function watermarkRaster(frameHeight: number): Promise<Raster> {
     ['FRAMEWRIGHT', 'PREVIEW'],
     bundledFontSet('Inter', 800),
     Math.max(10, frameHeight * 0.045),
+    [255, 255, 255, 235],
     [255, 255, 255, 235],
     [0, 0, 0, 150],
   ).then((c) => c.raster);

@@ -21,6 +21,12 @@ export async function main(_argv: string[]): Promise<number> {
   const job = await new Promise<JobMessage>((resolve) => process.once('message', (m) => resolve(m as JobMessage)));
   const controller = new AbortController();
   process.once('SIGTERM', () => controller.abort(new AppError('RENDER_FAILED', 'The render was stopped')));
+  // The executor is gone (killed with SIGKILL): nobody will take the result, so stop at once.
+  // Its successor retries the render when the lease expires.
+  process.once('disconnect', () => {
+    controller.abort(new AppError('RENDER_FAILED', 'The executor went away'));
+    setTimeout(() => process.exit(1), 2_000).unref();
+  });
 
   const started = Date.now();
   try {

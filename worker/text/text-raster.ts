@@ -87,15 +87,12 @@ function metrics(fontSet: FontSet, fontSize: number, lineHeight: number) {
   return { lh, baselineInLine };
 }
 
-/** Rasterises an SVG of white paths and colours it: coverage becomes alpha, RGB is the colour
- *  everywhere, so filtering at glyph edges never bleeds black into the text. */
-async function rasterise(
+/** Glyph coverage of an SVG of white paths: one byte per pixel. */
+async function coverage(
   svgPaths: string,
   width: number,
   height: number,
-  rgba: [number, number, number, number],
-  box?: [number, number, number, number],
-): Promise<Raster> {
+): Promise<{ mask: Buffer; w: number; h: number }> {
   const w = Math.max(1, Math.ceil(width));
   const h = Math.max(1, Math.ceil(height));
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}"><path d="${svgPaths}" fill="#fff"/></svg>`;
@@ -103,12 +100,26 @@ async function rasterise(
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
+  const mask = Buffer.alloc(w * h);
+  for (let i = 0; i < w * h; i++) mask[i] = data[i * 4 + 3]!;
+  return { mask, w, h };
+}
+
+/**
+ * Colours a coverage mask: coverage becomes alpha and RGB is the colour everywhere, so filtering
+ * at glyph edges never bleeds black into the text. With `box`, the text is composited over it.
+ */
+function colourise(
+  m: { mask: Buffer; w: number; h: number },
+  rgba: [number, number, number, number],
+  box?: [number, number, number, number],
+): Raster {
+  const { mask, w, h } = m;
   const out = Buffer.alloc(w * h * 4);
   const [r, g, b, a] = rgba;
   for (let i = 0; i < w * h; i++) {
-    const cover = (data[i * 4 + 3]! * a) / 255;
+    const cover = (mask[i]! * a) / 255;
     if (box && cover < 255) {
-      // Text over an opaque-ish box: composite here so the layer stays one texture.
       const ta = cover / 255;
       const ba = box[3] / 255;
       const oa = ta + ba * (1 - ta);
@@ -141,25 +152,28 @@ export async function rasteriseText(
   lines.forEach((line, i) => {
     d += pathData(fontSet, fontSize, line, alignOffset(style.align, blockWidth, widths[i]!), i * lh + baselineInLine);
   });
-  return rasterise(d, blockWidth, lines.length * lh, color);
+  return colourise(await coverage(d, blockWidth, lines.length * lh), color);
 }
 
-/** One caption line with the horizontal extent of each word (for the highlight). */
+/** One caption line in its two colours, with the horizontal extent of each word. */
 export interface CaptionLine {
+  /** Words in their colour, over the box when there is one. */
   raster: Raster;
+  /** The same glyphs in the highlight colour, no box: drawn word by word over `raster`. */
+  lit: Raster;
   words: { x0: number; x1: number }[];
 }
 
+/** Lays a caption line out once and colours the same coverage twice (one SVG rasterisation). */
 export async function rasteriseCaption(
   words: string[],
   fontSet: FontSet,
   fontSize: number,
   color: [number, number, number, number],
+  highlight: [number, number, number, number],
   box?: [number, number, number, number],
-  /** Lay out as if boxed (same padding) without drawing the box: the highlight copy of a boxed line. */
-  boxed = box !== undefined,
 ): Promise<CaptionLine> {
-  const pad = boxed ? Math.round(fontSize * 0.3) : Math.round(fontSize * 0.1);
+  const pad = box ? Math.round(fontSize * 0.3) : Math.round(fontSize * 0.1);
   const space = measure(fontSet, fontSize, ' ');
   const { lh, baselineInLine } = metrics(fontSet, fontSize, 1.3);
   let x = pad;
@@ -171,7 +185,6 @@ export async function rasteriseCaption(
     extents.push({ x0: Math.floor(x), x1: Math.ceil(x + w) });
     x += w + space;
   }
-  const width = x - space + pad;
-  const raster = await rasterise(d, width, lh + 2 * pad, color, box);
-  return { raster, words: extents };
+  const mask = await coverage(d, x - space + pad, lh + 2 * pad);
+  return { raster: colourise(mask, color, box), lit: colourise(mask, highlight), words: extents };
 }

@@ -43,7 +43,7 @@ export class SpeechSynthesizer {
   async synthesize(el: VoiceElement, path: string, signal?: AbortSignal): Promise<Speech> {
     const voice = voiceFor(el);
     try {
-      if (voice.engine === 'openai') return await this.openai(el, voice, signal);
+      if (voice.engine === 'openai') return await this.openai(el, voice, path, signal);
       return { ...(await this.espeakSpeech(el.text, voice.engineVoice)), voice };
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
@@ -65,11 +65,12 @@ export class SpeechSynthesizer {
     return { pcm, sampleRate: r.sampleRate, durationSec, words: timeWords(text, r.words, durationSec) };
   }
 
-  private async openai(el: VoiceElement, voice: VoiceInfo, signal?: AbortSignal): Promise<Speech> {
+  private async openai(el: VoiceElement, voice: VoiceInfo, path: string, signal?: AbortSignal): Promise<Speech> {
     if (!this.config.openaiApiKey) {
       throw new AppError(
         'TTS_FAILED',
         `Voice ${voice.id} needs OPENAI_API_KEY on the worker; use an espeak-* voice to render offline`,
+        { path },
       );
     }
     const pcm = await openaiSpeech(

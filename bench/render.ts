@@ -1,0 +1,153 @@
+/**
+ * `framewright bench render`: renders examples/bench-60s.json (serial and --parallel 2) and a
+ * silent variant, and prints wall time, realtime factor, frames per second and the peak RSS of
+ * the whole process tree, beside the encode floor measured in the same run: ffmpeg alone encoding
+ * the same number of frames, same size and settings, from a yuv420p source.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type Movie, validateMovie } from '../movie/index.ts';
+import { chooseCodec } from '../worker/encoder-probe.ts';
+import { codecArgs } from '../worker/ffmpeg-args.ts';
+import { runFfmpeg } from '../worker/ffmpeg-process.ts';
+import { renderMovie, workerConfigFromEnv } from '../worker/render-movie.ts';
+
+const PAGE = 4096;
+
+/** Resident memory of `root` and all its descendants, from /proc (Linux). */
+function treeRssBytes(root: number): number {
+  const parent = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(name), Number(fields[1]));
+      rss.set(Number(name), Number(fields[21]) * PAGE);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let total = 0;
+  for (const [pid, bytes] of rss) {
+    let p: number | undefined = pid;
+    while (p !== undefined && p > 1 && p !== root) p = parent.get(p);
+    if (p === root) total += bytes;
+  }
+  return total;
+}
+
+async function measure<T>(fn: () => Promise<T>): Promise<{ value: T; wallSec: number; peakMb: number }> {
+  let peak = treeRssBytes(process.pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, treeRssBytes(process.pid));
+  }, 100);
+  const started = performance.now();
+  try {
+    const value = await fn();
+    return { value, wallSec: (performance.now() - started) / 1000, peakMb: peak / 1024 / 1024 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function silentVariant(movie: Movie): Movie {
+  return {
+    ...movie,
+    scenes: movie.scenes.map((s) => ({
+      ...s,
+      duration: s.duration === 'voice' ? 10 : s.duration,
+      elements: s.elements.filter((e) => e.type !== 'voice' && e.type !== 'subtitles'),
+    })),
+  };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { movie: { type: 'string', default: 'examples/bench-60s.json' }, quick: { type: 'boolean' } },
+  });
+  const checked = validateMovie(JSON.parse(readFileSync(values.movie!, 'utf8')));
+  if (!checked.ok) {
+    process.stderr.write(`${values.movie} is not a valid movie: ${JSON.stringify(checked.findings.slice(0, 3))}\n`);
+    return 1;
+  }
+  const config = workerConfigFromEnv();
+  const { codec, reason } = await chooseCodec(config.ffmpegPath);
+  const dir = mkdtempSync(join(tmpdir(), 'fw-bench-render-'));
+  const rows: string[][] = [];
+  const line = (cells: (string | number)[]) => rows.push(cells.map(String));
+  try {
+    process.stderr.write(`encoder: ${codec} (${reason.slice(0, 120)})\n`);
+    const runs: [string, Movie, number][] = [
+      ['bench-60s (voice, subtitles)', checked.value, 1],
+      ['bench-60s --parallel 2', checked.value, 2],
+      ['bench-60s silent variant', silentVariant(checked.value), 1],
+    ];
+    let frames = 0;
+    let width = 0;
+    let height = 0;
+    let fps = 30;
+    for (const [name, movie, parallel] of values.quick ? runs.slice(0, 1) : runs) {
+      process.stderr.write(`rendering ${name}...\n`);
+      const m = await measure(() => renderMovie({ movie, output: join(dir, 'out.mp4'), config, parallel, codec }));
+      const r = m.value;
+      frames = r.totalFrames;
+      ({ width, height, fps } = r);
+      line([
+        name,
+        m.wallSec.toFixed(2),
+        (r.durationSec / m.wallSec).toFixed(2),
+        (r.totalFrames / m.wallSec).toFixed(1),
+        m.peakMb.toFixed(0),
+        `${r.renderedFrames}/${r.totalFrames} drawn`,
+      ]);
+    }
+    process.stderr.write('measuring the encode floor...\n');
+    const floor = await measure(() =>
+      runFfmpeg(config.ffmpegPath, [
+        '-hide_banner',
+        '-nostdin',
+        '-loglevel',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        `color=c=0x1a2238:s=${width}x${height}:r=${fps},format=yuv420p`,
+        '-frames:v',
+        String(frames),
+        ...codecArgs(codec, fps),
+        '-pix_fmt',
+        'yuv420p',
+        '-f',
+        'mp4',
+        join(dir, 'floor.mp4'),
+      ]),
+    );
+    const floorRow = [
+      `encode floor (ffmpeg alone, ${frames} frames)`,
+      floor.wallSec.toFixed(2),
+      (frames / fps / floor.wallSec).toFixed(2),
+      (frames / floor.wallSec).toFixed(1),
+      floor.peakMb.toFixed(0),
+      '',
+    ];
+    rows.push(floorRow);
+    const header = ['run', 'wall s', 'x realtime', 'fps', 'peak RSS MB', 'notes'];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+    process.stdout.write(`\n${fmt(header)}\n${rows.map(fmt).join('\n')}\n`);
+    const serial = Number(rows[0]![1]);
+    process.stdout.write(
+      `\nserial wall / encode floor = ${(serial / floor.wallSec).toFixed(2)} (target <= 1.3); ` +
+        `${width}x${height}@${fps}, ${codec}; measured ${new Date().toISOString()}\n`,
+    );
+    return 0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

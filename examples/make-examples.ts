@@ -210,6 +210,8 @@ async function everyField() {
             width: 100,
             height: 100,
             position: 'center',
+            start: 0.5,
+            duration: 2,
             animation: { preset: presets[7], duration: 0.5 },
           },
           {
@@ -256,6 +258,7 @@ async function everyField() {
             wordsPerLine: 3,
             position: { x: 40, y: 280 },
             start: 0,
+            duration: 3,
           },
           {
             id: 'code',
@@ -276,3 +279,5 @@ const out = async (name: string, doc: unknown) => writeFileSync(join(here, name)
 await out('hello.json', await hello());
 await out('bench-60s.json', await bench60());
 await out('every-field.json', await everyField());
+// A draft: half size and watermarked, set in the document itself.
+await out('draft.json', { ...(await hello()), draft: true });

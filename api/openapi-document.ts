@@ -6,8 +6,11 @@ import { apiConfig } from './config.ts';
 
 /** The canonical OpenAPI document, generated without a database (none is touched to describe routes). */
 export async function openApiDocument(): Promise<Record<string, unknown>> {
-  const config = apiConfig(readEnv(EnvSchema, {}).values, { publicBaseUrl: 'http://localhost:8080' });
-  const nodb = { kind: 'postgres', url: '', sql: null, close: async () => {} } as unknown as Database;
+  const config = apiConfig(readEnv(EnvSchema, {}).values, {
+    publicBaseUrl: 'http://localhost:8080',
+    authCacheTtlMs: 0,
+  });
+  const nodb = { kind: 'pglite', url: '', sql: null, close: async () => {} } as unknown as Database;
   const app = await buildApp({ config, db: nodb, logger: createLogger({ level: 'silent' }) });
   try {
     return app.swagger() as unknown as Record<string, unknown>;

@@ -120,7 +120,8 @@ test('serve: first start creates a trial account and prints its key once; SIGTER
     return { child, output: () => out };
   };
   const waitReady = async () => {
-    for (let i = 0; i < 300; i++) {
+    // Generous: a cold PGlite start takes tens of seconds on a loaded 2-core machine.
+    for (let i = 0; i < 900; i++) {
       const ok = await fetch(`http://127.0.0.1:${port}/v1/openapi.json`).then(
         (r) => r.ok,
         () => false,

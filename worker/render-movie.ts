@@ -1,6 +1,7 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { EnvSchema, envBool, readEnv } from '../lib/config.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
@@ -91,6 +92,10 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     opts.onProgress?.(e);
   };
   emit({ phase: 'preparing', progress: 0 });
+  // Each decoded image and rasterised line is used once and written to a texture file: libvips'
+  // operation cache would only hold memory for the rest of the render (render processes are
+  // dedicated to rendering, so this process-wide setting harms no one).
+  sharp.cache(false);
   const tmpDir = mkdtempSync(join(opts.tmpRoot ?? tmpdir(), 'framewright-render-'));
   const partial = `${opts.output}.part`;
   let display: Awaited<ReturnType<typeof ensureDisplay>> | undefined;

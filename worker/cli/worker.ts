@@ -16,7 +16,11 @@ export async function main(_argv: string[]): Promise<number> {
     );
     return 2;
   }
-  const post = (m: WorkerMessage) => new Promise<void>((resolve) => send(m, undefined, {}, () => resolve()));
+  const post = (m: WorkerMessage) =>
+    new Promise<void>((resolve) => {
+      if (!process.connected) return resolve();
+      send(m, undefined, {}, () => resolve());
+    });
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', name: 'worker' });
   const job = await new Promise<JobMessage>((resolve) => process.once('message', (m) => resolve(m as JobMessage)));
   const controller = new AbortController();

@@ -165,6 +165,10 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
       tex.generateMipmaps = false;
       tex.colorSpace = THREE.NoColorSpace;
       tex.needsUpdate = true;
+      // Once uploaded, the GL copy is all we need: drop the CPU bytes so memory follows the GPU.
+      tex.onUpdate = () => {
+        (tex!.image as unknown as { data: Uint8Array | null }).data = null;
+      };
       textures.set(ref.file, tex);
     }
     return tex;

@@ -16,6 +16,15 @@ function notFound(id: string): AppError {
 /** POST /v1/scripts, GET /v1/scripts/{id}, POST /v1/scripts/{id}/movie (spec 4.3, issue 6). */
 const scripts: FastifyPluginAsyncTypebox = async (app) => {
   const config = resolveScriptsConfig(app.config.scripts, process.env);
+  // Said once at start-up, so an operator sees why POST /v1/scripts would answer LLM_FAILED.
+  if (config.model) {
+    app.log.info(
+      { model: config.model.model, endpoint: config.model.baseUrl ?? 'OpenAI', budgetMs: config.budgetMs },
+      'script generation configured',
+    );
+  } else {
+    app.log.warn('script generation not configured: set OPENAI_API_KEY, or OPENAI_BASE_URL and SCRIPT_MODEL');
+  }
 
   app.post(
     '/scripts',

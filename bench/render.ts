@@ -5,7 +5,7 @@
  * the same number of frames, same size and settings, from a yuv420p source.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Movie, validateMovie } from '../movie/index.ts';
@@ -40,15 +40,36 @@ function treeRssBytes(root: number): number {
   return total;
 }
 
-async function measure<T>(fn: () => Promise<T>): Promise<{ value: T; wallSec: number; peakMb: number }> {
+/**
+ * CPU seconds of this process plus every child it has reaped (which include their own reaped
+ * children: ffmpeg under a segment child). Wall time on a shared machine depends on the
+ * neighbours; CPU time much less so.
+ */
+function treeCpuSec(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime, stime, cutime, cstime are fields 14-17 of stat(5); f starts at field 3.
+  const ticks = [11, 12, 13, 14].reduce((a, i) => a + Number(f[i]), 0);
+  return ticks / 100;
+}
+
+async function measure<T>(
+  fn: () => Promise<T>,
+): Promise<{ value: T; wallSec: number; peakMb: number; cpuSec: number }> {
   let peak = treeRssBytes(process.pid);
+  const cpu0 = treeCpuSec();
   const timer = setInterval(() => {
     peak = Math.max(peak, treeRssBytes(process.pid));
   }, 100);
   const started = performance.now();
   try {
     const value = await fn();
-    return { value, wallSec: (performance.now() - started) / 1000, peakMb: peak / 1024 / 1024 };
+    return {
+      value,
+      wallSec: (performance.now() - started) / 1000,
+      peakMb: peak / 1024 / 1024,
+      cpuSec: treeCpuSec() - cpu0,
+    };
   } finally {
     clearInterval(timer);
   }
@@ -102,6 +123,7 @@ export async function main(argv: string[]): Promise<number> {
         m.wallSec.toFixed(2),
         (r.durationSec / m.wallSec).toFixed(2),
         (r.totalFrames / m.wallSec).toFixed(1),
+        m.cpuSec.toFixed(1),
         m.peakMb.toFixed(0),
         `${r.renderedFrames}/${r.totalFrames} drawn`,
       ]);
@@ -133,17 +155,22 @@ export async function main(argv: string[]): Promise<number> {
       floor.wallSec.toFixed(2),
       (frames / fps / floor.wallSec).toFixed(2),
       (frames / floor.wallSec).toFixed(1),
+      floor.cpuSec.toFixed(1),
       floor.peakMb.toFixed(0),
       '',
     ];
     rows.push(floorRow);
-    const header = ['run', 'wall s', 'x realtime', 'fps', 'peak RSS MB', 'notes'];
+    const header = ['run', 'wall s', 'x realtime', 'fps', 'CPU s', 'peak RSS MB', 'notes'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
     process.stdout.write(`\n${fmt(header)}\n${rows.map(fmt).join('\n')}\n`);
     const serial = Number(rows[0]![1]);
+    const serialCpu = Number(rows[0]![4]);
     process.stdout.write(
       `\nserial wall / encode floor = ${(serial / floor.wallSec).toFixed(2)} (target <= 1.3); ` +
+        `CPU ratio ${(serialCpu / floor.cpuSec).toFixed(2)}; load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}; ` +
         `${width}x${height}@${fps}, ${codec}; measured ${new Date().toISOString()}\n`,
     );
     return 0;

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Nullable } from '../schemas/common.ts';
 
 /**
  * Per-scene narration bounds. Our reading of the spec's "not shown" object: integer word counts,
@@ -85,9 +86,12 @@ export const ScriptSceneSchema = Type.Object(
   {
     index: Type.Integer({ minimum: 1, description: '1-based position in playback order.' }),
     voiceText: Type.String({ minLength: 1, description: 'Narration of the scene.' }),
-    imagePrompt: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
-      description: 'Image prompt with the visual style applied; null when includeImagePrompts was false.',
-    }),
+    imagePrompt: Nullable(
+      Type.String({
+        minLength: 1,
+        description: 'Image prompt with the visual style applied; null when includeImagePrompts was false.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -99,18 +103,17 @@ export const EnforcedConstraintsSchema = Type.Object(
       { min: Type.Integer({ minimum: 1 }), max: Type.Integer({ minimum: 1 }) },
       { description: 'Allowed scene count: min = max = sceneCount when set, else 10-14.' },
     ),
-    wordsPerScene: Type.Union([
-      Type.Object({ min: Type.Union([Type.Integer(), Type.Null()]), max: Type.Union([Type.Integer(), Type.Null()]) }),
-      Type.Null(),
-    ]),
+    wordsPerScene: Nullable(Type.Object({ min: Nullable(Type.Integer()), max: Nullable(Type.Integer()) })),
     imagePrompts: Type.Boolean(),
-    visualStyle: Type.Union([Type.String(), Type.Null()]),
+    visualStyle: Nullable(Type.String()),
     title: Type.Boolean(),
     description: Type.Boolean(),
     language: Type.String(),
-    maxVerbatimWords: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'Longest run of consecutive sourceMaterial words a draft may repeat; null without sourceMaterial.',
-    }),
+    maxVerbatimWords: Nullable(
+      Type.Integer({
+        description: 'Longest run of consecutive sourceMaterial words a draft may repeat; null without sourceMaterial.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -143,8 +146,8 @@ export const ScriptMetaSchema = Type.Object(
 export const ScriptResourceSchema = Type.Object(
   {
     id: Type.String({ minLength: 1 }),
-    title: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
-    description: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+    title: Nullable(Type.String({ minLength: 1, description: 'Null when includeTitle was false.' })),
+    description: Nullable(Type.String({ minLength: 1, description: 'Null when includeDescription was false.' })),
     scenes: Type.Array(ScriptSceneSchema),
     meta: ScriptMetaSchema,
     createdAt: Type.String({ format: 'date-time' }),

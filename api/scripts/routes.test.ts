@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { issueKey } from '../../api/auth/provision.ts';
-import { ledgerSum } from '../../store/accounts-repo.ts';
+import { adjustCredits, ledgerSum } from '../../store/accounts-repo.ts';
 import type { Database } from '../../store/database.ts';
 import { countScripts } from '../../store/scripts-repo.ts';
 import { type Call, client, eachBackend, newAccount, startApp, testConfig } from '../../test/api/helpers.ts';
@@ -205,6 +205,20 @@ test('POST /v1/scripts, GET /v1/scripts/{id}, POST /v1/scripts/{id}/movie', asyn
       // 8 scenes cost at most 2: the same balance is enough.
       const ok = await api('POST', '/v1/scripts', { brief: 'b', sceneCount: 8 });
       assert.equal(ok.statusCode, 201, ok.body);
+      assert.equal(await balance(api), 1);
+    });
+
+    await t.test('credits spent while the model writes: INSUFFICIENT_CREDITS at storing, nothing stored', async () => {
+      const { api, accountId } = await h.account(4);
+      // While the model "writes", another request spends the balance down to 1 credit.
+      h.fake.reset(async () => {
+        await adjustCredits(db.sql, { accountId, delta: -3, reason: 'test' });
+        return { reply: makeDraft({ scenes: 12 }) };
+      });
+      const res = await api('POST', '/v1/scripts', { brief: 'b' });
+      assert.equal(res.statusCode, 402, res.body);
+      assert.equal(res.json<Json>().error.code, 'INSUFFICIENT_CREDITS');
+      assert.equal(await countScripts(db.sql, accountId), 0);
       assert.equal(await balance(api), 1);
     });
 

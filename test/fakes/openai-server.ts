@@ -16,7 +16,7 @@ export type FakeStep =
   | { status: number; message?: string; headers?: Record<string, string>; delayMs?: number };
 
 /** A step chosen per request, for tests that answer from what was asked. */
-export type FakeHandler = (request: RecordedRequest) => FakeStep;
+export type FakeHandler = (request: RecordedRequest) => FakeStep | Promise<FakeStep>;
 
 export interface RecordedRequest {
   method: string;
@@ -106,7 +106,7 @@ export async function startFakeOpenAI(
       next === undefined
         ? { status: 500, message: 'fake: no scripted response left' }
         : typeof next === 'function'
-          ? next(recorded)
+          ? await next(recorded)
           : next;
     const answer = () => {
       if (res.destroyed) return; // the client gave up (timeout): nothing to answer

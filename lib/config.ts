@@ -63,6 +63,13 @@ export const EnvSchema = Type.Object({
   ),
   FFMPEG_PATH: Type.Optional(Type.String({ minLength: 1, default: 'ffmpeg' })),
   FFPROBE_PATH: Type.Optional(Type.String({ minLength: 1, default: 'ffprobe' })),
+  RENDER_LEASE_SEC: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,4}$',
+      default: '30',
+      description: 'Lease of a claimed render: a worker silent this long (a killed server) is retried or failed.',
+    }),
+  ),
   TRUSTED_URL_PREFIXES: Type.Optional(
     Type.String({
       pattern: '^https?://[^,]+(,https?://[^,]+)*$',

@@ -26,6 +26,8 @@ export type RenderProgress =
 export interface WorkerConfig {
   ffmpegPath: string;
   allowPrivateUrls: boolean;
+  /** URL prefixes fetched even when private addresses are refused: the API's own asset links. */
+  trustedUrlPrefixes?: string[];
   openaiApiKey?: string | undefined;
   openaiBaseUrl?: string | undefined;
 }
@@ -35,6 +37,7 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Worke
   return {
     ffmpegPath: values.FFMPEG_PATH ?? 'ffmpeg',
     allowPrivateUrls: envBool(values.ALLOW_PRIVATE_URLS),
+    trustedUrlPrefixes: values.TRUSTED_URL_PREFIXES?.split(',') ?? [],
     openaiApiKey: values.OPENAI_API_KEY,
     openaiBaseUrl: values.OPENAI_BASE_URL,
   };
@@ -110,7 +113,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
       draft,
       watermark: opts.watermark === true,
       codec: 'libx264',
-      fetchPolicy: { allowPrivate: config.allowPrivateUrls },
+      fetchPolicy: { allowPrivate: config.allowPrivateUrls, trustedPrefixes: config.trustedUrlPrefixes ?? [] },
       speech: { openaiApiKey: config.openaiApiKey, openaiBaseUrl: config.openaiBaseUrl },
       onStep: (f) => emit({ phase: 'preparing', progress: Math.min(19, Math.floor(f * 19)) }),
       signal,

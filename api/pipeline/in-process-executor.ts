@@ -63,6 +63,8 @@ export class InProcessExecutor implements ExecutorPort {
   private readonly pollMs: number;
   private readonly drainMs: number;
   private readonly now: () => Date;
+  /** Renders finished by this executor and the renderer's own time they took (benchmarks). */
+  readonly stats = { done: 0, renderMs: 0 };
   private draining = false;
   private readonly stopping = new Set<string>();
   private wake: (() => void) | undefined;
@@ -282,6 +284,8 @@ export class InProcessExecutor implements ExecutorPort {
         credits: render.mode === 'test' ? 0 : renderCredits(meter),
       },
     );
+    this.stats.done++;
+    this.stats.renderMs += done.renderMs;
     if (completed) log.info({ durationSec: done.durationSec, renderMs: done.renderMs }, 'render done');
     else log.warn('render finished after its lease was lost; the other holder owns it');
   }

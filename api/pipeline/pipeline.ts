@@ -15,6 +15,7 @@ import { WebhookDispatcher } from './webhook-dispatcher.ts';
 /** What the pipeline reads from the environment, once, beside the API's own config. */
 export interface PipelineConfig {
   renderConcurrency: number;
+  leaseMs: number;
   allowPrivateUrls: boolean;
   signingSecret: string | undefined;
   s3:
@@ -32,6 +33,7 @@ export interface PipelineConfig {
 export function pipelineConfig(values: Env): PipelineConfig {
   return {
     renderConcurrency: values.RENDER_CONCURRENCY ? Number(values.RENDER_CONCURRENCY) : availableParallelism(),
+    leaseMs: Number(values.RENDER_LEASE_SEC ?? '30') * 1000,
     allowPrivateUrls: envBool(values.ALLOW_PRIVATE_URLS),
     signingSecret: values.SIGNING_SECRET,
     s3: values.S3_BUCKET
@@ -51,6 +53,7 @@ export interface Pipeline {
   objects: ObjectStore;
   links: SignedLinks;
   executor: InProcessExecutor;
+  dispatcher: WebhookDispatcher;
   /** Starts claiming renders, delivering webhooks and sweeping expired outputs. */
   start(): void;
   /** Drains the executor, then stops the dispatcher and the sweeper. */
@@ -87,6 +90,7 @@ export async function createPipeline(deps: {
     scratchDir: path.join(api.dataDir, 'tmp', 'renders'),
     logger: logger.child({ component: 'executor' }),
     concurrency: config.renderConcurrency,
+    leaseMs: config.leaseMs,
     now,
     ...deps.executor,
     workerEnv: {
@@ -110,6 +114,7 @@ export async function createPipeline(deps: {
     objects,
     links,
     executor,
+    dispatcher,
     start() {
       executor.start();
       dispatcher.start();

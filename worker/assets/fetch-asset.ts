@@ -4,6 +4,8 @@ import { FetchRefusedError, safeFetch } from '../../lib/net/safe-fetch.ts';
 export interface FetchPolicy {
   /** ALLOW_PRIVATE_URLS: tests and self-hosted setups serving assets on the local network. */
   allowPrivate: boolean;
+  /** Prefixes (the API's own asset links) fetched even when private addresses are refused. */
+  trustedPrefixes?: readonly string[];
   timeoutMs?: number;
   maxBytes?: number;
 }
@@ -46,7 +48,7 @@ export async function fetchAsset(
   } else {
     try {
       const res = await safeFetch(url, {
-        allowPrivate: policy.allowPrivate,
+        allowPrivate: policy.allowPrivate || isTrusted(url, policy.trustedPrefixes),
         timeoutMs: policy.timeoutMs ?? 10_000,
         maxBytes: policy.maxBytes ?? MAX_BYTES,
         maxRedirects: 3,
@@ -78,3 +80,15 @@ export async function fetchAsset(
 }
 
 const truncate = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
+
+/** Compares the normalised URL, so dot segments cannot walk out of a trusted prefix. */
+function isTrusted(url: string, prefixes: readonly string[] | undefined): boolean {
+  if (!prefixes?.length) return false;
+  let href: string;
+  try {
+    href = new URL(url).href;
+  } catch {
+    return false;
+  }
+  return prefixes.some((prefix) => href.startsWith(prefix));
+}

@@ -68,5 +68,8 @@ export async function main(_argv: string[]): Promise<number> {
     logger.error({ renderId: job.renderId, err }, 'render failed');
     await post({ type: 'failed', error });
     return 1;
+  } finally {
+    // The IPC channel keeps the process alive: close it so the worker exits with its outcome sent.
+    if (process.connected) process.disconnect();
   }
 }

@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { createPipeline, type Pipeline, pipelineConfig } from '../../api/pipeline/pipeline.ts';
+import { EnvSchema, readEnv } from '../../lib/config.ts';
+import type { Database } from '../../store/database.ts';
+import { logger, startApp, testConfig } from '../api/helpers.ts';
+
+export const run = promisify(execFile);
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A clock the test moves forward (retention, webhook backoff) without sleeping. */
+export class TestClock {
+  offsetMs = 0;
+  now = () => new Date(Date.now() + this.offsetMs);
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export interface Stack {
+  app: FastifyInstance;
+  pipeline: Pipeline;
+  base: string;
+  clock: TestClock;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The product on one machine as `serve` assembles it, on a real socket: API, in-process executor
+ * with real worker processes, local object storage. The webhook dispatcher is driven by the test.
+ */
+export async function startStack(db: Database, opts: { allowPrivate?: boolean } = {}): Promise<Stack> {
+  const allowPrivate = String(opts.allowPrivate ?? true);
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'fw-e2e-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const clock = new TestClock();
+  const api = testConfig({ publicBaseUrl: base, dataDir });
+  const { values } = readEnv(EnvSchema, { ALLOW_PRIVATE_URLS: allowPrivate, RENDER_CONCURRENCY: '2' });
+  const pipeline = await createPipeline({
+    api,
+    config: pipelineConfig(values),
+    db,
+    logger,
+    now: clock.now,
+    executor: { pollMs: 200, workerEnv: { ...process.env, ALLOW_PRIVATE_URLS: allowPrivate, LOG_LEVEL: 'warn' } },
+  });
+  const app = await startApp(db, {
+    config: api,
+    executor: pipeline.executor,
+    objects: pipeline.objects,
+    links: pipeline.links,
+    now: clock.now,
+  });
+  await app.listen({ port, host: '127.0.0.1' });
+  pipeline.executor.start();
+  return {
+    app,
+    pipeline,
+    base,
+    clock,
+    dataDir,
+    async close() {
+      await app.close();
+      await pipeline.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A small movie that renders in about a second of CPU: 320x180, one text, one colour. */
+export function tinyMovie(extra: { elements?: unknown[]; duration?: number } = {}) {
+  return {
+    schema: 'v1',
+    width: 320,
+    height: 180,
+    fps: 15,
+    scenes: [
+      {
+        id: 's1',
+        duration: extra.duration ?? 1,
+        background: '#204080',
+        elements: extra.elements ?? [{ id: 't1', type: 'text', text: 'Hi', fontSize: 40, color: '#ffffff' }],
+      },
+    ],
+  };
+}
+
+export async function ffprobe(file: string): Promise<{
+  streams: { codec_type: string; codec_name: string; width?: number; height?: number; pix_fmt?: string }[];
+  format: { duration: string };
+}> {
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file]);
+  return JSON.parse(stdout);
+}

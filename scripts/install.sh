@@ -20,14 +20,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm ci only when package-lock.json changed since the last successful install.
+# npm packages only when package-lock.json changed since the last successful install.
 stamp=node_modules/.framewright-lock-hash
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  echo "install: npm ci (builds headless-gl from source on first install, ~3 minutes)"
+  echo "install: npm install (builds headless-gl from source on first install, ~3 minutes)"
   # node-gyp cannot download Node's headers here; use the ones Node ships (/usr/include/node).
-  npm_config_nodedir=/usr npm ci --no-audit --no-fund
-  echo "$want" > "$stamp"
+  # `npm install`, not `npm ci`: the package mirror here lacks some of Biome's optional platform
+  # packages (android, musl, windows), which `npm ci` reports as a lock mismatch; `npm install`
+  # skips absent optional packages and installs exactly the locked versions of everything else.
+  npm_config_nodedir=/usr npm install --no-audit --no-fund
+  sha256sum package-lock.json | cut -d' ' -f1 > "$stamp"
 fi
 
 # moto's server mode: a real S3-compatible HTTP server for the object-storage tests (from PyPI).

@@ -18,6 +18,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
   voices: { summary: 'List the voice catalogue', load: () => import('../worker/cli/voices.ts') },
   accounts: { summary: 'Create accounts and change plans', load: () => import('../api/cli/accounts.ts') },
   keys: { summary: 'Create, list, roll and revoke API keys', load: () => import('../api/cli/keys.ts') },
+  webhooks: {
+    summary: "Show or rotate an account's webhook signing secret",
+    load: () => import('../api/cli/webhooks.ts'),
+  },
   credits: { summary: 'Grant credits to an account', load: () => import('../api/cli/credits.ts') },
   bench: { summary: 'Benchmarks: bench movie | api | render | e2e', load: () => import('../bench/cli.ts') },
 };

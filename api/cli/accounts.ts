@@ -1,5 +1,7 @@
 import { AppError } from '../../lib/errors.ts';
+import { newWebhookSecret } from '../../lib/webhooks/signature.ts';
 import { setPlan } from '../../store/accounts-repo.ts';
+import { ensureWebhookSecret } from '../../store/lifecycle/webhook-outbox-repo.ts';
 import { createAccountWithKey } from '../auth/provision.ts';
 import { emit, intOf, need, parse, planOf, runCommand, UsageError } from './common.ts';
 
@@ -22,12 +24,14 @@ export async function main(argv: string[]): Promise<number> {
       const credits = values.credits === undefined ? undefined : intOf('credits', String(values.credits), 0);
       const mode = values.mode ?? 'live';
       if (mode !== 'live' && mode !== 'test') throw new UsageError(`--mode must be live or test. Passed: ${mode}`);
-      const { account, key } = await createAccountWithKey(await open(), {
+      const db = await open();
+      const { account, key } = await createAccountWithKey(db, {
         plan,
         ...(credits !== undefined ? { credits } : {}),
         ...(typeof values.name === 'string' ? { name: values.name } : {}),
         mode,
       });
+      const webhookSecret = await ensureWebhookSecret(db.sql, account.id, newWebhookSecret);
       return emit(
         values.json as boolean,
         {
@@ -36,8 +40,9 @@ export async function main(argv: string[]): Promise<number> {
           credits: account.creditBalance,
           keyId: key.row.id,
           key: key.secret,
+          webhookSecret,
         },
-        `account ${account.id} (${account.plan}, ${account.creditBalance} credits)\nkey ${key.row.id}: ${key.secret}\nThe key is shown once; store it now.`,
+        `account ${account.id} (${account.plan}, ${account.creditBalance} credits)\nkey ${key.row.id}: ${key.secret}\nThe key is shown once; store it now.\nwebhook signing secret: ${webhookSecret}`,
       );
     }
     if (sub === 'set-plan') {

@@ -53,6 +53,19 @@ test('CLI: accounts, keys, credits with --json on PostgreSQL', { skip: !process.
   assert.match(acc.accountId, /^acc_/);
   assert.match(acc.key, /^fw_live_[0-9A-Za-z]{40}$/);
   assert.equal(acc.credits, 50);
+  assert.match(acc.webhookSecret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+
+  const shown = JSON.parse((await cli(['webhooks', 'secret', '--account', acc.accountId, '--json'], env)).out);
+  assert.equal(shown.webhookSecret, acc.webhookSecret);
+  const rotated = JSON.parse((await cli(['webhooks', 'rotate-secret', '--account', acc.accountId, '--json'], env)).out);
+  assert.notEqual(rotated.webhookSecret, acc.webhookSecret);
+  assert.equal(
+    JSON.parse((await cli(['webhooks', 'secret', '--account', acc.accountId, '--json'], env)).out).webhookSecret,
+    rotated.webhookSecret,
+  );
+  const missing = await cli(['webhooks', 'rotate-secret', '--account', 'acc_nope'], env);
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.err, /NOT_FOUND/);
 
   const granted = JSON.parse(
     (await cli(['credits', 'grant', '--account', acc.accountId, '--amount', '25', '--json'], env)).out,

@@ -63,9 +63,9 @@ test('CLI: accounts, keys, credits with --json on PostgreSQL', { skip: !process.
     JSON.parse((await cli(['webhooks', 'secret', '--account', acc.accountId, '--json'], env)).out).webhookSecret,
     rotated.webhookSecret,
   );
-  const missing = await cli(['webhooks', 'rotate-secret', '--account', 'acc_nope'], env);
-  assert.notEqual(missing.code, 0);
-  assert.match(missing.err, /NOT_FOUND/);
+  const noAccount = await cli(['webhooks', 'rotate-secret', '--account', 'acc_nope'], env);
+  assert.notEqual(noAccount.code, 0);
+  assert.match(noAccount.err, /NOT_FOUND/);
 
   const granted = JSON.parse(
     (await cli(['credits', 'grant', '--account', acc.accountId, '--amount', '25', '--json'], env)).out,

@@ -4,7 +4,7 @@ import { type Env, envBool } from '../../lib/config.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { LocalObjectStore } from '../../lib/storage/local-store.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
-import { S3ObjectStore } from '../../lib/storage/s3-store.ts';
+import { S3ObjectStore, type S3StoreOptions } from '../../lib/storage/s3-store.ts';
 import type { Database } from '../../store/database.ts';
 import type { ApiConfig } from '../config.ts';
 import { InProcessExecutor } from './in-process-executor.ts';
@@ -18,16 +18,7 @@ export interface PipelineConfig {
   leaseMs: number;
   allowPrivateUrls: boolean;
   signingSecret: string | undefined;
-  s3:
-    | {
-        bucket: string;
-        region: string;
-        endpoint?: string;
-        forcePathStyle?: boolean;
-        accessKeyId?: string;
-        secretAccessKey?: string;
-      }
-    | undefined;
+  s3: S3StoreOptions | undefined;
 }
 
 export function pipelineConfig(values: Env): PipelineConfig {

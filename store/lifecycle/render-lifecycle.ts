@@ -96,9 +96,8 @@ export async function reportProgress(
 ): Promise<boolean> {
   const now = deps.now();
   return deps.db.sql.begin(async (tx) => {
-    const [row] = await tx<RenderRow[]>`
-      SELECT * FROM renders WHERE id = ${id} AND lease_owner = ${lease.owner} FOR UPDATE`;
-    if (!row || isTerminal(row.status)) return false;
+    const row = await lockHeld(tx, id, lease);
+    if (!row) return false;
     const status = advanceStatus(row.status, report.phase);
     const progress = advanceProgress(row.progress, report.phase, report.progress);
     const durationSec = report.durationSec ?? row.durationSec;
@@ -108,6 +107,13 @@ export async function reportProgress(
       WHERE id = ${id}`;
     return true;
   }) as Promise<boolean>;
+}
+
+/** The render locked for this transaction, if `lease` still holds it and it is not finished. */
+async function lockHeld(tx: Queryable, id: string, lease: Lease | null): Promise<RenderRow | undefined> {
+  const [row] = await tx<RenderRow[]>`
+    SELECT * FROM renders WHERE id = ${id} ${lease ? tx`AND lease_owner = ${lease.owner}` : tx``} FOR UPDATE`;
+  return row && !isTerminal(row.status) ? row : undefined;
 }
 
 async function enqueueWebhook(tx: Queryable, row: RenderRow, type: 'render.completed' | 'render.failed', now: Date) {
@@ -131,9 +137,8 @@ export async function complete(
 ): Promise<boolean> {
   const now = deps.now();
   return deps.db.sql.begin(async (tx) => {
-    const [row] = await tx<RenderRow[]>`
-      SELECT * FROM renders WHERE id = ${id} AND lease_owner = ${lease.owner} FOR UPDATE`;
-    if (!row || isTerminal(row.status)) return false;
+    const row = await lockHeld(tx, id, lease);
+    if (!row) return false;
     const [account] = await tx<{ creditBalance: number }[]>`
       SELECT credit_balance FROM accounts WHERE id = ${row.accountId} FOR UPDATE`;
     const due = row.mode === 'test' ? 0 : Math.min(settlement.credits, Math.max(0, account?.creditBalance ?? 0));
@@ -160,9 +165,7 @@ export async function complete(
 export async function fail(deps: LifecycleDeps, id: string, lease: Lease | null, error: ErrorBody): Promise<boolean> {
   const now = deps.now();
   return deps.db.sql.begin(async (tx) => {
-    const [row] = await tx<RenderRow[]>`
-      SELECT * FROM renders WHERE id = ${id} ${lease ? tx`AND lease_owner = ${lease.owner}` : tx``} FOR UPDATE`;
-    if (!row || isTerminal(row.status)) return false;
+    if (!(await lockHeld(tx, id, lease))) return false;
     const [failed] = await tx<RenderRow[]>`
       UPDATE renders SET status = 'failed', error = ${tx.json(error as never)}, reserved_credits = 0, charged_credits = 0,
         lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}

@@ -1,7 +1,8 @@
 /**
- * The typed boundary between an executor and a worker process running one render. The executor
- * forks `framewright worker` with an IPC channel, sends one `job`, and receives progress and one
- * outcome. A worker that exits without an outcome has crashed; the executor decides on a retry.
+ * The typed boundary between an executor and a worker process. The executor forks
+ * `framewright worker` with an IPC channel and sends `job`s one at a time; for each it receives
+ * progress and one outcome, and the worker then waits for the next. A worker that exits without
+ * an outcome has crashed; the executor decides on a retry.
  */
 import type { ErrorCode } from '../lib/errors.ts';
 

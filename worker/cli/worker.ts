@@ -5,8 +5,9 @@ import type { JobMessage, WorkerMessage } from '../job-protocol.ts';
 import { renderMovie, workerConfigFromEnv } from '../render-movie.ts';
 
 /**
- * `framewright worker`: runs ONE render sent by the executor over IPC and reports through the
- * channel (the in-process status sink). Knows nothing of HTTP or the database.
+ * `framewright worker`: runs the renders the executor sends over IPC, one at a time, reporting
+ * through the channel (the in-process status sink). The process stays warm between renders and
+ * exits when the executor disconnects. Knows nothing of HTTP or the database.
  */
 export async function main(_argv: string[]): Promise<number> {
   const send = process.send?.bind(process);
@@ -22,16 +23,49 @@ export async function main(_argv: string[]): Promise<number> {
       send(m, undefined, {}, () => resolve());
     });
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', name: 'worker' });
-  const job = await new Promise<JobMessage>((resolve) => process.once('message', (m) => resolve(m as JobMessage)));
-  const controller = new AbortController();
-  process.once('SIGTERM', () => controller.abort(new AppError('RENDER_FAILED', 'The render was stopped')));
-  // The executor is gone (killed with SIGKILL): nobody will take the result, so stop at once.
-  // Its successor retries the render when the lease expires.
+  const config = workerConfigFromEnv();
+
+  let current: AbortController | undefined;
+  const waiting: JobMessage[] = [];
+  let wake: (() => void) | undefined;
+  process.on('message', (m) => {
+    waiting.push(m as JobMessage);
+    wake?.();
+  });
+  process.once('SIGTERM', () => {
+    current?.abort(new AppError('RENDER_FAILED', 'The render was stopped'));
+    if (process.connected) process.disconnect();
+  });
+  // The executor is gone (drained, or killed with SIGKILL): nobody will take a result, so stop.
+  // A killed executor's successor retries the render when its lease expires.
   process.once('disconnect', () => {
-    controller.abort(new AppError('RENDER_FAILED', 'The executor went away'));
-    setTimeout(() => process.exit(1), 2_000).unref();
+    current?.abort(new AppError('RENDER_FAILED', 'The executor went away'));
+    wake?.();
+    setTimeout(() => process.exit(current ? 1 : 0), 2_000).unref();
   });
 
+  while (process.connected) {
+    const job = waiting.shift();
+    if (!job) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      continue;
+    }
+    current = new AbortController();
+    await post(await runJob(job, config, current.signal, logger, post));
+    current = undefined;
+  }
+  return 0;
+}
+
+async function runJob(
+  job: JobMessage,
+  config: ReturnType<typeof workerConfigFromEnv>,
+  signal: AbortSignal,
+  logger: ReturnType<typeof createLogger>,
+  post: (m: WorkerMessage) => Promise<void>,
+): Promise<WorkerMessage> {
   const started = Date.now();
   try {
     const checked = validateMovie(job.movie);
@@ -41,9 +75,9 @@ export async function main(_argv: string[]): Promise<number> {
       output: job.output,
       watermark: job.watermark,
       draft: job.draft,
-      signal: controller.signal,
+      signal,
       logger: logger.child({ renderId: job.renderId }),
-      config: workerConfigFromEnv(),
+      config,
       onProgress: (e) => {
         if (e.phase === 'preparing') void post({ type: 'progress', phase: 'preparing', progress: e.progress });
         else if (e.phase === 'rendering') {
@@ -51,25 +85,22 @@ export async function main(_argv: string[]): Promise<number> {
         }
       },
     });
-    await post({
+    return {
       type: 'done',
       durationSec: result.durationSec,
       width: result.width,
       height: result.height,
       fps: result.fps,
       renderMs: Date.now() - started,
-    });
-    return 0;
+    };
   } catch (err) {
-    const error =
-      err instanceof AppError
-        ? { code: err.code, message: err.message, ...(err.path ? { path: err.path } : {}) }
-        : { code: 'RENDER_FAILED' as const, message: err instanceof Error ? err.message : String(err) };
     logger.error({ renderId: job.renderId, err }, 'render failed');
-    await post({ type: 'failed', error });
-    return 1;
-  } finally {
-    // The IPC channel keeps the process alive: close it so the worker exits with its outcome sent.
-    if (process.connected) process.disconnect();
+    return {
+      type: 'failed',
+      error:
+        err instanceof AppError
+          ? { code: err.code, message: err.message, ...(err.path ? { path: err.path } : {}) }
+          : { code: 'RENDER_FAILED', message: err instanceof Error ? err.message : String(err) },
+    };
   }
 }

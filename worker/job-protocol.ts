@@ -18,6 +18,8 @@ export interface JobMessage {
 }
 
 export type WorkerMessage =
+  /** Sent once, when the worker has loaded and waits for jobs. */
+  | { type: 'ready' }
   | { type: 'progress'; phase: 'preparing' | 'rendering'; progress: number; durationSec?: number }
   | { type: 'done'; durationSec: number; width: number; height: number; fps: number; renderMs: number }
   | { type: 'failed'; error: { code: ErrorCode; message: string; path?: string } };

@@ -106,9 +106,34 @@ export class InProcessExecutor implements ExecutorPort {
   /** Starts claiming. Renders left behind by a killed process are retried or failed first. */
   start(): void {
     if (this.loop) return;
+    void this.warm();
     this.loop = this.claimLoop();
     this.sweepTimer = setInterval(() => void this.failAbandoned(), this.leaseMs);
     this.sweepTimer.unref();
+  }
+
+  /**
+   * Starts the pool's worker processes ahead of the first render and resolves when they are
+   * loaded, so a render never waits for a process to start.
+   */
+  async warm(): Promise<void> {
+    const missing = this.concurrency - this.idle.length - this.running.size;
+    const started = Array.from({ length: Math.max(0, missing) }, () => {
+      const worker = this.spawnWorker();
+      this.idle.push(worker);
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          worker.child.off('message', onReady);
+          resolve();
+        };
+        const onReady = (m: unknown) => {
+          if ((m as WorkerMessage).type === 'ready') done();
+        };
+        worker.child.on('message', onReady);
+        worker.child.once('exit', done);
+      });
+    });
+    await Promise.all(started);
   }
 
   async submit(_render: RenderRow): Promise<void> {
@@ -223,6 +248,7 @@ export class InProcessExecutor implements ExecutorPort {
     });
     const onMessage = (raw: unknown) => {
       const m = raw as WorkerMessage;
+      if (m.type === 'ready') return;
       if (m.type === 'progress') {
         chain = chain.then(() =>
           lifecycle

@@ -44,6 +44,7 @@ export async function main(_argv: string[]): Promise<number> {
     setTimeout(() => process.exit(current ? 1 : 0), 2_000).unref();
   });
 
+  await post({ type: 'ready' });
   while (process.connected) {
     const job = waiting.shift();
     if (!job) {

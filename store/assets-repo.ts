@@ -1,4 +1,5 @@
 import type { Queryable } from './database.ts';
+import { listOwned } from './owned-list.ts';
 import type { Owner } from './types.ts';
 
 export type AssetKind = 'image' | 'audio' | 'video';
@@ -36,18 +37,12 @@ export async function getAssetById(sql: Queryable, id: string): Promise<AssetRow
   return row;
 }
 
-export async function listAssets(
+export function listAssets(
   sql: Queryable,
   owner: Owner,
   page: { limit: number; offset: number },
 ): Promise<{ rows: AssetRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    sql<AssetRow[]>`SELECT * FROM assets WHERE account_id = ${owner.accountId} AND mode = ${owner.mode}
-      ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
-    sql<{ n: number }[]>`SELECT count(*)::int AS n FROM assets
-      WHERE account_id = ${owner.accountId} AND mode = ${owner.mode}`,
-  ]);
-  return { rows, total: count[0]?.n ?? 0 };
+  return listOwned<AssetRow>(sql, 'assets', owner, page);
 }
 
 export async function deleteAsset(sql: Queryable, owner: Owner, id: string): Promise<AssetRow | undefined> {

@@ -1,4 +1,5 @@
 import type { Queryable } from './database.ts';
+import { listOwned } from './owned-list.ts';
 import type { Owner, TemplateRow } from './types.ts';
 
 export async function insertTemplate(
@@ -19,18 +20,12 @@ export async function getTemplate(sql: Queryable, owner: Owner, id: string): Pro
   return row;
 }
 
-export async function listTemplates(
+export function listTemplates(
   sql: Queryable,
   owner: Owner,
   page: { limit: number; offset: number },
 ): Promise<{ rows: TemplateRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
-    sql<TemplateRow[]>`SELECT * FROM templates WHERE account_id = ${owner.accountId} AND mode = ${owner.mode}
-      ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
-    sql<{ n: number }[]>`SELECT count(*)::int AS n FROM templates
-      WHERE account_id = ${owner.accountId} AND mode = ${owner.mode}`,
-  ]);
-  return { rows, total: count[0]?.n ?? 0 };
+  return listOwned<TemplateRow>(sql, 'templates', owner, page);
 }
 
 /** Replaces the name and/or the body (with its manifest); undefined when not the owner's. */

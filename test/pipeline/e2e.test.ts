@@ -56,6 +56,71 @@ function assertMonotonic(seen: { status: string; progress: number }[]) {
   }
 }
 
+describe('pipeline with S3 object storage', {
+  skip: process.env.TEST_S3_ENDPOINT ? false : 'TEST_S3_ENDPOINT is not set (run through scripts/test.sh)',
+  timeout: 120_000,
+}, () => {
+  it('stores the output in the bucket and redirects its download to a presigned URL', async () => {
+    const backend = backends().find((b) => b.name === 'pglite');
+    const db = await (backend as NonNullable<typeof backend>).open();
+    const bucket = `fw-e2e-${Date.now()}`;
+    const { S3Client, CreateBucketCommand } = await import('@aws-sdk/client-s3');
+    const admin = new S3Client({
+      region: 'us-east-1',
+      endpoint: process.env.TEST_S3_ENDPOINT,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
+    await admin.send(new CreateBucketCommand({ Bucket: bucket }));
+    const stack = await startStack(db, { s3Bucket: bucket });
+    try {
+      assert.equal(stack.pipeline.objects.kind, 's3');
+      const { key } = await newAccount(db, { plan: 'pro', credits: 100 });
+      const created = await api(stack, key, 'POST', '/v1/renders', { movie: tinyMovie() });
+      const { render } = await untilFinished(stack, key, created.body.id as string);
+      assert.equal(render.status, 'done', JSON.stringify(render.error));
+      const hop = await fetch(render.outputUrl as string, { redirect: 'manual' });
+      assert.equal(hop.status, 302);
+      const location = hop.headers.get('location') ?? '';
+      assert.ok(location.startsWith(`${process.env.TEST_S3_ENDPOINT}/${bucket}/renders/${render.id}.mp4?`), location);
+      assert.match(location, /X-Amz-Expires=300/);
+      const file = path.join(stack.dataDir, 's3.mp4');
+      await writeFile(file, Buffer.from(await (await fetch(location)).arrayBuffer()));
+      const probe = await ffprobe(file);
+      assert.deepEqual(
+        probe.streams.map((st) => [st.codec_type, st.width, st.height]),
+        [['video', 320, 180]],
+      );
+    } finally {
+      await stack.close();
+      await db.close();
+      admin.destroy();
+    }
+  });
+});
+
+describe('GET /v1/voices', () => {
+  it('lists the catalogue, espeak and OpenAI voices, to an authenticated caller', async () => {
+    const backend = backends().find((b) => b.name === 'pglite');
+    const db = await (backend as NonNullable<typeof backend>).open();
+    const stack = await startStack(db);
+    try {
+      const { key } = await newAccount(db);
+      const { status, body } = await api(stack, key, 'GET', '/v1/voices');
+      assert.equal(status, 200);
+      const items = body.items as { id: string; engine: string; language: string }[];
+      assert.ok(items.some((v) => v.id === 'espeak-en-us' && v.engine === 'espeak' && v.language === 'en-US'));
+      assert.ok(items.some((v) => v.id === 'openai-alloy' && v.engine === 'openai'));
+      assert.equal(new Set(items.map((v) => v.id)).size, items.length, 'ids are unique');
+      const anonymous = await fetch(`${stack.base}/v1/voices`);
+      assert.equal(anonymous.status, 401);
+    } finally {
+      await stack.close();
+      await db.close();
+    }
+  });
+});
+
 for (const backend of backends()) {
   describe(`pipeline end to end on ${backend.name}`, { timeout: 300_000 }, () => {
     it('renders a posted movie to a downloadable MP4 and charges for it', async () => {

@@ -45,14 +45,28 @@ export interface Stack {
  * The product on one machine as `serve` assembles it, on a real socket: API, in-process executor
  * with real worker processes, local object storage. The webhook dispatcher is driven by the test.
  */
-export async function startStack(db: Database, opts: { allowPrivate?: boolean } = {}): Promise<Stack> {
+export async function startStack(
+  db: Database,
+  opts: { allowPrivate?: boolean; s3Bucket?: string } = {},
+): Promise<Stack> {
   const allowPrivate = String(opts.allowPrivate ?? true);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'fw-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const clock = new TestClock();
   const api = testConfig({ publicBaseUrl: base, dataDir });
-  const { values } = readEnv(EnvSchema, { ALLOW_PRIVATE_URLS: allowPrivate, RENDER_CONCURRENCY: '2' });
+  const { values } = readEnv(EnvSchema, {
+    ALLOW_PRIVATE_URLS: allowPrivate,
+    RENDER_CONCURRENCY: '2',
+    ...(opts.s3Bucket
+      ? {
+          S3_BUCKET: opts.s3Bucket,
+          S3_ENDPOINT: process.env.TEST_S3_ENDPOINT,
+          S3_ACCESS_KEY_ID: 'test',
+          S3_SECRET_ACCESS_KEY: 'test',
+        }
+      : {}),
+  });
   const pipeline = await createPipeline({
     api,
     config: pipelineConfig(values),

@@ -18,17 +18,7 @@ export interface ScriptRow {
 
 export async function insertScript(
   sql: Queryable,
-  s: Owner & {
-    id: string;
-    keyId: string;
-    request: unknown;
-    title: string | null;
-    description: string | null;
-    scenes: unknown;
-    meta: unknown;
-    chargedCredits: number;
-    now: Date;
-  },
+  s: Omit<ScriptRow, 'createdAt'> & { now: Date },
 ): Promise<ScriptRow> {
   const [row] = await sql<ScriptRow[]>`
     INSERT INTO scripts (id, account_id, mode, key_id, request, title, description, scenes, meta, charged_credits, created_at)

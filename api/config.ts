@@ -16,6 +16,8 @@ export interface ApiConfig {
   authFailuresPerMinute: number;
   /** Verified keys are cached this long (0 = off); revocations also evict via NOTIFY on PostgreSQL. */
   authCacheTtlMs: number;
+  /** GET /v1/renders/{id} answers from a cache evicted on every change; this bounds a lost eviction (0 = off). */
+  renderCacheTtlMs: number;
   /** JSON body limit in bytes (1 MiB). */
   bodyLimit: number;
   logLevel: string;
@@ -47,6 +49,7 @@ export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiC
     }),
     authFailuresPerMinute: Number(values.AUTH_FAILURES_PER_MINUTE ?? '30'),
     authCacheTtlMs: Number(values.AUTH_CACHE_TTL_MS ?? '2000'),
+    renderCacheTtlMs: Number(values.RENDER_CACHE_TTL_MS ?? '5000'),
     bodyLimit: BODY_LIMIT,
     logLevel: values.LOG_LEVEL ?? 'info',
     ffprobePath: values.FFPROBE_PATH ?? 'ffprobe',

@@ -1,5 +1,6 @@
 import { EnvSchema, readEnv } from '../lib/config.ts';
 import { createLogger } from '../lib/logger.ts';
+import { ChangeFeed } from '../store/change-feed.ts';
 import type { Database } from '../store/database.ts';
 import { buildApp } from './app.ts';
 import { apiConfig } from './config.ts';
@@ -9,8 +10,15 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
   const config = apiConfig(readEnv(EnvSchema, {}).values, {
     publicBaseUrl: 'http://localhost:8080',
     authCacheTtlMs: 0,
+    renderCacheTtlMs: 0,
   });
-  const nodb = { kind: 'pglite', url: '', sql: null, close: async () => {} } as unknown as Database;
+  const nodb = {
+    kind: 'pglite',
+    url: '',
+    sql: null,
+    renderChanges: new ChangeFeed(),
+    close: async () => {},
+  } as unknown as Database;
   const app = await buildApp({ config, db: nodb, logger: createLogger({ level: 'silent' }) });
   try {
     return app.swagger() as unknown as Record<string, unknown>;

@@ -111,6 +111,14 @@ export const EnvSchema = Type.Object({
         'How long a verified API key is cached in the API process (0 disables). Revocation reaches other processes at once on PostgreSQL (NOTIFY), else within this time.',
     }),
   ),
+  RENDER_CACHE_TTL_MS: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,6}$',
+      default: '5000',
+      description:
+        'How long GET /v1/renders/{id} may answer from the API process cache (0 disables). Every change to a render evicts it at once (a trigger NOTIFYs on PostgreSQL); the time only bounds a notification lost to a dropped connection.',
+    }),
+  ),
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -16,10 +16,20 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+// Random bytes are drawn from the CSPRNG 4 KiB at a time and handed out in order, each byte once:
+// one draw per 256 ids instead of one per id (a request id is made for every request).
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let poolOffset = 0;
+
 function encodeRandom(length: number): string {
-  const bytes = randomBytes(length);
+  if (poolOffset + length > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
   let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[(bytes[i] as number) & 31];
+  for (let i = 0; i < length; i++) out += ALPHABET[(pool[poolOffset + i] as number) & 31];
+  poolOffset += length;
   return out;
 }
 

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
 import type { Logger } from '../lib/logger.ts';
+import { ChangeFeed } from './change-feed.ts';
 import { migrate } from './migrate.ts';
 import { startEmbeddedPostgres } from './pglite-server.ts';
 
@@ -20,8 +21,13 @@ export interface Database {
   readonly kind: 'postgres' | 'pglite';
   /** The URL clients connect to (for the embedded one, its loopback socket). */
   readonly url: string;
+  /** Ids of renders that changed (see change-feed.ts); writers publish after they commit. */
+  readonly renderChanges: ChangeFeed;
   close(): Promise<void>;
 }
+
+/** The channel the renders_changed trigger (migration 0202) notifies on. */
+export const RENDER_CHANGES_CHANNEL = 'framewright_renders';
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL URL; unset opens the embedded PGlite under `dataDir`. */
@@ -54,7 +60,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   let db: Database;
   if (options.databaseUrl) {
     const sql = connect(options.databaseUrl, max);
-    db = { sql, kind: 'postgres', url: options.databaseUrl, close: () => sql.end({ timeout: 5 }) };
+    // Other processes (replicas, the operator) change renders too: their changes arrive by LISTEN.
+    // postgres.js re-listens after a reconnect and calls onlisten again: anything may have been
+    // missed in between, so that is announced as a change of everything.
+    const renderChanges = new ChangeFeed(async (publish) => {
+      let first = true;
+      const listening = await sql.listen(RENDER_CHANGES_CHANNEL, publish, () => {
+        if (!first) publish(null);
+        first = false;
+      });
+      return () => listening.unlisten();
+    });
+    db = { sql, kind: 'postgres', url: options.databaseUrl, renderChanges, close: () => sql.end({ timeout: 5 }) };
   } else {
     const dir = path.resolve(options.dataDir, 'pg');
     await mkdir(dir, { recursive: true });
@@ -67,6 +84,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       sql,
       kind: 'pglite',
       url: embedded.url,
+      // The data directory is locked to this process: every change is made here and published.
+      renderChanges: new ChangeFeed(),
       close: async () => {
         await sql.end({ timeout: 5 });
         await embedded.stop();

@@ -5,16 +5,24 @@ import { findKeyByHash } from '../../store/api-keys-repo.ts';
 import { hashApiKey, KEY_PATTERN } from '../auth/api-key.ts';
 import { KEY_REVOKED_CHANNEL, KeyCache } from '../auth/key-cache.ts';
 import { UNAUTHORIZED_MESSAGE } from '../auth/require-auth.ts';
-import { retryAfterSec } from '../rate-limit/limiter.ts';
+import { type LimitDecision, retryAfterSec } from '../rate-limit/limiter.ts';
+import { rateWindow } from './rate-limit.ts';
 
 const FAILURE_WINDOW_MS = 60_000;
+
+function gateRefusal(gate: LimitDecision, now: number): AppError {
+  return new AppError('RATE_LIMITED', 'Too many failed authentication attempts from this address.', {
+    headers: { 'retry-after': String(retryAfterSec(gate, now)) },
+  });
+}
 
 /**
  * Bearer authentication. Every path (missing header, malformed, unknown, revoked) hashes what was
  * sent and does the same single lookup, so failures cost the same as a success and answer the
  * same 401 envelope. Failed attempts are counted per client address; past the limit the address
- * gets 429 before any key is looked at, so guessing cannot go on at full speed. Verified keys are
- * cached for AUTH_CACHE_TTL_MS (checked after the failure gate, so the gate still comes first).
+ * gets 429 before any key is looked at in the database, so guessing cannot go on at full speed.
+ * Verified keys are cached for AUTH_CACHE_TTL_MS; a cached key still passes the failure gate, in
+ * the same limiter call that counts it against its rate limit (one Redis round trip per request).
  */
 export const authPlugin = fp(
   async (app) => {
@@ -31,22 +39,26 @@ export const authPlugin = fp(
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.config.public || request.is404) return;
       const now = app.now().getTime();
-      const failKey = `authfail:${request.ip}`;
-      const limit = app.config.authFailuresPerMinute;
-      const gate = await app.limiter.peek(failKey, limit, FAILURE_WINDOW_MS, now);
-      if (!gate.allowed) {
-        throw new AppError('RATE_LIMITED', 'Too many failed authentication attempts from this address.', {
-          headers: { 'retry-after': String(retryAfterSec(gate, now)) },
-        });
-      }
+      const gate = {
+        key: `authfail:${request.ip}`,
+        limit: app.config.authFailuresPerMinute,
+        windowMs: FAILURE_WINDOW_MS,
+      };
       const header = request.headers.authorization ?? '';
       const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
       const hash = hashApiKey(token);
       const cached = cache.get(hash, now);
       if (cached) {
+        // The hot path: a key verified a moment ago. The gate and the key's own rate limit are
+        // one limiter call; the rate-limit plugin uses the decision instead of hitting again.
+        const decided = await app.limiter.hitUnlessGated(gate, rateWindow(app, cached), now);
+        if (!decided.hit) throw gateRefusal(decided.gate, now);
         request.auth = cached;
+        request.rateLimit = decided.hit;
         return;
       }
+      const gateDecision = await app.limiter.peek(gate.key, gate.limit, gate.windowMs, now);
+      if (!gateDecision.allowed) throw gateRefusal(gateDecision, now);
       const found = await findKeyByHash(app.db.sql, hash);
       const ok =
         found !== undefined &&
@@ -54,7 +66,7 @@ export const authPlugin = fp(
         timingSafeEqual(Buffer.from(found.keyHash, 'hex'), Buffer.from(hash, 'hex')) &&
         found.revokedAt === null;
       if (!ok || !found) {
-        await app.limiter.hit(failKey, limit, FAILURE_WINDOW_MS, now);
+        await app.limiter.hit(gate.key, gate.limit, gate.windowMs, now);
         throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
       }
       request.auth = { accountId: found.accountId, keyId: found.keyId, mode: found.mode, plan: found.plan };

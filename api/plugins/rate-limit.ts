@@ -1,8 +1,15 @@
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
-import { type LimitDecision, retryAfterSec } from '../rate-limit/limiter.ts';
+import type { AuthContext } from '../context.ts';
+import { type LimitDecision, retryAfterSec, type Window } from '../rate-limit/limiter.ts';
 
 export const RATE_WINDOW_MS = 60_000;
+
+/** The per-key window of the caller's plan. */
+export function rateWindow(app: FastifyInstance, auth: AuthContext): Window {
+  return { key: `key:${auth.keyId}`, limit: app.plans[auth.plan].rateLimitPerMinute, windowMs: RATE_WINDOW_MS };
+}
 
 function headersOf(d: LimitDecision): Record<string, string> {
   return {
@@ -23,9 +30,11 @@ export const rateLimitPlugin = fp(
       const auth = request.auth;
       if (!auth) return;
       const now = app.now().getTime();
-      const limit = app.plans[auth.plan].rateLimitPerMinute;
-      const decision = await app.limiter.hit(`key:${auth.keyId}`, limit, RATE_WINDOW_MS, now);
+      // The auth plugin already counted a cached key's request (with its failure gate).
+      const window = rateWindow(app, auth);
+      const decision = request.rateLimit ?? (await app.limiter.hit(window.key, window.limit, window.windowMs, now));
       request.rateLimit = decision;
+      const limit = window.limit;
       reply.headers(headersOf(decision));
       if (!decision.allowed) {
         throw new AppError('RATE_LIMITED', `More than ${limit} requests in the last minute for this API key.`, {

@@ -76,6 +76,24 @@ for (const l of limiters()) {
       assert.equal((await limiter.hit('a', 3, 1000, 1)).allowed, false);
       assert.equal((await limiter.hit('b', 3, 1000, 1)).allowed, true);
     });
+    await t.test('hitUnlessGated: the gate refuses without counting, else the request is counted', async () => {
+      const gate = { key: 'g', limit: 2, windowMs: 1000 };
+      const counted = { key: 'c', limit: 5, windowMs: 1000 };
+      const open = await limiter.hitUnlessGated(gate, counted, 0);
+      assert.deepEqual(
+        [open.gate.allowed, open.gate.remaining, open.hit?.allowed, open.hit?.remaining],
+        [true, 2, true, 4],
+      );
+      await limiter.hit('g', 2, 1000, 10);
+      await limiter.hit('g', 2, 1000, 20);
+      const shut = await limiter.hitUnlessGated(gate, counted, 30);
+      assert.deepEqual([shut.gate.allowed, shut.gate.resetAtMs, shut.hit], [false, 1010, null]);
+      assert.equal((await limiter.peek('c', 5, 1000, 30)).remaining, 4, 'a gated request is not counted');
+      assert.equal((await limiter.peek('g', 2, 1000, 30)).remaining, 0, 'the gate is only looked at');
+      // At 1011 the gate's hit at 10 and the counted request at 0 have left their windows.
+      const reopened = await limiter.hitUnlessGated(gate, counted, 1011);
+      assert.deepEqual([reopened.gate.allowed, reopened.gate.remaining, reopened.hit?.remaining], [true, 1, 4]);
+    });
     await t.test('parallel hits never exceed the limit', async () => {
       const results = await Promise.all(Array.from({ length: 50 }, () => limiter.hit('par', 10, 60_000, 5)));
       assert.equal(results.filter((r) => r.allowed).length, 10);

@@ -7,13 +7,29 @@ export interface LimitDecision {
   resetAtMs: number;
 }
 
+/** One sliding window: at most `limit` requests under `key` in any `windowMs`. */
+export interface Window {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** What `hitUnlessGated` decided: `hit` is null when the gate refused (nothing was counted). */
+export interface GatedDecision {
+  gate: LimitDecision;
+  hit: LimitDecision | null;
+}
+
 /**
  * The rate-limiter port: a sliding-window log per key. `hit` counts a request when it is allowed;
  * `peek` only looks (used to refuse an address with too many failed logins before checking a key).
+ * `hitUnlessGated` is peek-then-hit as one atomic step (one round trip on Redis): the hot path of
+ * an authenticated request whose key is already verified.
  */
 export interface RateLimiter {
   hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision>;
   peek(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision>;
+  hitUnlessGated(gate: Window, counted: Window, nowMs: number): Promise<GatedDecision>;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import type { LimitDecision, RateLimiter } from './limiter.ts';
+import type { GatedDecision, LimitDecision, RateLimiter, Window } from './limiter.ts';
 
 /**
  * In-process sliding-window log: per key, the timestamps of the requests counted in the last
@@ -9,6 +9,24 @@ export class MemoryRateLimiter implements RateLimiter {
   private sweeps = 0;
 
   async hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision> {
+    return this.hitNow(key, limit, windowMs, nowMs);
+  }
+
+  async peek(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision> {
+    return this.peekNow(key, limit, windowMs, nowMs);
+  }
+
+  async hitUnlessGated(gate: Window, counted: Window, nowMs: number): Promise<GatedDecision> {
+    const gateDecision = this.peekNow(gate.key, gate.limit, gate.windowMs, nowMs);
+    if (!gateDecision.allowed) return { gate: gateDecision, hit: null };
+    return { gate: gateDecision, hit: this.hitNow(counted.key, counted.limit, counted.windowMs, nowMs) };
+  }
+
+  async close(): Promise<void> {
+    this.logs.clear();
+  }
+
+  private hitNow(key: string, limit: number, windowMs: number, nowMs: number): LimitDecision {
     const log = this.prune(key, windowMs, nowMs);
     const allowed = log.length < limit;
     if (allowed) log.push(nowMs);
@@ -16,13 +34,9 @@ export class MemoryRateLimiter implements RateLimiter {
     return decide(log, limit, windowMs, nowMs, allowed);
   }
 
-  async peek(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision> {
+  private peekNow(key: string, limit: number, windowMs: number, nowMs: number): LimitDecision {
     const log = this.prune(key, windowMs, nowMs);
     return decide(log, limit, windowMs, nowMs, log.length < limit);
-  }
-
-  async close(): Promise<void> {
-    this.logs.clear();
   }
 
   private prune(key: string, windowMs: number, nowMs: number): number[] {

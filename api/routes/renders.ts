@@ -4,6 +4,7 @@ import { getRender, listRenders } from '../../store/renders-repo.ts';
 import type { RenderStatus } from '../../store/types.ts';
 import { requireAuth } from '../auth/require-auth.ts';
 import { createRender } from '../renders/create-render.ts';
+import { RenderCache } from '../renders/render-cache.ts';
 import { renderResource } from '../renders/render-resource.ts';
 import { errorResponses, IdempotencyHeader, IdParams } from '../schemas/common.ts';
 import { CreateRenderBody, ListRendersQuery, RenderListSchema, RenderResourceSchema } from '../schemas/render.ts';
@@ -28,6 +29,12 @@ export const CREATE_RENDER_CODES = [
 ] as const;
 
 const renders: FastifyPluginAsyncTypebox = async (app) => {
+  const cache = new RenderCache(app.config.renderCacheTtlMs);
+  if (cache.enabled) {
+    const stop = await app.db.renderChanges.subscribe((id) => cache.evict(id));
+    app.addHook('onClose', stop);
+  }
+
   app.post(
     '/renders',
     {
@@ -101,9 +108,15 @@ const renders: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const auth = requireAuth(request);
-      const row = await getRender(app.db.sql, auth, request.params.id);
-      if (!row) throw new AppError('NOT_FOUND', `No render ${request.params.id}.`, { path: 'id' });
-      return renderResource(row);
+      const id = request.params.id;
+      const cached = cache.get(id, auth, app.now().getTime());
+      if (cached) return cached;
+      const generation = cache.generation;
+      const row = await getRender(app.db.sql, auth, id);
+      if (!row) throw new AppError('NOT_FOUND', `No render ${id}.`, { path: 'id' });
+      const resource = renderResource(row);
+      cache.set(resource, auth, generation, app.now().getTime());
+      return resource;
     },
   );
 };

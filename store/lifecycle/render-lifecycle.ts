@@ -50,7 +50,7 @@ export async function claimNext(
 ): Promise<LeasedRender | undefined> {
   const now = deps.now();
   const until = new Date(now.getTime() + lease.leaseMs);
-  return deps.db.sql.begin(async (tx) => {
+  const claimed = (await deps.db.sql.begin(async (tx) => {
     const [row] = await tx<{ id: string }[]>`
       SELECT id FROM renders
       WHERE status = 'queued'
@@ -70,7 +70,15 @@ export async function claimNext(
       WHERE r.id = ${row.id} AND a.id = r.account_id
       RETURNING r.*, a.plan`;
     return claimed;
-  }) as Promise<LeasedRender | undefined>;
+  })) as LeasedRender | undefined;
+  if (claimed) deps.db.renderChanges.publish(claimed.id);
+  return claimed;
+}
+
+/** Publishes the change of render `id` when `changed` (after the transaction committed). */
+function announce(deps: LifecycleDeps, id: string, changed: boolean): boolean {
+  if (changed) deps.db.renderChanges.publish(id);
+  return changed;
 }
 
 /** Extends the lease; false when the holder lost it (expired and reclaimed, or finished). */
@@ -80,7 +88,7 @@ export async function heartbeat(deps: LifecycleDeps, id: string, lease: Lease): 
     UPDATE renders SET lease_expires_at = ${new Date(now.getTime() + lease.leaseMs)}
     WHERE id = ${id} AND lease_owner = ${lease.owner} AND status IN ('preparing', 'rendering')
     RETURNING id`;
-  return rows.length === 1;
+  return announce(deps, id, rows.length === 1);
 }
 
 /**
@@ -95,7 +103,7 @@ export async function reportProgress(
   report: { phase: ActivePhase; progress: number; durationSec?: number | undefined },
 ): Promise<boolean> {
   const now = deps.now();
-  return deps.db.sql.begin(async (tx) => {
+  const changed = await deps.db.sql.begin(async (tx) => {
     const row = await lockHeld(tx, id, lease);
     if (!row) return false;
     const status = advanceStatus(row.status, report.phase);
@@ -106,7 +114,8 @@ export async function reportProgress(
         updated_at = ${status === row.status ? row.updatedAt : now}
       WHERE id = ${id}`;
     return true;
-  }) as Promise<boolean>;
+  });
+  return announce(deps, id, changed);
 }
 
 /** The render locked for this transaction, if `lease` still holds it and it is not finished. */
@@ -136,7 +145,7 @@ export async function complete(
   settlement: Settlement,
 ): Promise<boolean> {
   const now = deps.now();
-  return deps.db.sql.begin(async (tx) => {
+  const changed = await deps.db.sql.begin(async (tx) => {
     const row = await lockHeld(tx, id, lease);
     if (!row) return false;
     const [account] = await tx<{ creditBalance: number }[]>`
@@ -154,7 +163,8 @@ export async function complete(
       WHERE id = ${id} RETURNING *`;
     await enqueueWebhook(tx, done as RenderRow, 'render.completed', now);
     return true;
-  }) as Promise<boolean>;
+  });
+  return announce(deps, id, changed);
 }
 
 /**
@@ -164,7 +174,7 @@ export async function complete(
  */
 export async function fail(deps: LifecycleDeps, id: string, lease: Lease | null, error: ErrorBody): Promise<boolean> {
   const now = deps.now();
-  return deps.db.sql.begin(async (tx) => {
+  const changed = await deps.db.sql.begin(async (tx) => {
     if (!(await lockHeld(tx, id, lease))) return false;
     const [failed] = await tx<RenderRow[]>`
       UPDATE renders SET status = 'failed', error = ${tx.json(error as never)}, reserved_credits = 0, charged_credits = 0,
@@ -172,7 +182,8 @@ export async function fail(deps: LifecycleDeps, id: string, lease: Lease | null,
       WHERE id = ${id} RETURNING *`;
     await enqueueWebhook(tx, failed as RenderRow, 'render.failed', now);
     return true;
-  }) as Promise<boolean>;
+  });
+  return announce(deps, id, changed);
 }
 
 /**
@@ -184,7 +195,7 @@ export async function release(deps: LifecycleDeps, id: string, lease: Lease): Pr
     UPDATE renders SET lease_expires_at = ${deps.now()}, attempts = greatest(attempts - 1, 0)
     WHERE id = ${id} AND lease_owner = ${lease.owner} AND status IN ('preparing', 'rendering')
     RETURNING id`;
-  return rows.length === 1;
+  return announce(deps, id, rows.length === 1);
 }
 
 /** Renders whose lease expired with no attempts left: the ids to fail with INTERNAL. */

@@ -112,6 +112,29 @@ test('failed authentications are rate limited per client address', async (t) => 
   });
 });
 
+test('the failure gate also holds for a key already verified (cached)', async (t) => {
+  await eachBackend(t, async (t, db) => {
+    const app = await startApp(db, { config: testConfig({ authFailuresPerMinute: 2, authCacheTtlMs: 60_000 }) });
+    t.after(() => app.close());
+    const acc = await newAccount(db, { plan: 'pro' });
+    const attempt = (ip: string, key: string) =>
+      app.inject({ method: 'GET', url: '/v1/usage', remoteAddress: ip, headers: { authorization: `Bearer ${key}` } });
+    assert.equal((await attempt('10.0.0.7', acc.key)).statusCode, 200, 'verified and cached');
+    for (let i = 0; i < 2; i++) assert.equal((await attempt('10.0.0.7', 'guess')).statusCode, 401);
+    const blocked = await attempt('10.0.0.7', acc.key);
+    assert.equal(blocked.statusCode, 429);
+    assert.equal(blocked.json().error.code, 'RATE_LIMITED');
+    const other = await attempt('10.0.0.8', acc.key);
+    assert.equal(other.statusCode, 200);
+    assert.ok(Number(other.headers['x-ratelimit-remaining']) >= 0, 'the cached path still counts the key');
+    assert.equal(
+      Number(other.headers['x-ratelimit-remaining']),
+      app.plans.pro.rateLimitPerMinute - 2,
+      'two requests counted, the gated one not',
+    );
+  });
+});
+
 const limiterKinds = [{ name: 'in-process' }, ...(process.env.TEST_REDIS_URL ? [{ name: 'redis' }] : [])];
 for (const kind of limiterKinds) {
   test(`per-key rate limit (${kind.name})`, async (t) => {

@@ -32,9 +32,6 @@ async function freshPostgres(baseUrl: string): Promise<Database> {
   const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '.', logger, max: 10 });
   return {
     ...db,
-    sql: db.sql,
-    kind: db.kind,
-    url: db.url,
     close: async () => {
       await db.close();
       await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -47,9 +44,7 @@ async function freshPglite(): Promise<Database> {
   const dir = await mkdtemp(path.join(tmpdir(), 'fw-pglite-'));
   const db = await openDatabase({ dataDir: dir, logger, max: 10 });
   return {
-    sql: db.sql,
-    kind: db.kind,
-    url: db.url,
+    ...db,
     close: async () => {
       await db.close();
       await rm(dir, { recursive: true, force: true });

@@ -4,7 +4,8 @@ import type { RenderResource } from './render-resource.ts';
 interface Entry {
   accountId: string;
   mode: string;
-  resource: RenderResource;
+  /** The resource as its response body: a hit is sent without serialising again. */
+  json: string;
   expiresAtMs: number;
 }
 
@@ -36,14 +37,15 @@ export class RenderCache {
     return this.generationValue;
   }
 
-  get(id: string, owner: AuthContext, nowMs: number): RenderResource | undefined {
+  /** The cached response body of render `id` for this owner, if fresh. */
+  get(id: string, owner: AuthContext, nowMs: number): string | undefined {
     const hit = this.entries.get(id);
     if (!hit || hit.accountId !== owner.accountId || hit.mode !== owner.mode) return undefined;
     if (hit.expiresAtMs <= nowMs) {
       this.entries.delete(id);
       return undefined;
     }
-    return hit.resource;
+    return hit.json;
   }
 
   set(resource: RenderResource, owner: AuthContext, readAtGeneration: number, nowMs: number): void {
@@ -55,7 +57,7 @@ export class RenderCache {
     this.entries.set(resource.id, {
       accountId: owner.accountId,
       mode: owner.mode,
-      resource,
+      json: JSON.stringify(resource),
       expiresAtMs: nowMs + this.ttlMs,
     });
   }

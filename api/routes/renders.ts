@@ -5,7 +5,7 @@ import type { RenderStatus } from '../../store/types.ts';
 import { requireAuth } from '../auth/require-auth.ts';
 import { createRender } from '../renders/create-render.ts';
 import { RenderCache } from '../renders/render-cache.ts';
-import { renderResource } from '../renders/render-resource.ts';
+import { type RenderResource, renderResource } from '../renders/render-resource.ts';
 import { errorResponses, IdempotencyHeader, IdParams } from '../schemas/common.ts';
 import { CreateRenderBody, ListRendersQuery, RenderListSchema, RenderResourceSchema } from '../schemas/render.ts';
 
@@ -106,11 +106,12 @@ const renders: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RenderResourceSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = requireAuth(request);
       const id = request.params.id;
       const cached = cache.get(id, auth, app.now().getTime());
-      if (cached) return cached;
+      // A JSON string with a JSON content type goes out as is (no second serialisation).
+      if (cached) return reply.type('application/json; charset=utf-8').send(cached as unknown as RenderResource);
       const generation = cache.generation;
       const row = await getRender(app.db.sql, auth, id);
       if (!row) throw new AppError('NOT_FOUND', `No render ${id}.`, { path: 'id' });

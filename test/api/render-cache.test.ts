@@ -13,7 +13,7 @@ const resource = (id: string, progress: number) => ({ id, progress }) as unknown
 test('RenderCache: owner-checked, bounded in time, and never keeps a read that raced a change', () => {
   const cache = new RenderCache(1000);
   cache.set(resource('rnd_1', 5), owner, cache.generation, 0);
-  assert.equal(cache.get('rnd_1', owner, 999)?.progress, 5);
+  assert.equal(JSON.parse(cache.get('rnd_1', owner, 999) ?? '{}').progress, 5);
   assert.equal(cache.get('rnd_1', { ...owner, accountId: 'acc_b' }, 1), undefined, 'another account misses');
   assert.equal(cache.get('rnd_1', { ...owner, mode: 'test' }, 1), undefined, 'the other mode misses');
   assert.equal(cache.get('rnd_1', owner, 1000), undefined, 'expired at ttl');

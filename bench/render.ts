@@ -16,8 +16,13 @@ import { renderMovie, workerConfigFromEnv } from '../worker/render-movie.ts';
 
 const PAGE = 4096;
 
-/** Resident memory of `root` and all its descendants, from /proc (Linux). */
-function treeRssBytes(root: number): number {
+/**
+ * Memory of `root` and all its descendants, from /proc (Linux): the sum of their RSS (what the
+ * target is about; it counts a shared library once per process that maps it, so node, libLLVM
+ * and friends are counted several times) and the sum of their PSS (shared pages split between
+ * the processes sharing them: the tree's real footprint).
+ */
+function treeMemoryBytes(root: number): { rss: number; pss: number } {
   const parent = new Map<number, number>();
   const rss = new Map<number, number>();
   for (const name of readdirSync('/proc')) {
@@ -32,12 +37,20 @@ function treeRssBytes(root: number): number {
     }
   }
   let total = 0;
+  let pss = 0;
   for (const [pid, bytes] of rss) {
     let p: number | undefined = pid;
     while (p !== undefined && p > 1 && p !== root) p = parent.get(p);
-    if (p === root) total += bytes;
+    if (p !== root) continue;
+    total += bytes;
+    try {
+      const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1];
+      pss += Number(kb ?? 0) * 1024;
+    } catch {
+      // The process ended while we looked.
+    }
   }
-  return total;
+  return { rss: total, pss };
 }
 
 /**
@@ -55,12 +68,17 @@ function treeCpuSec(): number {
 
 async function measure<T>(
   fn: () => Promise<T>,
-): Promise<{ value: T; wallSec: number; peakMb: number; cpuSec: number }> {
-  let peak = treeRssBytes(process.pid);
+): Promise<{ value: T; wallSec: number; peakMb: number; peakPssMb: number; cpuSec: number }> {
+  let peak = 0;
+  let peakPss = 0;
+  const sample = () => {
+    const m = treeMemoryBytes(process.pid);
+    peak = Math.max(peak, m.rss);
+    peakPss = Math.max(peakPss, m.pss);
+  };
+  sample();
   const cpu0 = treeCpuSec();
-  const timer = setInterval(() => {
-    peak = Math.max(peak, treeRssBytes(process.pid));
-  }, 100);
+  const timer = setInterval(sample, 100);
   const started = performance.now();
   try {
     const value = await fn();
@@ -68,6 +86,7 @@ async function measure<T>(
       value,
       wallSec: (performance.now() - started) / 1000,
       peakMb: peak / 1024 / 1024,
+      peakPssMb: peakPss / 1024 / 1024,
       cpuSec: treeCpuSec() - cpu0,
     };
   } finally {
@@ -125,6 +144,7 @@ export async function main(argv: string[]): Promise<number> {
         (r.totalFrames / m.wallSec).toFixed(1),
         m.cpuSec.toFixed(1),
         m.peakMb.toFixed(0),
+        m.peakPssMb.toFixed(0),
         `${r.renderedFrames}/${r.totalFrames} drawn`,
       ]);
     }
@@ -157,10 +177,11 @@ export async function main(argv: string[]): Promise<number> {
       (frames / floor.wallSec).toFixed(1),
       floor.cpuSec.toFixed(1),
       floor.peakMb.toFixed(0),
+      floor.peakPssMb.toFixed(0),
       '',
     ];
     rows.push(floorRow);
-    const header = ['run', 'wall s', 'x realtime', 'fps', 'CPU s', 'peak RSS MB', 'notes'];
+    const header = ['run', 'wall s', 'x realtime', 'fps', 'CPU s', 'peak RSS MB', 'peak PSS MB', 'notes'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
     process.stdout.write(`\n${fmt(header)}\n${rows.map(fmt).join('\n')}\n`);

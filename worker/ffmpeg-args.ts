@@ -67,12 +67,46 @@ export interface AudioInput {
   sampleRate: number;
 }
 
-/** Joins segments (concat demuxer, stream copy), adds the mixed audio as AAC, moves the index to the front. */
-export function finalMuxArgs(concatList: string, audio: AudioInput | undefined, output: string): string[] {
+/**
+ * The mixed PCM -> AAC in an MP4 (audio only). Run while the frames render, so the final mux only
+ * copies streams. The fast coder: ~3x quicker than the default two-loop search (0.4 s against
+ * 1.2 s for a minute of speech here), and speech at 128 kb/s does not need the search.
+ */
+export function audioEncodeArgs(audio: AudioInput, output: string): string[] {
+  return [
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    's16le',
+    '-ar',
+    String(audio.sampleRate),
+    '-ac',
+    '1',
+    '-i',
+    audio.file,
+    '-c:a',
+    'aac',
+    '-aac_coder',
+    'fast',
+    '-b:a',
+    '128k',
+    '-f',
+    'mp4',
+    output,
+  ];
+}
+
+/**
+ * Joins segments (concat demuxer, stream copy), adds the encoded audio (audioEncodeArgs' output,
+ * also copied), and moves the index to the front. No encoding happens here.
+ */
+export function finalMuxArgs(concatList: string, encodedAudio: string | undefined, output: string): string[] {
   const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', concatList];
-  if (audio) {
-    args.push('-f', 's16le', '-ar', String(audio.sampleRate), '-ac', '1', '-i', audio.file);
-    args.push('-map', '0:v:0', '-map', '1:a:0', '-c:v', 'copy', '-c:a', 'aac', '-b:a', '128k');
+  if (encodedAudio) {
+    args.push('-i', encodedAudio, '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy');
   } else {
     args.push('-map', '0:v:0', '-c:v', 'copy');
   }

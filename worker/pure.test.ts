@@ -4,7 +4,7 @@ import { animationState, REST, SLIDE_FRACTION, ZOOM_FROM } from './animate.ts';
 import { groupCaptions } from './captions.ts';
 import { parseColor } from './color.ts';
 import { dirtyBand } from './dirty-band.ts';
-import { concatList, finalMuxArgs, segmentEncodeArgs } from './ffmpeg-args.ts';
+import { audioEncodeArgs, concatList, finalMuxArgs, segmentEncodeArgs } from './ffmpeg-args.ts';
 import type { LayerState } from './gpu/frame-renderer.ts';
 import { planeCoefficients, rgbToYuv709, yuvLayout, yuvRegions } from './gpu/yuv-layout.ts';
 import { splitFrames } from './segments.ts';
@@ -171,11 +171,12 @@ describe('ffmpeg arguments', () => {
     assert.equal(args.at(-1), '/tmp/s.mp4');
   });
   it('muxes audio once, copies video, faststart', () => {
-    const s = finalMuxArgs('/t/l.txt', { file: '/t/a.pcm', sampleRate: 48000 }, '/o.mp4').join(' ');
-    assert.match(s, /-f concat -safe 0 -i \/t\/l.txt -f s16le -ar 48000 -ac 1 -i \/t\/a.pcm/);
-    assert.match(s, /-c:v copy -c:a aac/);
+    const s = finalMuxArgs('/t/l.txt', '/t/a.m4a', '/o.mp4').join(' ');
+    assert.match(s, /-f concat -safe 0 -i \/t\/l.txt -i \/t\/a.m4a -map 0:v:0 -map 1:a:0 -c copy/);
     assert.match(s, /-movflags \+faststart/);
-    assert.doesNotMatch(finalMuxArgs('/l', undefined, '/o.mp4').join(' '), /aac/);
+    assert.doesNotMatch(finalMuxArgs('/l', undefined, '/o.mp4').join(' '), /1:a/);
+    const a = audioEncodeArgs({ file: '/t/a.pcm', sampleRate: 48000 }, '/t/a.m4a').join(' ');
+    assert.match(a, /-f s16le -ar 48000 -ac 1 -i \/t\/a.pcm -c:a aac -aac_coder fast -b:a 128k -f mp4 \/t\/a.m4a$/);
   });
   it('quotes concat paths', () => assert.equal(concatList(["/a/it's.mp4"]), "file '/a/it'\\''s.mp4'\n"));
 });

@@ -7,14 +7,14 @@ import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Movie } from '../movie/index.ts';
 import { chooseCodec } from './encoder-probe.ts';
-import { concatList, finalMuxArgs } from './ffmpeg-args.ts';
+import { audioEncodeArgs, concatList, finalMuxArgs } from './ffmpeg-args.ts';
 import { runFfmpeg } from './ffmpeg-process.ts';
 import type { VideoCodec } from './plan.ts';
 import { prepare } from './prepare.ts';
 import type { SegmentStats } from './render-segment.ts';
-import { renderSegmentInChild } from './segment-pool.ts';
+import { SegmentChild } from './segment-pool.ts';
 import { splitFrames } from './segments.ts';
-import { ensureDisplay } from './xvfb.ts';
+import { type Display, ensureDisplay } from './xvfb.ts';
 
 /** Progress events, in order: preparing (0-20), rendering (20-99, by frames encoded), done (100). */
 export type RenderProgress =
@@ -101,7 +101,18 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
   sharp.cache(false);
   const tmpDir = mkdtempSync(join(opts.tmpRoot ?? tmpdir(), 'framewright-render-'));
   const partial = `${opts.output}.part`;
-  let display: Awaited<ReturnType<typeof ensureDisplay>> | undefined;
+  let display: Display | undefined;
+  let children: SegmentChild[] = [];
+  const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));
+  // The X server and the segment processes start while assets and speech are prepared: their
+  // start-up (Xvfb, loading three.js and headless-gl) is off the critical path.
+  const warm = ensureDisplay(process.env, logger).then((d) => {
+    display = d;
+    const childEnv = { ...process.env, DISPLAY: d.name };
+    children = Array.from({ length: parallel }, () => new SegmentChild(childEnv));
+    return d;
+  });
+  warm.catch(() => {});
   try {
     // The encoder probe (a test encode) runs while assets and speech are prepared.
     const codecChoice = opts.codec
@@ -127,10 +138,15 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     if (plan.totalFrames === 0)
       throw new AppError('RENDER_FAILED', 'The movie has no frames: every scene is shorter than one frame');
 
-    display = await ensureDisplay(process.env, logger);
-    const ranges = splitFrames(plan.totalFrames, Math.max(1, Math.floor(opts.parallel ?? 1)));
+    // The audio is final once prepared: it is encoded while the frames render.
+    const audioFile = join(tmpDir, 'audio.m4a');
+    const audioEncoded = prepared.audio
+      ? runFfmpeg(config.ffmpegPath, audioEncodeArgs(prepared.audio, audioFile), signal).then(() => audioFile)
+      : Promise.resolve(undefined);
+    audioEncoded.catch(() => {});
+    const shown = await warm;
+    const ranges = splitFrames(plan.totalFrames, parallel);
     const done = ranges.map(() => 0);
-    const childEnv = { ...process.env, DISPLAY: display.name };
     const segmentFiles = ranges.map((_, i) => join(tmpDir, `segment-${i}.mp4`));
     const controller = new AbortController();
     const childSignal = signal ? AbortSignal.any([signal, controller.signal]) : controller.signal;
@@ -138,12 +154,11 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     const stats: SegmentStats[] = [];
     try {
       await Promise.race([
-        display.died,
+        shown.died,
         Promise.all(
           ranges.map((r, i) =>
-            renderSegmentInChild(
+            children[i]!.render(
               { plan, fromFrame: r.from, toFrame: r.to, output: segmentFiles[i]!, ffmpeg: config.ffmpegPath },
-              childEnv,
               (frames) => {
                 done[i] = frames;
                 const framesDone = done.reduce((a, b) => a + b, 0);
@@ -171,7 +186,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     }
     const list = join(tmpDir, 'segments.txt');
     writeFileSync(list, concatList(segmentFiles));
-    await runFfmpeg(config.ffmpegPath, finalMuxArgs(list, prepared.audio, partial), signal);
+    await runFfmpeg(config.ffmpegPath, finalMuxArgs(list, await audioEncoded, partial), signal);
     renameSync(partial, opts.output);
     emit({ phase: 'done', progress: 100, durationSec });
     logger?.info(
@@ -197,6 +212,9 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     if (err instanceof AppError) throw err;
     throw new AppError('RENDER_FAILED', `Rendering failed: ${(err as Error).message}`, { cause: err });
   } finally {
+    // Children that got no job (fewer segments than asked, or a failure before rendering).
+    await warm.catch(() => {});
+    for (const c of children) c.kill();
     await display?.stop();
     rmSync(tmpDir, { recursive: true, force: true });
   }

@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { AppError, isErrorCode } from '../lib/errors.ts';
 import type { SegmentJob, SegmentStats } from './render-segment.ts';
@@ -7,61 +7,88 @@ import type { FromChild, ToChild } from './segment-child.ts';
 const CHILD = fileURLToPath(new URL('./segment-child.ts', import.meta.url));
 
 /**
- * Renders one segment in a child process. Rejects with the child's stderr when it dies without
- * answering (a native crash, the OOM killer, a lost X server), so a render never hangs.
+ * A segment renderer process, started before its job is known: loading three.js, headless-gl and
+ * the TypeScript loader costs about a CPU second, which is spent while the parent still prepares
+ * assets and speech. `render` sends the job; `kill` ends a child that got none. A child that dies
+ * (a native crash, the OOM killer, a lost X server) rejects its render with its stderr, so a
+ * render never hangs.
  */
+export class SegmentChild {
+  private readonly child: ChildProcess;
+  private stderr = '';
+  private exited: string | undefined;
+  private onExit: ((reason: string) => void) | undefined;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.child = fork(CHILD, [], {
+      execArgv: ['--import', 'tsx'],
+      env,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
+    this.child.stderr?.on('data', (d: Buffer) => {
+      this.stderr = (this.stderr + d.toString()).slice(-8000);
+    });
+    this.child.once('error', (err) => this.ended(`could not start: ${err.message}`));
+    this.child.once('exit', (code, sig) => this.ended(sig ?? `exit ${code}`));
+  }
+
+  render(job: SegmentJob, onFrames: (frames: number) => void, signal?: AbortSignal): Promise<SegmentStats> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        fn();
+      };
+      const onAbort = () => {
+        this.kill();
+        finish(() => reject(signal?.reason));
+      };
+      const died = (reason: string) =>
+        finish(() =>
+          reject(
+            new AppError(
+              'RENDER_FAILED',
+              `The segment renderer died (${reason}) before finishing: ${this.stderr.trim().slice(-2000)}`,
+            ),
+          ),
+        );
+      if (signal?.aborted) return onAbort();
+      if (this.exited !== undefined) return died(this.exited);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.onExit = died;
+      this.child.on('message', (m: FromChild) => {
+        if (m.type === 'progress') onFrames(m.frames);
+        else if (m.type === 'done') {
+          const { type: _, ...stats } = m;
+          finish(() => resolve(stats));
+        } else if (m.type === 'error') {
+          finish(() => reject(new AppError(isErrorCode(m.code) ? m.code : 'RENDER_FAILED', m.message)));
+        }
+      });
+      this.child.send({ type: 'render', job } satisfies ToChild);
+    });
+  }
+
+  kill(): void {
+    if (this.exited === undefined) this.child.kill('SIGKILL');
+  }
+
+  private ended(reason: string): void {
+    if (this.exited !== undefined) return;
+    this.exited = reason;
+    this.onExit?.(reason);
+  }
+}
+
+/** Renders one segment in a fresh child process (see SegmentChild). */
 export function renderSegmentInChild(
   job: SegmentJob,
   env: NodeJS.ProcessEnv,
   onFrames: (frames: number) => void,
   signal?: AbortSignal,
 ): Promise<SegmentStats> {
-  return new Promise((resolve, reject) => {
-    const child = fork(CHILD, [], {
-      execArgv: ['--import', 'tsx'],
-      env,
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'advanced',
-    });
-    let stderr = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-8000);
-    });
-    let settled = false;
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      fn();
-    };
-    const onAbort = () => {
-      child.kill('SIGKILL');
-      finish(() => reject(signal?.reason));
-    };
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('message', (m: FromChild) => {
-      if (m.type === 'progress') onFrames(m.frames);
-      else if (m.type === 'done') {
-        const { type: _, ...stats } = m;
-        finish(() => resolve(stats));
-      } else if (m.type === 'error') {
-        finish(() => reject(new AppError(isErrorCode(m.code) ? m.code : 'RENDER_FAILED', m.message)));
-      }
-    });
-    child.once('error', (err) =>
-      finish(() => reject(new AppError('RENDER_FAILED', `segment renderer: ${err.message}`))),
-    );
-    child.once('exit', (code, sig) => {
-      finish(() =>
-        reject(
-          new AppError(
-            'RENDER_FAILED',
-            `The segment renderer died (${sig ?? `exit ${code}`}) before finishing: ${stderr.trim().slice(-2000)}`,
-          ),
-        ),
-      );
-    });
-    child.send({ type: 'render', job } satisfies ToChild);
-  });
+  return new SegmentChild(env).render(job, onFrames, signal);
 }

@@ -5,7 +5,7 @@ import { estimateDurationSec, outputFormat, resolveMovie } from '../../movie/ind
 import { getRender, insertRender } from '../../store/renders-repo.ts';
 import type { RenderRow } from '../../store/types.ts';
 import { renderCredits } from '../billing/credits.ts';
-import { gateRender, withAccountLock } from '../billing/gate.ts';
+import { gateRender, withAccountUsage } from '../billing/gate.ts';
 import type { AuthContext } from '../context.ts';
 
 export interface CreateRenderInput {
@@ -48,7 +48,7 @@ export async function createRender(
     ? { accountId: auth.accountId, key: idemKey, requestHash: app.idempotency.requestHash(request, auth) }
     : undefined;
 
-  const result = await withAccountLock(app.db, auth.accountId, async (tx, account) => {
+  const result = await withAccountUsage(app.db, auth.accountId, async (tx, account, usage) => {
     if (claim) {
       const prior = await app.idempotency.claim(tx, claim);
       if (prior) {
@@ -65,7 +65,7 @@ export async function createRender(
         { path: 'webhook_url' },
       );
     }
-    await gateRender(tx, account, rules, cost);
+    gateRender(account, usage, rules, cost);
     const render = await insertRender(tx, {
       id: newId('rnd'),
       accountId: auth.accountId,

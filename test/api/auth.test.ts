@@ -44,6 +44,47 @@ test('authentication', async (t) => {
       assert.equal((await client(app, acc.key)('GET', '/v1/usage')).statusCode, 200);
     });
 
+    await t.test('no failure kind answers measurably faster or slower than another', async () => {
+      const acc = await newAccount(db, { plan: 'pro' });
+      const revoked = await newAccount(db, { plan: 'pro' });
+      await revokeKey(db.sql, revoked.keyId);
+      const kinds: [string, Record<string, string>][] = [
+        ['missing header', {}],
+        ['malformed key', { authorization: 'Bearer fw_live_short' }],
+        ['unknown key', { authorization: `Bearer ${generateApiKey('live').secret}` }],
+        ['revoked key', { authorization: `Bearer ${revoked.key}` }],
+        ['one character off', { authorization: `Bearer ${acc.key.slice(0, -1)}${acc.key.endsWith('a') ? 'b' : 'a'}` }],
+      ];
+      // Interleaved in a shuffled order, so drift of a busy machine falls on every kind alike;
+      // the median of many samples per kind. A lookup skipped for some kind (the classic leak:
+      // answering a malformed key without touching the database) shows as a gap of a whole
+      // database round trip, several times the margin allowed here.
+      const SAMPLES = 120;
+      const times = kinds.map(() => [] as number[]);
+      const order = Array.from({ length: SAMPLES * kinds.length }, (_, i) => i % kinds.length);
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [order[i], order[j]] = [order[j]!, order[i]!];
+      }
+      for (let w = 0; w < 20; w++)
+        await app.inject({ method: 'GET', url: '/v1/usage', headers: kinds[w % kinds.length]![1] });
+      for (const k of order) {
+        const t0 = process.hrtime.bigint();
+        const res = await app.inject({ method: 'GET', url: '/v1/usage', headers: kinds[k]![1] });
+        times[k]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        assert.equal(res.statusCode, 401);
+      }
+      const medians = times.map((xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!);
+      const lo = Math.min(...medians);
+      const hi = Math.max(...medians);
+      const shown = kinds.map(([name], i) => `${name} ${medians[i]!.toFixed(3)} ms`).join(', ');
+      assert.ok(
+        hi - lo <= Math.max(0.15, lo * 0.25),
+        `median 401 times differ by ${(hi - lo).toFixed(3)} ms: ${shown}`,
+      );
+      t.diagnostic(`median 401 times: ${shown}`);
+    });
+
     await t.test('a rolled key stops working; its replacement sees the same items', async () => {
       const acc = await newAccount(db, { plan: 'pro', credits: 100 });
       const id = (await client(app, acc.key)('POST', '/v1/renders', { movie: movie() })).json().id;

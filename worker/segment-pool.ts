@@ -21,7 +21,9 @@ export class SegmentChild {
 
   constructor(env: NodeJS.ProcessEnv) {
     this.child = fork(CHILD, [], {
-      execArgv: ['--import', 'tsx'],
+      // The frame loop reuses its buffers and allocates little: a small young generation keeps
+      // ~25 MB of RSS off the child at no measurable cost in collection time.
+      execArgv: ['--max-semi-space-size=2', '--import', 'tsx'],
       env,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',

@@ -9,6 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { AppError } from '../../lib/errors.ts';
 import { VOICE_TAIL_SEC, validateMovie } from '../../movie/index.ts';
 import { type PrepareOptions, prepare } from '../../worker/prepare.ts';
+import { EspeakClient } from '../../worker/tts/espeak.ts';
+import { type Clip, pausedClip } from './speech-clips.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-prepare-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,7 +36,13 @@ const movie = (elements: unknown[]) => {
 let server: Server;
 let base: string;
 let speechRequests: { voice: string; input: string; response_format: string; auth: string }[] = [];
+/** What the fake answers: another voice than the guide's, with pauses the guide does not make. */
+const OPENAI_PARTS = ['Hello from a paid voice.', 'It pauses, then speaks again.'];
+let openaiClip: Clip;
 before(async () => {
+  const espeak = new EspeakClient();
+  openaiClip = await pausedClip(espeak, dir, 'en-gb', OPENAI_PARTS, [0.5, 1.2]);
+  espeak.close();
   server = createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/v1/audio/speech') {
       let body = '';
@@ -44,9 +52,7 @@ before(async () => {
       req.on('end', () => {
         const j = JSON.parse(body);
         speechRequests.push({ ...j, auth: req.headers.authorization ?? '' });
-        const pcm = new Int16Array(24_000 * 1.5);
-        for (let i = 0; i < pcm.length; i++) pcm[i] = Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / 24_000));
-        res.writeHead(200, { 'content-type': 'audio/pcm' }).end(Buffer.from(pcm.buffer));
+        res.writeHead(200, { 'content-type': 'audio/pcm' }).end(Buffer.from(openaiClip.pcm.buffer));
       });
     } else if (req.url === '/lato.woff') {
       res
@@ -76,7 +82,7 @@ const opts = (m: PrepareOptions['movie'], speech: PrepareOptions['speech'] = {})
 describe('prepare: OpenAI voices (local server speaking the OpenAI protocol)', () => {
   const voiced = () =>
     movie([
-      { id: 'v', type: 'voice', text: 'Hello from a paid voice.', voiceId: 'openai-nova' },
+      { id: 'v', type: 'voice', text: OPENAI_PARTS.join(' '), voiceId: 'openai-nova' },
       { id: 'c', type: 'subtitles' },
     ]);
 
@@ -86,13 +92,24 @@ describe('prepare: OpenAI voices (local server speaking the OpenAI protocol)', (
     assert.equal(speechRequests.length, 1);
     assert.deepEqual(
       [speechRequests[0]!.voice, speechRequests[0]!.input, speechRequests[0]!.response_format, speechRequests[0]!.auth],
-      ['nova', 'Hello from a paid voice.', 'pcm', 'Bearer sk-test'],
+      ['nova', OPENAI_PARTS.join(' '), 'pcm', 'Bearer sk-test'],
     );
-    assert.ok(Math.abs(p.timeline.durationSec - (1.5 + VOICE_TAIL_SEC)) < 1e-6);
+    const clipSec = openaiClip.pcm.length / 24_000;
+    assert.ok(Math.abs(p.timeline.durationSec - (clipSec + VOICE_TAIL_SEC)) < 1e-6);
     assert.ok(p.audio);
+  });
+
+  it('times the captions by forced alignment: every word within 100 ms of where the clip speaks it', async () => {
+    const p = await prepare(opts(voiced(), { openaiApiKey: 'sk-test', openaiBaseUrl: `${base}/v1` }));
     const words = p.captions.get('scenes[0].elements[1]')!;
-    assert.equal(words.length, 5);
-    assert.ok(words.at(-1)!.endSec <= 1.5 + 1e-6, 'word times stretched onto the OpenAI clip');
+    assert.deepEqual(
+      words.map((w) => w.text),
+      OPENAI_PARTS.join(' ').split(' '),
+    );
+    words.forEach((w, i) => {
+      const want = openaiClip.starts[i]!;
+      assert.ok(Math.abs(w.startSec - want) <= 0.1, `${w.text}: ${w.startSec} vs ${want}`);
+    });
   });
 
   it('without OPENAI_API_KEY is TTS_FAILED at the voice element', async () => {

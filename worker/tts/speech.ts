@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
 import { defaultVoiceFor, type VoiceElement, type VoiceInfo, voiceById } from '../../movie/index.ts';
+import { alignWords } from './align.ts';
 import { EspeakClient } from './espeak.ts';
 import { OPENAI_PCM_RATE, openaiSpeech } from './openai-tts.ts';
 import { type TimedWord, timeWords } from './word-timing.ts';
@@ -27,9 +28,10 @@ export function voiceFor(el: VoiceElement): VoiceInfo {
 
 /**
  * Synthesises voice elements. espeak voices run in the espeak child process (audio and word
- * events from one synthesis). OpenAI voices need OPENAI_API_KEY; their word times come from an
- * espeak synthesis of the same text stretched to the OpenAI clip's length, an approximation
- * recorded as a limitation (no forced aligner is bundled).
+ * events from one synthesis). OpenAI voices need OPENAI_API_KEY; OpenAI reports no word
+ * times, so an espeak synthesis of the same text, in the element's language, is force-aligned
+ * to the clip (`alignWords`: MFCCs and dynamic time warping) and its exact word times carried
+ * across.
  */
 export class SpeechSynthesizer {
   private espeak = new EspeakClient();
@@ -80,8 +82,10 @@ export class SpeechSynthesizer {
     if (pcm.length === 0) throw new Error('OpenAI TTS returned no audio');
     const durationSec = pcm.length / OPENAI_PCM_RATE;
     const guide = await this.espeakSpeech(el.text, defaultVoiceFor(el.language ?? 'en-US').engineVoice);
-    const k = durationSec / guide.durationSec;
-    const words = guide.words.map((w) => ({ text: w.text, startSec: w.startSec * k, endSec: w.endSec * k }));
+    const words = alignWords({ samples: guide.pcm, sampleRate: guide.sampleRate }, guide.words, {
+      samples: pcm,
+      sampleRate: OPENAI_PCM_RATE,
+    });
     return { pcm, sampleRate: OPENAI_PCM_RATE, durationSec, words, voice };
   }
 

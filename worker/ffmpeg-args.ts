@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { VideoCodec } from './plan.ts';
 
 /**
@@ -17,7 +18,9 @@ export function codecArgs(codec: VideoCodec, fps: number): string[] {
   if (codec === 'h264_nvenc') return ['-c:v', 'h264_nvenc', '-preset', 'p4', '-rc', 'vbr', '-cq', '23', ...gop];
   // ultrafast: x264 still analyses every frame, repeated or not; measured on 2 cores at 1080p it
   // costs ~7 ms per frame against ~19 ms for veryfast, the difference between 4x realtime and 1x.
-  return ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '20', ...gop];
+  // One x264 thread per core rather than its default of 1.5 per core: as fast here (the frames are
+  // drawn on the same cores) and 13 MB less memory at 1080p.
+  return ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '20', '-threads', String(availableParallelism()), ...gop];
 }
 
 /** Tags the stream as BT.709 limited range: the matrix the GPU pass converts with. */

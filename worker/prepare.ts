@@ -34,6 +34,8 @@ export interface PrepareOptions {
   speech: SpeechConfig;
   /** 0..1 of the preparing phase. */
   onStep?: (fraction: number) => void;
+  /** Called once the voiceover is mixed (before textures are made), when there is one. */
+  onAudio?: (audio: NonNullable<Prepared['audio']>) => void;
   signal?: AbortSignal | undefined;
   logger?: Logger | undefined;
 }
@@ -125,6 +127,25 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
   });
   const timeline = buildTimeline(movie, durations, format.fps);
 
+  // The voiceover is final once the timeline is: it is mixed now and handed over (onAudio), so
+  // its encoding runs while the frames' textures are still being made.
+  const clips: Clip[] = [];
+  for (const [s, scene] of movie.scenes.entries()) {
+    for (const [e, el] of scene.elements.entries()) {
+      if (el.type !== 'voice') continue;
+      const sp = speeches.get(elementPath(s, e))!;
+      clips.push({ pcm: sp.pcm, sampleRate: sp.sampleRate, startSec: timeline.scenes[s]!.startSec + (el.start ?? 0) });
+    }
+  }
+  let audio: Prepared['audio'];
+  if (clips.length > 0) {
+    const pcm = mixClips(clips, timeline.totalFrames / format.fps, MIX_RATE);
+    const file = join(tmpDir, 'mix.pcm');
+    writeFileSync(file, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+    audio = { file, sampleRate: MIX_RATE };
+    opts.onAudio?.(audio);
+  }
+
   let texN = 0;
   const writeTexture = (r: Raster): TextureRef => {
     const file = join(tmpDir, `tex-${texN++}.rgba`);
@@ -152,13 +173,12 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
 
   const layers: LayerPlan[] = [];
   const captions = new Map<string, { text: string; startSec: number; endSec: number }[]>();
-  const clips: Clip[] = [];
   for (const [s, scene] of movie.scenes.entries()) {
     const ts = timeline.scenes[s]!;
     for (const [e, el] of scene.elements.entries()) {
       if (signal?.aborted) throw signal.reason;
       const path = elementPath(s, e);
-      const startSec = ts.startSec + (el.type === 'voice' ? (el.start ?? 0) : (el.start ?? 0));
+      const startSec = ts.startSec + (el.start ?? 0);
       const endSec =
         el.type !== 'voice' && el.duration !== undefined ? Math.min(ts.endSec, startSec + el.duration) : ts.endSec;
       const animation = animationOf(el);
@@ -197,10 +217,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
           endSec,
           ...animation,
         });
-      } else if (el.type === 'voice') {
-        const sp = speeches.get(path)!;
-        clips.push({ pcm: sp.pcm, sampleRate: sp.sampleRate, startSec });
-      } else {
+      } else if (el.type === 'subtitles') {
         const words = scene.elements.flatMap((v, j) => {
           const sp = v.type === 'voice' ? speeches.get(elementPath(s, j)) : undefined;
           if (!sp || v.type !== 'voice') return [];
@@ -246,13 +263,6 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     }
   }
 
-  let audio: Prepared['audio'];
-  if (clips.length > 0) {
-    const pcm = mixClips(clips, timeline.totalFrames / format.fps, MIX_RATE);
-    const file = join(tmpDir, 'mix.pcm');
-    writeFileSync(file, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
-    audio = { file, sampleRate: MIX_RATE };
-  }
   step();
   const plan: RenderPlan = {
     width: W,

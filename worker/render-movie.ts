@@ -113,11 +113,16 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     return d;
   });
   warm.catch(() => {});
+  let audioEncoded: Promise<string | undefined> = Promise.resolve(undefined);
+  const audioStop = new AbortController();
   try {
     // The encoder probe (a test encode) runs while assets and speech are prepared.
     const codecChoice = opts.codec
       ? Promise.resolve(opts.codec)
       : chooseCodec(config.ffmpegPath, logger).then((c) => c.codec);
+    // The voiceover is encoded as soon as it is mixed, while textures are still being made: done
+    // before the frame loop starts, its ffmpeg never adds to the render's peak memory.
+    // A failed render stops it (audioStop) and waits for it before removing the scratch files.
     const prepared = await prepare({
       movie: opts.movie,
       tmpDir,
@@ -127,6 +132,12 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
       fetchPolicy: { allowPrivate: config.allowPrivateUrls, trustedPrefixes: config.trustedUrlPrefixes ?? [] },
       speech: { openaiApiKey: config.openaiApiKey, openaiBaseUrl: config.openaiBaseUrl },
       onStep: (f) => emit({ phase: 'preparing', progress: Math.min(19, Math.floor(f * 19)) }),
+      onAudio: (audio) => {
+        const file = join(tmpDir, 'audio.m4a');
+        const audioSignal = signal ? AbortSignal.any([signal, audioStop.signal]) : audioStop.signal;
+        audioEncoded = runFfmpeg(config.ffmpegPath, audioEncodeArgs(audio, file), audioSignal).then(() => file);
+        audioEncoded.catch(() => {});
+      },
       signal,
       logger,
     });
@@ -138,12 +149,6 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     if (plan.totalFrames === 0)
       throw new AppError('RENDER_FAILED', 'The movie has no frames: every scene is shorter than one frame');
 
-    // The audio is final once prepared: it is encoded while the frames render.
-    const audioFile = join(tmpDir, 'audio.m4a');
-    const audioEncoded = prepared.audio
-      ? runFfmpeg(config.ffmpegPath, audioEncodeArgs(prepared.audio, audioFile), signal).then(() => audioFile)
-      : Promise.resolve(undefined);
-    audioEncoded.catch(() => {});
     const shown = await warm;
     const ranges = splitFrames(plan.totalFrames, parallel);
     const done = ranges.map(() => 0);
@@ -212,6 +217,8 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     if (err instanceof AppError) throw err;
     throw new AppError('RENDER_FAILED', `Rendering failed: ${(err as Error).message}`, { cause: err });
   } finally {
+    audioStop.abort();
+    await audioEncoded.catch(() => {});
     // Children that got no job (fewer segments than asked, or a failure before rendering).
     await warm.catch(() => {});
     for (const c of children) c.kill();

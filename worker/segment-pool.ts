@@ -1,38 +1,47 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { AppError, isErrorCode } from '../lib/errors.ts';
+import { bundledEntry } from './child-entry.ts';
 import type { SegmentJob, SegmentStats } from './render-segment.ts';
 import type { FromChild, ToChild } from './segment-child.ts';
 
 const CHILD = fileURLToPath(new URL('./segment-child.ts', import.meta.url));
 
 /**
- * A segment renderer process, started before its job is known: loading three.js, headless-gl and
- * the TypeScript loader costs about a CPU second, which is spent while the parent still prepares
- * assets and speech. `render` sends the job; `kill` ends a child that got none. A child that dies
+ * A segment renderer process, started before its job is known: loading three.js and headless-gl
+ * costs CPU time, spent while the parent still prepares assets and speech. Its entry runs bundled
+ * to plain JavaScript (child-entry.ts), without the TypeScript loader. `render` sends the job; `kill` ends a child that got none. A child that dies
  * (a native crash, the OOM killer, a lost X server) rejects its render with its stderr, so a
  * render never hangs.
  */
 export class SegmentChild {
-  private readonly child: ChildProcess;
+  private child: ChildProcess | undefined;
+  private readonly started: Promise<ChildProcess>;
+  private killed = false;
   private stderr = '';
   private exited: string | undefined;
   private onExit: ((reason: string) => void) | undefined;
 
   constructor(env: NodeJS.ProcessEnv) {
-    this.child = fork(CHILD, [], {
-      // The frame loop reuses its buffers and allocates little: a small young generation keeps
-      // ~25 MB of RSS off the child at no measurable cost in collection time.
-      execArgv: ['--max-semi-space-size=2', '--import', 'tsx'],
-      env,
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'advanced',
+    this.started = bundledEntry(CHILD).then((entry) => {
+      if (this.killed) throw new Error('killed before it started');
+      const child = fork(entry, [], {
+        // The frame loop reuses its buffers and allocates little: a small young generation keeps
+        // ~25 MB of RSS off the child at no measurable cost in collection time.
+        execArgv: ['--max-semi-space-size=2'],
+        env,
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        serialization: 'advanced',
+      });
+      this.child = child;
+      child.stderr?.on('data', (d: Buffer) => {
+        this.stderr = (this.stderr + d.toString()).slice(-8000);
+      });
+      child.once('error', (err) => this.ended(`could not start: ${err.message}`));
+      child.once('exit', (code, sig) => this.ended(sig ?? `exit ${code}`));
+      return child;
     });
-    this.child.stderr?.on('data', (d: Buffer) => {
-      this.stderr = (this.stderr + d.toString()).slice(-8000);
-    });
-    this.child.once('error', (err) => this.ended(`could not start: ${err.message}`));
-    this.child.once('exit', (code, sig) => this.ended(sig ?? `exit ${code}`));
+    this.started.catch((err: Error) => this.ended(`could not start: ${err.message}`));
   }
 
   render(job: SegmentJob, onFrames: (frames: number) => void, signal?: AbortSignal): Promise<SegmentStats> {
@@ -61,21 +70,27 @@ export class SegmentChild {
       if (this.exited !== undefined) return died(this.exited);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.onExit = died;
-      this.child.on('message', (m: FromChild) => {
-        if (m.type === 'progress') onFrames(m.frames);
-        else if (m.type === 'done') {
-          const { type: _, ...stats } = m;
-          finish(() => resolve(stats));
-        } else if (m.type === 'error') {
-          finish(() => reject(new AppError(isErrorCode(m.code) ? m.code : 'RENDER_FAILED', m.message)));
-        }
-      });
-      this.child.send({ type: 'render', job } satisfies ToChild);
+      this.started.then(
+        (child) => {
+          child.on('message', (m: FromChild) => {
+            if (m.type === 'progress') onFrames(m.frames);
+            else if (m.type === 'done') {
+              const { type: _, ...stats } = m;
+              finish(() => resolve(stats));
+            } else if (m.type === 'error') {
+              finish(() => reject(new AppError(isErrorCode(m.code) ? m.code : 'RENDER_FAILED', m.message)));
+            }
+          });
+          child.send({ type: 'render', job } satisfies ToChild);
+        },
+        () => {},
+      ); // a child that could not start has called died() through ended()
     });
   }
 
   kill(): void {
-    if (this.exited === undefined) this.child.kill('SIGKILL');
+    this.killed = true;
+    if (this.exited === undefined) this.child?.kill('SIGKILL');
   }
 
   private ended(reason: string): void {

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { bundledEntry } from '../child-entry.ts';
 import type { EspeakReply, EspeakRequest, EspeakWord } from './espeak-child.ts';
 
 const CHILD = fileURLToPath(new URL('./espeak-child.ts', import.meta.url));
@@ -11,24 +12,40 @@ export interface EspeakResult {
 }
 
 /**
- * Client of the espeak-ng child process. Requests are answered in order; when the child dies
- * every pending request is rejected with its stderr.
+ * Client of the espeak-ng child process (its entry bundled to plain JavaScript, see
+ * child-entry.ts). Requests are answered in order; when the child dies every pending request is
+ * rejected with its stderr.
  */
 export class EspeakClient {
   private child: ChildProcess | undefined;
   private ready: Promise<void> | undefined;
   private pending = new Map<number, { resolve: (r: EspeakResult) => void; reject: (e: Error) => void }>();
   private nextId = 1;
+  /** Bumped by close(), so a child still being bundled is never started. */
+  private generation = 0;
   private stderr = '';
 
   private start(): Promise<void> {
     if (this.ready) return this.ready;
-    const child = fork(CHILD, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const generation = this.generation;
+    const ready = bundledEntry(CHILD).then((entry) => {
+      if (generation !== this.generation) throw new Error('espeak-ng client closed');
+      return this.spawn(entry);
+    });
+    this.ready = ready;
+    ready.catch(() => {
+      if (this.ready === ready) this.ready = undefined;
+    });
+    return ready;
+  }
+
+  private spawn(entry: string): Promise<void> {
+    const child = fork(entry, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     this.child = child;
     child.stderr?.on('data', (d: Buffer) => {
       this.stderr = (this.stderr + d.toString()).slice(-4000);
     });
-    this.ready = new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       child.on('message', (m: EspeakReply | { ready: true }) => {
         if ('ready' in m) return resolve();
         const p = this.pending.get(m.id);
@@ -42,12 +59,12 @@ export class EspeakClient {
         reject(err);
         for (const p of this.pending.values()) p.reject(err);
         this.pending.clear();
-        this.child = undefined;
-        this.ready = undefined;
+        if (this.child === child) {
+          this.child = undefined;
+          this.ready = undefined;
+        }
       });
     });
-    this.ready.catch(() => {});
-    return this.ready;
   }
 
   /** Synthesises `text` with the espeak voice `voice`; writes s16le mono PCM to `pcmFile`. */
@@ -61,7 +78,9 @@ export class EspeakClient {
   }
 
   close(): void {
+    this.generation++;
     this.child?.kill('SIGTERM');
     this.child = undefined;
+    this.ready = undefined;
   }
 }

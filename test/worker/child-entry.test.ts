@@ -25,9 +25,7 @@ describe('bundledEntry', () => {
     assert.equal(statSync(dirname(entry)).mode & 0o777, 0o700);
     assert.match(readFileSync(entry, 'utf8'), /from "file:\/\/\/.*\/node_modules\/color-name\//);
     const child = fork(entry, [], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    const [message] = (await new Promise((resolve) => child.once('message', (m) => resolve([m])))) as [
-      { codes: number; red: number[]; loaders: string[] },
-    ];
+    const message = await new Promise((resolve) => child.once('message', resolve));
     assert.deepEqual(message, { codes: Object.keys(ERROR_CATALOG).length, red: [255, 0, 0], loaders: [] });
   });
 

@@ -31,6 +31,24 @@ export async function insertRender(sql: Queryable, r: NewRender): Promise<Render
   return row as RenderRow;
 }
 
+/**
+ * Inserts the queued render in one round trip when the account still has plan `gate.plan`, is
+ * under `gate.concurrency` active renders and has the credits (framewright_create_render, which
+ * locks the account row first). Undefined when any of that fails or the account is gone: the
+ * caller then takes the transactional path, which finds out why and says so.
+ */
+export async function insertRenderIfAllowed(
+  sql: Queryable,
+  r: NewRender,
+  gate: { plan: string; concurrency: number },
+): Promise<RenderRow | undefined> {
+  const [row] = await sql<RenderRow[]>`
+    SELECT * FROM framewright_create_render(${r.id}, ${r.accountId}, ${r.mode}, ${r.keyId}, ${r.draft},
+      ${r.watermark}, ${sql.json(r.movie as never)}, ${r.width}, ${r.height}, ${r.fps}, ${r.estimatedSec},
+      ${r.reservedCredits}, ${r.templateId}, ${r.webhookUrl}, ${r.createdAt}, ${gate.plan}, ${gate.concurrency})`;
+  return row;
+}
+
 export async function getRender(sql: Queryable, owner: Owner, id: string): Promise<RenderRow | undefined> {
   const [row] = await sql<RenderRow[]>`
     SELECT * FROM renders WHERE id = ${id} AND account_id = ${owner.accountId} AND mode = ${owner.mode}`;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { estimateDurationSec, outputFormat, resolveMovie } from '../../movie/index.ts';
-import { getRender, insertRender } from '../../store/renders-repo.ts';
+import { getRender, insertRender, insertRenderIfAllowed, type NewRender } from '../../store/renders-repo.ts';
 import type { RenderRow } from '../../store/types.ts';
 import { renderCredits } from '../billing/credits.ts';
 import { gateRender, withAccountUsage } from '../billing/gate.ts';
@@ -22,7 +22,10 @@ const RENDER_RESOURCE = 'render';
  * The one creation path of POST /renders and POST /templates/{id}/renders: validation and variable
  * resolution (pure), then in ONE transaction with the account row locked: idempotency claim,
  * plan rules, concurrency cap, credit reservation, the queued row and the idempotency record. Only
- * after commit is the render handed to the executor. Any failure rolls everything back.
+ * after commit is the render handed to the executor. Any failure rolls everything back. Without
+ * an Idempotency-Key, the same checks run first inside the database in one round trip
+ * (insertRenderIfAllowed); only a request they refuse takes the transaction, to be refused with
+ * the exact error.
  */
 export async function createRender(
   app: FastifyInstance,
@@ -48,6 +51,39 @@ export async function createRender(
     ? { accountId: auth.accountId, key: idemKey, requestHash: app.idempotency.requestHash(request, auth) }
     : undefined;
 
+  const newRender = (watermark: boolean): NewRender => ({
+    id: newId('rnd'),
+    accountId: auth.accountId,
+    mode: auth.mode,
+    keyId: auth.keyId,
+    draft,
+    watermark: draft || watermark || auth.mode === 'test',
+    movie,
+    width: frame.width,
+    height: frame.height,
+    fps: frame.fps,
+    estimatedSec,
+    reservedCredits: cost,
+    templateId: input.templateId,
+    webhookUrl: input.webhookUrl ?? null,
+    createdAt: app.now(),
+  });
+
+  // The common case in one round trip: no Idempotency-Key, and the plan the key was cached with
+  // allows what is asked. The database re-checks plan, cap and credits under the account lock;
+  // when anything is off it stores nothing and the transactional path below answers.
+  const cachedRules = app.plans[auth.plan];
+  if (!claim && (input.webhookUrl === undefined || cachedRules.webhooks)) {
+    const render = await insertRenderIfAllowed(app.db.sql, newRender(cachedRules.watermark), {
+      plan: auth.plan,
+      concurrency: cachedRules.concurrency,
+    });
+    if (render) {
+      await app.executor.submit(render);
+      return { render, replayed: false };
+    }
+  }
+
   const result = await withAccountUsage(app.db, auth.accountId, async (tx, account, usage) => {
     if (claim) {
       const prior = await app.idempotency.claim(tx, claim);
@@ -66,23 +102,7 @@ export async function createRender(
       );
     }
     gateRender(account, usage, rules, cost);
-    const render = await insertRender(tx, {
-      id: newId('rnd'),
-      accountId: auth.accountId,
-      mode: auth.mode,
-      keyId: auth.keyId,
-      draft,
-      watermark: draft || rules.watermark || auth.mode === 'test',
-      movie,
-      width: frame.width,
-      height: frame.height,
-      fps: frame.fps,
-      estimatedSec,
-      reservedCredits: cost,
-      templateId: input.templateId,
-      webhookUrl: input.webhookUrl ?? null,
-      createdAt: app.now(),
-    });
+    const render = await insertRender(tx, newRender(rules.watermark));
     if (claim) await app.idempotency.record(tx, { ...claim, resourceType: RENDER_RESOURCE, resourceId: render.id });
     return { render, replayed: false };
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { planTable } from '../../api/billing/plans.ts';
+import { setPlan } from '../../store/accounts-repo.ts';
 import { countRenders } from '../../store/renders-repo.ts';
 import { MOVIE_ERROR_CASES, movie } from './docs.ts';
 import { client, eachBackend, newAccount, startApp, testConfig } from './helpers.ts';
@@ -267,6 +268,38 @@ test('POST/GET /v1/renders', async (t) => {
       const usage = (await api('GET', '/v1/usage')).json<{ credits: Record<string, number> }>();
       assert.deepEqual(usage.credits, { balance: 300, reserved: 300, available: 0 });
       assert.equal(await countRenders(db.sql, acc.accountId), 30);
+    });
+
+    await t.test('20 parallel creates never pass the concurrency cap (starter: 3)', async () => {
+      const acc = await newAccount(db, { plan: 'starter', credits: 10_000 });
+      const api = client(app, acc.key);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => api('POST', '/v1/renders', { movie: movie() })),
+      );
+      assert.equal(results.filter((r) => r.statusCode === 201).length, 3);
+      assert.ok(
+        results.filter((r) => r.statusCode !== 201).every((r) => r.json<Body>().error.code === 'CONCURRENCY_LIMIT'),
+      );
+      assert.equal(await countRenders(db.sql, acc.accountId), 3);
+    });
+
+    await t.test('a plan changed while the key is cached: the new plan decides', async () => {
+      const cached = await startApp(db, { config: testConfig({ authCacheTtlMs: 60_000 }) });
+      try {
+        const acc = await newAccount(db, { plan: 'pro', credits: 1000 });
+        const api = client(cached, acc.key);
+        assert.equal((await api('GET', '/v1/usage')).statusCode, 200, 'the key is cached as pro');
+        await setPlan(db.sql, acc.accountId, 'trial');
+        const hook = await api('POST', '/v1/renders', { movie: movie(), webhook_url: 'https://example.com/hook' });
+        assert.equal(hook.statusCode, 403);
+        assert.equal(hook.json<Body>().error.code, 'WEBHOOKS_NOT_ALLOWED');
+        const made = await api('POST', '/v1/renders', { movie: movie() });
+        assert.equal(made.statusCode, 201);
+        assert.equal(made.json().watermark, true, 'trial renders are watermarked');
+        assert.equal(await countRenders(db.sql, acc.accountId), 1);
+      } finally {
+        await cached.close();
+      }
     });
 
     await t.test('20 parallel requests with one Idempotency-Key create exactly one render', async () => {

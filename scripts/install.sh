@@ -29,6 +29,9 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   # `npm install`, not `npm ci`: the package mirror here lacks some of Biome's optional platform
   # packages (android, musl, windows), which `npm ci` reports as a lock mismatch; `npm install`
   # skips absent optional packages and installs exactly the locked versions of everything else.
+  # package.json's allowScripts approves the two install scripts we need (gl builds from source,
+  # esbuild checks its binary) by name: pinned entries are matched against download addresses,
+  # which our lock file leaves out. npm 12 will skip install scripts that are not approved.
   npm_config_nodedir=/usr npm install --no-audit --no-fund
   sha256sum package-lock.json | cut -d' ' -f1 > "$stamp"
 fi

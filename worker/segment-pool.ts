@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { bundledEntry } from '../lib/bundled-entry.ts';
 import { AppError, isErrorCode } from '../lib/errors.ts';
-import { bundledEntry } from './child-entry.ts';
 import type { SegmentJob, SegmentStats } from './render-segment.ts';
 import type { FromChild, ToChild } from './segment-child.ts';
 
@@ -10,7 +10,7 @@ const CHILD = fileURLToPath(new URL('./segment-child.ts', import.meta.url));
 /**
  * A segment renderer process, started before its job is known: loading three.js and headless-gl
  * costs CPU time, spent while the parent still prepares assets and speech. Its entry runs bundled
- * to plain JavaScript (child-entry.ts), without the TypeScript loader. `render` sends the job; `kill` ends a child that got none. A child that dies
+ * to plain JavaScript (lib/bundled-entry.ts), without the TypeScript loader. `render` sends the job; `kill` ends a child that got none. A child that dies
  * (a native crash, the OOM killer, a lost X server) rejects its render with its stderr, so a
  * render never hangs.
  */

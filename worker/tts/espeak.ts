@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { bundledEntry } from '../child-entry.ts';
+import { bundledEntry } from '../../lib/bundled-entry.ts';
 import type { EspeakReply, EspeakRequest, EspeakWord } from './espeak-child.ts';
 
 const CHILD = fileURLToPath(new URL('./espeak-child.ts', import.meta.url));
@@ -13,7 +13,7 @@ export interface EspeakResult {
 
 /**
  * Client of the espeak-ng child process (its entry bundled to plain JavaScript, see
- * child-entry.ts). Requests are answered in order; when the child dies every pending request is
+ * lib/bundled-entry.ts). Requests are answered in order; when the child dies every pending request is
  * rejected with its stderr.
  */
 export class EspeakClient {

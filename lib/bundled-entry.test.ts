@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ERROR_CATALOG } from '../../lib/errors.ts';
-import { bundledEntry } from '../../worker/child-entry.ts';
+import { bundledEntry } from './bundled-entry.ts';
+import { ERROR_CATALOG } from './errors.ts';
 
-const FIXTURE = fileURLToPath(new URL('./child-fixture.ts', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'fw-child-entry-test-'));
+const FIXTURE = fileURLToPath(new URL('./bundled-entry.fixture.ts', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'fw-bundled-entry-test-'));
 const savedTmp = process.env.TMPDIR;
 process.env.TMPDIR = dir;
 after(() => {
@@ -20,7 +20,7 @@ after(() => {
 describe('bundledEntry', () => {
   it('bundles a TypeScript entry that runs on bare Node, packages loaded from this project', async () => {
     const entry = await bundledEntry(FIXTURE);
-    assert.match(basename(entry), /^child-fixture-[0-9a-f]{20}\.mjs$/);
+    assert.match(basename(entry), /^bundled-entry\.fixture-[0-9a-f]{20}\.mjs$/);
     assert.equal(dirname(entry), join(dir, `framewright-entries-${process.getuid!()}`));
     assert.equal(statSync(dirname(entry)).mode & 0o777, 0o700);
     assert.match(readFileSync(entry, 'utf8'), /from "file:\/\/\/.*\/node_modules\/color-name\//);
@@ -44,7 +44,7 @@ describe('bundledEntry', () => {
       chmodSync(shared, 0o777);
       // A path not built before in this process, so the directory is checked again.
       const copy = join(other, 'fixture-copy.ts');
-      writeFileSync(copy, readFileSync(FIXTURE, 'utf8').replaceAll('../../', `${process.cwd()}/`));
+      writeFileSync(copy, readFileSync(FIXTURE, 'utf8').replaceAll('./errors.ts', `${process.cwd()}/lib/errors.ts`));
       await assert.rejects(bundledEntry(copy), /must be a directory of this user's with mode 0700/);
     } finally {
       process.env.TMPDIR = dir;

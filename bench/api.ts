@@ -201,6 +201,10 @@ async function benchBackend(
 export async function main(argv: string[]): Promise<number> {
   const secArg = argv.find((a) => a.startsWith('--duration='));
   const seconds = secArg ? Number(secArg.slice(11)) : 10;
+  // --backend=pglite or --backend=postgres benches one of the two (default: both).
+  const backend = argv.find((a) => a.startsWith('--backend='))?.slice(10);
+  if (backend !== undefined && backend !== 'pglite' && backend !== 'postgres')
+    throw new Error(`--backend must be pglite or postgres, not ${backend}`);
   const logger = createLogger({ level: 'error' });
 
   // Baseline: a bare Fastify route answering the same render JSON, no auth, no database.
@@ -227,21 +231,23 @@ export async function main(argv: string[]): Promise<number> {
   const rows: Row[] = [];
   const bareRuns: Omit<Row, 'name'>[] = [];
   try {
-    const dir = await mkdtemp(path.join(tmpdir(), 'fw-bench-'));
-    try {
-      const pglite = await openDatabase({ dataDir: dir, logger });
+    if (backend !== 'postgres') {
+      const dir = await mkdtemp(path.join(tmpdir(), 'fw-bench-'));
       try {
-        const r = await benchBackend('PGlite', pglite, seconds, undefined, bareUrl);
-        rows.push(...r.rows);
-        bareRuns.push(...r.bare);
+        const pglite = await openDatabase({ dataDir: dir, logger });
+        try {
+          const r = await benchBackend('PGlite', pglite, seconds, undefined, bareUrl);
+          rows.push(...r.rows);
+          bareRuns.push(...r.bare);
+        } finally {
+          await pglite.close();
+        }
       } finally {
-        await pglite.close();
+        await rm(dir, { recursive: true, force: true });
       }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
     }
     const pgUrl = process.env.TEST_DATABASE_URL;
-    if (pgUrl) {
+    if (backend !== 'pglite' && pgUrl) {
       const pg = await freshPostgres(pgUrl, logger);
       try {
         const r = await benchBackend('PostgreSQL', pg, seconds, process.env.TEST_REDIS_URL, bareUrl);
@@ -250,7 +256,7 @@ export async function main(argv: string[]): Promise<number> {
       } finally {
         await pg.close();
       }
-    } else {
+    } else if (backend !== 'pglite') {
       process.stdout.write('TEST_DATABASE_URL not set: PostgreSQL skipped (use make bench-api)\n');
     }
   } finally {

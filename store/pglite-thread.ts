@@ -1,0 +1,37 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/**
+ * The embedded database's own thread (see pglite-server.ts): PGlite and its socket server.
+ * Messages: it posts `{ url }` once listening (or `{ error }`), and answers `'stop'` with
+ * `'stopped'` after the server is closed and the database flushed.
+ */
+export interface PgliteThreadData {
+  dataDir: string;
+  maxConnections: number;
+}
+
+export type PgliteThreadMessage = { url: string } | { error: string } | 'stopped';
+
+const port = parentPort;
+if (!port) throw new Error('pglite-thread runs in a worker thread');
+const { dataDir, maxConnections } = workerData as PgliteThreadData;
+
+try {
+  const db = await PGlite.create({ dataDir });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+  await server.start();
+  port.on('message', async (message: unknown) => {
+    if (message !== 'stop') return;
+    await server.stop();
+    await db.close();
+    port.postMessage('stopped' satisfies PgliteThreadMessage);
+    port.close();
+  });
+  port.postMessage({ url: `postgres://postgres@${server.getServerConn()}/postgres` } satisfies PgliteThreadMessage);
+} catch (err) {
+  port.postMessage({
+    error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+  } satisfies PgliteThreadMessage);
+}

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Movie, validateMovie } from '../movie/index.ts';
 import { chooseCodec } from '../worker/encoder-probe.ts';
-import { codecArgs } from '../worker/ffmpeg-args.ts';
+import { codecArgs, QUIET } from '../worker/ffmpeg-args.ts';
 import { runFfmpeg } from '../worker/ffmpeg-process.ts';
 import { renderMovie, workerConfigFromEnv } from '../worker/render-movie.ts';
 
@@ -151,10 +151,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write('measuring the encode floor...\n');
     const floor = await measure(() =>
       runFfmpeg(config.ffmpegPath, [
-        '-hide_banner',
-        '-nostdin',
-        '-loglevel',
-        'error',
+        ...QUIET,
         '-y',
         '-f',
         'lavfi',

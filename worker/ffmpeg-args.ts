@@ -23,6 +23,9 @@ export function codecArgs(codec: VideoCodec, fps: number): string[] {
   return ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '20', '-threads', String(availableParallelism()), ...gop];
 }
 
+/** Every command: no banner, no stdin, errors only (they end up in RENDER_FAILED messages). */
+export const QUIET = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
+
 /** Tags the stream as BT.709 limited range: the matrix the GPU pass converts with. */
 export const COLOR_TAGS = [
   '-colorspace',
@@ -38,10 +41,7 @@ export const COLOR_TAGS = [
 /** Raw yuv420p frames on stdin -> one H.264 MP4 segment without audio. */
 export function segmentEncodeArgs(v: VideoSettings, output: string): string[] {
   return [
-    '-hide_banner',
-    '-nostdin',
-    '-loglevel',
-    'error',
+    ...QUIET,
     '-y',
     '-f',
     'rawvideo',
@@ -77,10 +77,7 @@ export interface AudioInput {
  */
 export function audioEncodeArgs(audio: AudioInput, output: string): string[] {
   return [
-    '-hide_banner',
-    '-nostdin',
-    '-loglevel',
-    'error',
+    ...QUIET,
     '-y',
     '-f',
     's16le',
@@ -107,7 +104,7 @@ export function audioEncodeArgs(audio: AudioInput, output: string): string[] {
  * also copied), and moves the index to the front. No encoding happens here.
  */
 export function finalMuxArgs(concatList: string, encodedAudio: string | undefined, output: string): string[] {
-  const args = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', concatList];
+  const args = [...QUIET, '-y', '-f', 'concat', '-safe', '0', '-i', concatList];
   if (encodedAudio) {
     args.push('-i', encodedAudio, '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy');
   } else {
@@ -124,19 +121,5 @@ export function concatList(files: string[]): string {
 
 /** A tiny encode that succeeds only where the NVENC encoder really works (driver, device, session). */
 export function nvencProbeArgs(): string[] {
-  return [
-    '-hide_banner',
-    '-nostdin',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=black:s=256x144:r=30:d=0.2',
-    '-c:v',
-    'h264_nvenc',
-    '-f',
-    'null',
-    '-',
-  ];
+  return [...QUIET, '-f', 'lavfi', '-i', 'color=c=black:s=256x144:r=30:d=0.2', '-c:v', 'h264_nvenc', '-f', 'null', '-'];
 }

@@ -76,8 +76,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const dir = path.resolve(options.dataDir, 'pg');
     await mkdir(dir, { recursive: true });
     const embedded = await startEmbeddedPostgres({ dataDir: dir, maxConnections: 8 });
-    // ONE client connection: pglite-socket runs one message at a time but, outside a transaction,
-    // may interleave the Parse/Bind/Execute messages of two connections (unnamed portal lost).
+    // ONE client connection: PGlite is a single session that every connection shares (see
+    // pglite-wire.ts), so two clients' prepared statements and unnamed portals would collide.
     // PGlite executes serially anyway, so one connection costs no throughput.
     const sql = connect(embedded.url, 1);
     db = {

@@ -12,9 +12,8 @@ export interface EmbeddedPostgres {
 const threadEntry = fileURLToPath(new URL('./pglite-thread.ts', import.meta.url));
 
 /**
- * PGlite persisted in `dataDir`, served on a loopback port through pglite-socket so the regular
- * `postgres` client (and so every repository) talks to it exactly as to a real server. The socket
- * server runs one query at a time and keeps a transaction's statements on its own connection.
+ * PGlite persisted in `dataDir`, served on a loopback port by pglite-wire.ts so the regular
+ * `postgres` client (and so every repository) talks to it exactly as to a real server.
  *
  * PGlite runs in a worker thread of its own (pglite-thread.ts, bundled to plain JavaScript): its
  * queries execute in WebAssembly and would otherwise stall this thread's HTTP handling for their

@@ -1,9 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { serveWire } from './pglite-wire.ts';
 
 /**
- * The embedded database's own thread (see pglite-server.ts): PGlite and its socket server.
+ * The embedded database's own thread (see pglite-server.ts): PGlite and its wire server.
  * Messages: it posts `{ url }` once listening (or `{ error }`), and answers `'stop'` with
  * `'stopped'` after the server is closed and the database flushed.
  */
@@ -20,16 +20,15 @@ const { dataDir, maxConnections } = workerData as PgliteThreadData;
 
 try {
   const db = await PGlite.create({ dataDir });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
-  await server.start();
+  const server = await serveWire(db, { host: '127.0.0.1', maxConnections });
   port.on('message', async (message: unknown) => {
     if (message !== 'stop') return;
-    await server.stop();
+    await server.close();
     await db.close();
     port.postMessage('stopped' satisfies PgliteThreadMessage);
     port.close();
   });
-  port.postMessage({ url: `postgres://postgres@${server.getServerConn()}/postgres` } satisfies PgliteThreadMessage);
+  port.postMessage({ url: `postgres://postgres@${server.address}/postgres` } satisfies PgliteThreadMessage);
 } catch (err) {
   port.postMessage({
     error: err instanceof Error ? (err.stack ?? err.message) : String(err),

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import postgres from 'postgres';
 import { buildApp } from '../api/app.ts';
@@ -34,7 +35,9 @@ type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const CONNECTIONS = 50;
-const POST_ACCOUNTS = 50;
+/** POST: each connection creates for its own accounts, round robin (bench/post-client.cjs). */
+const ACCOUNTS_PER_CONNECTION = 40;
+const POST_CLIENT = fileURLToPath(new URL('./post-client.cjs', import.meta.url));
 const ROUNDS = 3;
 const SMALL_MOVIE = {
   schema: 'v1',
@@ -61,8 +64,8 @@ async function load(
     method?: 'GET' | 'POST';
     body?: string;
     headers?: Record<string, string>;
-    /** Each connection cycles through these requests (here: one per account key). */
-    requests?: { headers: Record<string, string> }[];
+    /** A module that sets up each connection's requests (autocannon's setupClient). */
+    setupClient?: string;
     seconds: number;
   },
 ): Promise<Omit<Row, 'name'>> {
@@ -73,7 +76,7 @@ async function load(
     method: opts.method ?? 'GET',
     ...(opts.body ? { body: opts.body } : {}),
     headers: opts.headers ?? {},
-    ...(opts.requests ? { requests: opts.requests } : {}),
+    ...(opts.setupClient ? { setupClient: opts.setupClient } : {}),
     // The load generator runs in a worker thread so it does not share the server's event loop.
     workers: 1,
   });
@@ -143,9 +146,15 @@ async function benchBackend(
   bareUrl: string,
 ): Promise<{ rows: Row[]; bare: Omit<Row, 'name'>[] }> {
   const logger = createLogger({ level: 'error' });
-  // A generous plan so the benchmark measures the request path, not the limits.
+  // Rate limits out of the way, so the benchmark measures the request path. The studio plan keeps
+  // its concurrency cap (25): the POST accounts are enough for no account to reach it, as in
+  // production, where renders finish and the active renders of an account stay under the cap.
+  // The one-account row uses pro without a cap.
   const config = apiConfig(readEnv(EnvSchema, {}).values, {
-    plans: planTable({ rateLimitPerMinute: { studio: 100_000_000 }, concurrency: { studio: 100_000_000 } }),
+    plans: planTable({
+      rateLimitPerMinute: { studio: 100_000_000, pro: 100_000_000 },
+      concurrency: { pro: 100_000_000 },
+    }),
     publicBaseUrl: 'http://127.0.0.1',
   });
   const limiter = redisUrl
@@ -170,25 +179,39 @@ async function benchBackend(
     // serialised on its row lock by design (that is what makes overspending impossible), so one
     // account hammered by 50 connections measures the lock, not the request path. That case is
     // printed too, for information.
-    const accounts = await Promise.all(
-      Array.from({ length: POST_ACCOUNTS }, () => createAccountWithKey(db, { plan: 'studio', credits: 1_000_000_000 })),
+    const keys: string[] = [];
+    for (let i = 0; i < CONNECTIONS * ACCOUNTS_PER_CONNECTION; i += CONNECTIONS) {
+      const batch = await Promise.all(
+        Array.from({ length: CONNECTIONS }, () => createAccountWithKey(db, { plan: 'studio', credits: 1_000_000_000 })),
+      );
+      keys.push(...batch.map((a) => a.key.secret));
+    }
+    process.env.FW_BENCH_POST_KEYS = JSON.stringify(
+      Array.from({ length: CONNECTIONS }, (_, c) =>
+        keys.slice(c * ACCOUNTS_PER_CONNECTION, (c + 1) * ACCOUNTS_PER_CONNECTION),
+      ),
     );
     const post = await load(`${base}/v1/renders`, {
       method: 'POST',
       body: JSON.stringify({ movie: SMALL_MOVIE }),
       headers,
-      requests: accounts.map((a) => ({ headers: { ...headers, authorization: `Bearer ${a.key.secret}` } })),
+      setupClient: POST_CLIENT,
       seconds,
     });
+    delete process.env.FW_BENCH_POST_KEYS;
+    const one = await createAccountWithKey(db, { plan: 'pro', credits: 1_000_000_000 });
     const postOne = await load(`${base}/v1/renders`, {
       method: 'POST',
       body: JSON.stringify({ movie: SMALL_MOVIE }),
-      headers,
+      headers: { ...headers, authorization: `Bearer ${one.key.secret}` },
       seconds,
     });
     const rows = [
       { name: `GET /v1/renders/{id}  ${label}, ${limiterName} limiter`, ...get },
-      { name: `POST /v1/renders      ${label}, ${limiterName}, ${POST_ACCOUNTS} accounts`, ...post },
+      {
+        name: `POST /v1/renders      ${label}, ${limiterName}, ${CONNECTIONS * ACCOUNTS_PER_CONNECTION} accounts`,
+        ...post,
+      },
       { name: `  (info) POST, all 50 connections on one account`, ...postOne },
     ];
     return { rows, bare };
@@ -278,13 +301,14 @@ export async function main(argv: string[]): Promise<number> {
   for (const r of rows) {
     let goal = '';
     if (r.name.startsWith('GET /v1')) {
-      const ok = (r.ratio ?? 0) >= 0.5 && r.p99 < 20;
+      const ok = (r.ratio ?? 0) >= 0.5 && r.p99 < 20 && r.non2xx === 0 && r.errors === 0;
       allMet &&= ok;
-      goal = `${ok ? 'met' : 'MISSED'} (>= 0.50x bare, p99 < 20 ms); rounds ${(r.rounds ?? []).map((x) => `${x.toFixed(2)}x`).join(' ')}`;
+      goal = `${ok ? 'met' : 'MISSED'} (>= 0.50x bare, p99 < 20 ms, all 2xx); rounds ${(r.rounds ?? []).map((x) => `${x.toFixed(2)}x`).join(' ')}`;
     } else if (r.name.startsWith('POST')) {
-      const ok = r.p99 < 50;
+      // Refused requests (429 at a cap, say) answer fast: they would flatter the figure.
+      const ok = r.p99 < 50 && r.non2xx === 0 && r.errors === 0;
       allMet &&= ok;
-      goal = `${ok ? 'met' : 'MISSED'} (p99 < 50 ms)`;
+      goal = `${ok ? 'met' : 'MISSED'} (p99 < 50 ms, all 2xx)`;
     }
     lines.push(
       `${r.name.padEnd(62)} ${r.rps.toFixed(0).padStart(8)} ${`${(r.ratio ?? r.rps / bareRps).toFixed(2)}x`.padStart(8)} ${r.p50.toFixed(1).padStart(7)} ${r.p99.toFixed(1).padStart(7)} ${String(r.non2xx).padStart(7)} ${String(r.errors).padStart(7)}  ${goal}`,

@@ -65,9 +65,16 @@ export async function serveWire(
       batch.startup = undefined;
       try {
         const output = await db.runExclusive(async () => {
-          if (!startup) return db.execProtocolRaw(input);
-          const reply = await db.execProtocolRaw(startup);
-          return input.length > 0 ? Buffer.concat([reply, await db.execProtocolRaw(input)]) : reply;
+          // The streaming call hands the answers over as they are written, without what
+          // execProtocolRaw also does for PGlite's own query API: copy them into its buffer and
+          // parse every message (about a tenth of this thread's time, spent decoding rows). The
+          // chunks are views of PGlite's memory, so they are copied at once. (Every call must
+          // stream: PGlite keeps the last stream callback for later raw calls.)
+          const replies: Buffer[] = [];
+          const onRawData = (chunk: Uint8Array) => replies.push(Buffer.from(chunk));
+          if (startup) await db.execProtocolRawStream(startup, { onRawData });
+          if (input.length > 0) await db.execProtocolRawStream(input, { onRawData });
+          return replies.length === 1 ? replies[0]! : Buffer.concat(replies);
         });
         owner = db.isInTransaction() ? batch : undefined;
         if (output.length > 0 && !batch.socket.destroyed) batch.socket.write(output);

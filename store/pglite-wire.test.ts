@@ -107,3 +107,16 @@ test('a connection that drops mid-transaction is rolled back and the others go o
   const [row] = await waiting;
   assert.equal(row?.c, 0, 'the dropped transaction was rolled back before B ran');
 });
+
+test('a malformed message closes that connection only', async () => {
+  const b = client();
+  await b`SELECT 1`;
+  const socket = connect(Number(server.address.split(':')[1]), '127.0.0.1');
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  // A startup message whose length (-1) could never be consumed.
+  socket.write(Buffer.from([0xff, 0xff, 0xff, 0xff, 0, 3, 0, 0]));
+  await closed;
+  const [row] = await b<{ ok: number }[]>`SELECT 2 AS ok`;
+  assert.equal(row?.ok, 2);
+});

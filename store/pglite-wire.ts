@@ -100,6 +100,7 @@ export async function serveWire(
         if (buf.length - end < 8) break;
         const length = buf.readInt32BE(end);
         const code = buf.readInt32BE(end + 4);
+        if (length < 8) return conn.socket.destroy(new Error('malformed startup message'));
         if (buf.length - end < length) break;
         if (code === SSL_REQUEST || code === GSSENC_REQUEST || code === CANCEL_REQUEST) {
           // No TLS on a loopback socket; cancelling is not supported (as with pglite-socket).
@@ -115,6 +116,8 @@ export async function serveWire(
         continue;
       }
       const length = 1 + buf.readInt32BE(end + 1);
+      // A length below its own four bytes would never move on.
+      if (length < 5) return conn.socket.destroy(new Error('malformed protocol message'));
       if (buf.length - end < length) break;
       end += length;
     }

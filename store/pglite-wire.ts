@@ -46,6 +46,8 @@ export async function serveWire(
   /** The connection whose transaction is open: nobody else runs until it ends. */
   let owner: Connection | undefined;
   let draining: Promise<void> | undefined;
+  /** Closed connections still being cleaned up (a rollback): close() waits for them. */
+  const closing = new Set<Promise<void>>();
 
   const next = (): Connection | undefined => {
     if (owner) {
@@ -152,7 +154,11 @@ export async function serveWire(
     connections.add(conn);
     socket.on('data', (chunk: Buffer) => onData(conn, chunk));
     socket.on('error', () => socket.destroy());
-    socket.on('close', () => void onClose(conn));
+    socket.on('close', () => {
+      const done = onClose(conn);
+      closing.add(done);
+      void done.finally(() => closing.delete(done));
+    });
   });
   server.maxConnections = options.maxConnections;
   server.listen(options.port ?? 0, options.host);
@@ -164,6 +170,8 @@ export async function serveWire(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const conn of connections) conn.socket.destroy();
       await closed;
+      // A connection dropped mid-transaction is rolled back before the database may close.
+      await Promise.all(closing);
       await draining;
     },
   };

@@ -1,4 +1,5 @@
 import { type Env, EnvSchema, readEnv } from '../lib/config.ts';
+import { DEFAULT_POOL_SIZE } from '../store/database.ts';
 import type { Plan } from '../store/types.ts';
 import { type PlanRules, parsePlanNumbers, planTable } from './billing/plans.ts';
 
@@ -8,6 +9,8 @@ export interface ApiConfig {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Connections to PostgreSQL (DATABASE_POOL_SIZE); the embedded database always uses one. */
+  databasePoolSize: number;
   redisUrl: string | undefined;
   /** Base of docsUrl and outputUrl, without /v1 and without a trailing slash. */
   publicBaseUrl: string;
@@ -41,6 +44,7 @@ export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiC
     host,
     dataDir: values.DATA_DIR ?? './data',
     databaseUrl: values.DATABASE_URL,
+    databasePoolSize: Number(values.DATABASE_POOL_SIZE ?? DEFAULT_POOL_SIZE),
     redisUrl: values.REDIS_URL,
     publicBaseUrl: (values.PUBLIC_BASE_URL ?? `http://${shownHost}:${port}`).replace(/\/+$/, ''),
     plans: planTable({

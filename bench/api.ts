@@ -105,7 +105,7 @@ async function freshPostgres(base: string, logger: ReturnType<typeof createLogge
   await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '.', logger, max: 10 });
+  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '.', logger });
   return {
     ...db,
     close: async () => {
@@ -146,6 +146,7 @@ async function benchBackend(
   seconds: number,
   redisUrl: string | undefined,
   bareUrl: string,
+  only: 'get' | 'post' | undefined,
 ): Promise<{ rows: Row[]; bare: Omit<Row, 'name'>[] }> {
   const logger = createLogger({ level: 'error' });
   // Rate limits out of the way, so the benchmark measures the request path. The studio plan keeps
@@ -176,7 +177,14 @@ async function benchBackend(
       throw new Error(`bench setup: POST /v1/renders -> ${created.status} ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
     const limiterName = limiter ? 'redis' : 'in-process';
-    const { bare, ...get } = await getRounds(`${base}/v1/renders/${id}`, bareUrl, headers, seconds);
+    const rows: Row[] = [];
+    let bare: Omit<Row, 'name'>[] = [];
+    if (only !== 'post') {
+      const { bare: bareRuns, ...get } = await getRounds(`${base}/v1/renders/${id}`, bareUrl, headers, seconds);
+      bare = bareRuns;
+      rows.push({ name: `GET /v1/renders/{id}  ${label}, ${limiterName} limiter`, ...get });
+    }
+    if (only === 'get') return { rows, bare };
     // POST load comes from many accounts, as in production: creates of ONE account are
     // serialised on its row lock by design (that is what makes overspending impossible), so one
     // account hammered by 50 connections measures the lock, not the request path. That case is
@@ -224,14 +232,13 @@ async function benchBackend(
       headers: { ...headers, authorization: `Bearer ${one.key.secret}` },
       seconds,
     });
-    const rows = [
-      { name: `GET /v1/renders/{id}  ${label}, ${limiterName} limiter`, ...get },
+    rows.push(
       {
         name: `POST /v1/renders      ${label}, ${limiterName}, ${CONNECTIONS * ACCOUNTS_PER_CONNECTION} accounts`,
         ...post,
       },
       { name: `  (info) POST, all 50 connections on one account`, ...postOne },
-    ];
+    );
     return { rows, bare };
   } finally {
     await app.close();
@@ -246,6 +253,10 @@ export async function main(argv: string[]): Promise<number> {
   const backend = argv.find((a) => a.startsWith('--backend='))?.slice(10);
   if (backend !== undefined && backend !== 'pglite' && backend !== 'postgres')
     throw new Error(`--backend must be pglite or postgres, not ${backend}`);
+  // --only=get or --only=post runs one of the two request kinds (default: both).
+  const only = argv.find((a) => a.startsWith('--only='))?.slice(7);
+  if (only !== undefined && only !== 'get' && only !== 'post')
+    throw new Error(`--only must be get or post, not ${only}`);
   const logger = createLogger({ level: 'error' });
 
   // Baseline: a bare Fastify route answering the same render JSON, no auth, no database.
@@ -277,7 +288,7 @@ export async function main(argv: string[]): Promise<number> {
       try {
         const pglite = await openDatabase({ dataDir: dir, logger });
         try {
-          const r = await benchBackend('PGlite', pglite, seconds, undefined, bareUrl);
+          const r = await benchBackend('PGlite', pglite, seconds, undefined, bareUrl, only);
           rows.push(...r.rows);
           bareRuns.push(...r.bare);
         } finally {
@@ -291,7 +302,7 @@ export async function main(argv: string[]): Promise<number> {
     if (backend !== 'pglite' && pgUrl) {
       const pg = await freshPostgres(pgUrl, logger);
       try {
-        const r = await benchBackend('PostgreSQL', pg, seconds, process.env.TEST_REDIS_URL, bareUrl);
+        const r = await benchBackend('PostgreSQL', pg, seconds, process.env.TEST_REDIS_URL, bareUrl, only);
         rows.push(...r.rows);
         bareRuns.push(...r.bare);
       } finally {
@@ -300,6 +311,8 @@ export async function main(argv: string[]): Promise<number> {
     } else if (backend !== 'pglite') {
       process.stdout.write('TEST_DATABASE_URL not set: PostgreSQL skipped (use make bench-api)\n');
     }
+    // POST rows are not compared with the bare route, but the reader still sees it in the same run.
+    if (bareRuns.length === 0) bareRuns.push(await load(bareUrl, { seconds }));
   } finally {
     await bareApp.close();
   }

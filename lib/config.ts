@@ -26,6 +26,14 @@ export const EnvSchema = Type.Object({
       description: 'PostgreSQL URL; unset means the embedded PGlite under DATA_DIR.',
     }),
   ),
+  DATABASE_POOL_SIZE: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{0,2}$',
+      default: '4',
+      description:
+        'Connections to PostgreSQL per process. Queries are pipelined over them, so a few keep a server busy.',
+    }),
+  ),
   REDIS_URL: Type.Optional(
     Type.String({ pattern: '^rediss?://', description: 'Redis URL for rate limits; unset means in-process limits.' }),
   ),

@@ -32,6 +32,25 @@ export async function insertRender(sql: Queryable, r: NewRender): Promise<Render
 }
 
 /**
+ * The row `insertRender` stores for `r`, built here: what the one-round-trip path returns without
+ * reading it back (the database would only send the same values again).
+ */
+export function queuedRenderRow(r: NewRender): RenderRow {
+  return {
+    ...r,
+    status: 'queued',
+    progress: 0,
+    chargedCredits: null,
+    outputUrl: null,
+    expiresAt: null,
+    error: null,
+    durationSec: null,
+    meteredMinutes: null,
+    updatedAt: r.createdAt,
+  };
+}
+
+/**
  * Inserts the queued render in one round trip when the account still has plan `gate.plan`, is
  * under `gate.concurrency` active renders and has the credits (framewright_create_render, which
  * locks the account row first). Undefined when any of that fails or the account is gone: the
@@ -42,11 +61,12 @@ export async function insertRenderIfAllowed(
   r: NewRender,
   gate: { plan: string; concurrency: number },
 ): Promise<RenderRow | undefined> {
-  const [row] = await sql<RenderRow[]>`
-    SELECT * FROM framewright_create_render(${r.id}, ${r.accountId}, ${r.mode}, ${r.keyId}, ${r.draft},
+  const [row] = await sql<{ inserted: boolean }[]>`
+    SELECT framewright_create_render(${r.id}, ${r.accountId}, ${r.mode}, ${r.keyId}, ${r.draft},
       ${r.watermark}, ${sql.json(r.movie as never)}, ${r.width}, ${r.height}, ${r.fps}, ${r.estimatedSec},
-      ${r.reservedCredits}, ${r.templateId}, ${r.webhookUrl}, ${r.createdAt}, ${gate.plan}, ${gate.concurrency})`;
-  return row;
+      ${r.reservedCredits}, ${r.templateId}, ${r.webhookUrl}, ${r.createdAt}, ${gate.plan}, ${gate.concurrency})
+      AS inserted`;
+  return row?.inserted ? queuedRenderRow(r) : undefined;
 }
 
 export async function getRender(sql: Queryable, owner: Owner, id: string): Promise<RenderRow | undefined> {

@@ -18,7 +18,12 @@ export async function main(argv: string[]): Promise<number> {
   const { values } = readEnv(EnvSchema);
   const config = apiConfig(values);
   const logger = createLogger({ level: config.logLevel, name: 'api' });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    logger,
+    max: config.databasePoolSize,
+  });
   if ((await countAccounts(db.sql)) === 0) {
     const { account, key } = await createAccountWithKey(db, { plan: 'trial', name: 'First account' });
     process.stdout.write(

@@ -29,7 +29,7 @@ async function freshPostgres(baseUrl: string): Promise<Database> {
   await admin.unsafe(`CREATE DATABASE ${name}`);
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '.', logger, max: 10 });
+  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '.', logger });
   return {
     ...db,
     close: async () => {
@@ -42,7 +42,7 @@ async function freshPostgres(baseUrl: string): Promise<Database> {
 
 async function freshPglite(): Promise<Database> {
   const dir = await mkdtemp(path.join(tmpdir(), 'fw-pglite-'));
-  const db = await openDatabase({ dataDir: dir, logger, max: 10 });
+  const db = await openDatabase({ dataDir: dir, logger });
   return {
     ...db,
     close: async () => {

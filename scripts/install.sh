@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # xvfb + xauth: the X display headless-gl needs. libxi-dev libglu1-mesa-dev libglew-dev pkg-config:
 # to build `gl` from source. espeak-ng: offline speech. fonts-*: text rendering. python3-venv: moto (S3).
 APT_PACKAGES=(ffmpeg postgresql redis-server xvfb xauth libxi-dev libglu1-mesa-dev libglew-dev pkg-config
-  build-essential curl python3 python3-venv espeak-ng fonts-dejavu-core)
+  build-essential patch curl python3 python3-venv espeak-ng fonts-dejavu-core)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -35,6 +35,17 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   npm_config_nodedir=/usr npm install --no-audit --no-fund
   sha256sum package-lock.json | cut -d' ' -f1 > "$stamp"
 fi
+
+# Fixes to dependencies we wait on upstream for, as patches of the installed files (patches/*.patch,
+# named after the package and version they fit). Applied when not yet applied, so after every npm
+# install; a patch that no longer fits (the package was upgraded) stops the install, saying so.
+for p in patches/*.patch; do
+  [ -e "$p" ] || continue
+  if ! patch -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
+    echo "install: applying $p"
+    patch -p1 -N -s -f <"$p" || { echo "install: $p does not apply: update or drop it" >&2; exit 1; }
+  fi
+done
 
 # moto's server mode: a real S3-compatible HTTP server for the object-storage tests (from PyPI).
 if [ ! -x .cache/venv/bin/moto_server ]; then

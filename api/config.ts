@@ -17,7 +17,7 @@ export interface ApiConfig {
   plans: Record<Plan, PlanRules>;
   /** Failed authentications per client address per minute before 429. */
   authFailuresPerMinute: number;
-  /** Verified keys are cached this long (0 = off); revocations also evict via NOTIFY on PostgreSQL. */
+  /** Verified keys are cached this long (0 = off); revocations and plan changes evict via NOTIFY on PostgreSQL. */
   authCacheTtlMs: number;
   /** GET /v1/renders/{id} answers from a cache evicted on every change; this bounds a lost eviction (0 = off). */
   renderCacheTtlMs: number;
@@ -52,7 +52,7 @@ export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiC
       rateLimitPerMinute: parsePlanNumbers(values.PLAN_RATE_LIMITS),
     }),
     authFailuresPerMinute: Number(values.AUTH_FAILURES_PER_MINUTE ?? '30'),
-    authCacheTtlMs: Number(values.AUTH_CACHE_TTL_MS ?? '2000'),
+    authCacheTtlMs: Number(values.AUTH_CACHE_TTL_MS ?? '60000'),
     renderCacheTtlMs: Number(values.RENDER_CACHE_TTL_MS ?? '5000'),
     bodyLimit: BODY_LIMIT,
     logLevel: values.LOG_LEVEL ?? 'info',

@@ -114,9 +114,9 @@ export const EnvSchema = Type.Object({
   AUTH_CACHE_TTL_MS: Type.Optional(
     Type.String({
       pattern: '^[0-9]{1,6}$',
-      default: '2000',
+      default: '60000',
       description:
-        'How long a verified API key is cached in the API process (0 disables). Revocation reaches other processes at once on PostgreSQL (NOTIFY), else within this time.',
+        'How long a verified API key is cached in the API process (0 disables). Revocations and plan changes evict at once on PostgreSQL (NOTIFY; a reconnect of the listener clears the cache); this bounds a lost notification.',
     }),
   ),
   RENDER_CACHE_TTL_MS: Type.Optional(

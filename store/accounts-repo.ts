@@ -37,6 +37,9 @@ export async function countAccounts(sql: Queryable): Promise<number> {
 export async function setPlan(sql: Queryable, id: string, plan: Plan): Promise<AccountRow | undefined> {
   const [row] = await sql<AccountRow[]>`
     UPDATE accounts SET plan = ${plan}, updated_at = now() WHERE id = ${id} RETURNING *`;
+  // API processes cache verified keys with their account's plan: this tells them (on commit) to
+  // forget them all ('*', see api/auth/key-cache.ts; plan changes are rare).
+  if (row) await sql`SELECT pg_notify('framewright_api_keys', '*')`;
   return row;
 }
 

@@ -1,7 +1,11 @@
 import type { AuthContext } from '../context.ts';
 
-/** Channel on which revocations announce the revoked key's hash (see store/api-keys-repo.ts). */
+/**
+ * Channel on which revocations announce the revoked key's hash (store/api-keys-repo.ts), and plan
+ * changes `*`, which clears every cached key (store/accounts-repo.ts: the plan is cached with it).
+ */
 export const KEY_REVOKED_CHANNEL = 'framewright_api_keys';
+export const EVICT_ALL_KEYS = '*';
 
 /**
  * Verified keys by hash, each for `ttlMs`, so a hot key costs no database round trip. Only
@@ -40,5 +44,9 @@ export class KeyCache {
 
   delete(hash: string): void {
     this.entries.delete(hash);
+  }
+
+  clear(): void {
+    this.entries.clear();
   }
 }

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
 import { findKeyByHash } from '../../store/api-keys-repo.ts';
 import { hashApiKey, KEY_PATTERN } from '../auth/api-key.ts';
-import { KEY_REVOKED_CHANNEL, KeyCache } from '../auth/key-cache.ts';
+import { EVICT_ALL_KEYS, KEY_REVOKED_CHANNEL, KeyCache } from '../auth/key-cache.ts';
 import { UNAUTHORIZED_MESSAGE } from '../auth/require-auth.ts';
 import { type LimitDecision, retryAfterSec } from '../rate-limit/limiter.ts';
 import { rateWindow } from './rate-limit.ts';
@@ -29,9 +29,19 @@ export const authPlugin = fp(
     app.decorateRequest('auth', null);
     const cache = new KeyCache(app.config.authCacheTtlMs);
     app.decorate('keyCache', cache);
-    // On PostgreSQL a revocation anywhere (another replica, the CLI) evicts the key here at once.
+    // On PostgreSQL a revocation anywhere (another replica, the CLI) evicts the key here at once,
+    // and a plan change evicts every key. postgres.js listens again after a reconnect and calls
+    // onlisten again: what was announced in between is lost, so the whole cache goes.
     if (cache.enabled && app.db.kind === 'postgres') {
-      const listening = await app.db.sql.listen(KEY_REVOKED_CHANNEL, (hash) => cache.delete(hash));
+      let first = true;
+      const listening = await app.db.sql.listen(
+        KEY_REVOKED_CHANNEL,
+        (hash) => (hash === EVICT_ALL_KEYS ? cache.clear() : cache.delete(hash)),
+        () => {
+          if (!first) cache.clear();
+          first = false;
+        },
+      );
       app.addHook('onClose', async () => {
         await listening.unlisten();
       });

@@ -4,6 +4,7 @@ import { generateApiKey } from '../../api/auth/api-key.ts';
 import { planTable } from '../../api/billing/plans.ts';
 import { RedisRateLimiter } from '../../api/rate-limit/redis-limiter.ts';
 import { newId } from '../../lib/ids.ts';
+import { setPlan } from '../../store/accounts-repo.ts';
 import { revokeKey, rollKey } from '../../store/api-keys-repo.ts';
 import { movie } from './docs.ts';
 import { client, eachBackend, newAccount, startApp, testConfig } from './helpers.ts';
@@ -144,6 +145,25 @@ test('key cache: hits skip the database; revocation evicts (NOTIFY on PostgreSQL
       clock += 5001;
       assert.equal((await api('GET', '/v1/usage')).statusCode, 401);
     }
+  });
+});
+
+test('key cache: a plan change evicts cached keys at once (NOTIFY on PostgreSQL)', async (t) => {
+  await eachBackend(t, async (t, db) => {
+    if (db.kind !== 'postgres') return; // one process owns the embedded database: nothing to tell
+    const app = await startApp(db, { config: testConfig({ authCacheTtlMs: 60_000 }) });
+    t.after(() => app.close());
+    const acc = await newAccount(db, { plan: 'pro' });
+    const api = client(app, acc.key);
+    const limit = async () => Number((await api('GET', '/v1/usage')).headers['x-ratelimit-limit']);
+    assert.equal(await limit(), 600, 'cached as pro');
+    await setPlan(db.sql, acc.accountId, 'studio');
+    let seen = 600;
+    for (let i = 0; i < 50 && seen === 600; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = await limit();
+    }
+    assert.equal(seen, 1200, "the studio plan's rate limit, long before the 60 s TTL");
   });
 });
 

@@ -69,22 +69,39 @@ async function load(
     method?: 'GET' | 'POST';
     body?: string;
     headers?: Record<string, string>;
-    /** A module that sets up each connection's requests (autocannon's setupClient). */
-    setupClient?: string;
+    /**
+     * The accounts to act for, shared out among the connections (bench/accounts-client.cjs): the
+     * key of each and, for GET, the path of its render.
+     */
+    requests?: { key: string; path?: string }[];
     seconds: number;
   },
 ): Promise<Omit<Row, 'name'>> {
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: opts.seconds,
-    method: opts.method ?? 'GET',
-    ...(opts.body ? { body: opts.body } : {}),
-    headers: opts.headers ?? {},
-    ...(opts.setupClient ? { setupClient: opts.setupClient } : {}),
-    // The load generator runs in a worker thread so it does not share the server's event loop.
-    workers: 1,
-  });
+  // The client module runs in autocannon's worker thread: its slices travel in the environment.
+  if (opts.requests) {
+    const requests = opts.requests;
+    process.env.FW_BENCH_REQUESTS = JSON.stringify(
+      Array.from({ length: CONNECTIONS }, (_, c) =>
+        requests.slice(c * ACCOUNTS_PER_CONNECTION, (c + 1) * ACCOUNTS_PER_CONNECTION),
+      ),
+    );
+  }
+  let result: AutocannonResult;
+  try {
+    result = await autocannon({
+      url,
+      connections: CONNECTIONS,
+      duration: opts.seconds,
+      method: opts.method ?? 'GET',
+      ...(opts.body ? { body: opts.body } : {}),
+      headers: opts.headers ?? {},
+      ...(opts.requests ? { setupClient: ACCOUNTS_CLIENT } : {}),
+      // The load generator runs in a worker thread so it does not share the server's event loop.
+      workers: 1,
+    });
+  } finally {
+    delete process.env.FW_BENCH_REQUESTS;
+  }
   // autocannon drops its sockets at the deadline while handlers may still be waiting on the
   // database; let them finish before the next row (or before the database closes).
   await new Promise((r) => setTimeout(r, 2000));
@@ -129,16 +146,13 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * over a minute here (a shared host), so each GET run is compared with a bare run made just
  * before it, and the median of the rounds is reported.
  */
-async function getRounds(url: string, bareUrl: string, setup: () => Promise<void>, seconds: number) {
+async function getRounds(url: string, bareUrl: string, requests: { key: string; path: string }[], seconds: number) {
   const runs: { bare: Omit<Row, 'name'>; get: Omit<Row, 'name'> }[] = [];
   // A warm-up, not counted, as for POST: the pollers' keys and renders are not cached yet.
-  await setup();
-  await load(url, { setupClient: ACCOUNTS_CLIENT, seconds: WARM_UP_SECONDS });
+  await load(url, { requests, seconds: WARM_UP_SECONDS });
   for (let i = 0; i < ROUNDS; i++) {
     const bare = await load(bareUrl, { seconds });
-    await setup();
-    const get = await load(url, { setupClient: ACCOUNTS_CLIENT, seconds });
-    delete process.env.FW_BENCH_REQUESTS;
+    const get = await load(url, { requests, seconds });
     runs.push({ bare, get });
   }
   const mid = [...runs].sort((a, b) => a.get.rps / a.bare.rps - b.get.rps / b.bare.rps)[Math.floor(ROUNDS / 2)]!;
@@ -151,25 +165,16 @@ async function getRounds(url: string, bareUrl: string, setup: () => Promise<void
   };
 }
 
-/** Studio accounts with credits to spare, CONNECTIONS * ACCOUNTS_PER_CONNECTION of them. */
-async function benchAccounts(db: Database): Promise<{ accountId: string; key: string }[]> {
-  const made: { accountId: string; key: string }[] = [];
+/** The keys of CONNECTIONS * ACCOUNTS_PER_CONNECTION new studio accounts with credits to spare. */
+async function benchKeys(db: Database): Promise<string[]> {
+  const keys: string[] = [];
   for (let i = 0; i < CONNECTIONS * ACCOUNTS_PER_CONNECTION; i += CONNECTIONS) {
     const batch = await Promise.all(
       Array.from({ length: CONNECTIONS }, () => createAccountWithKey(db, { plan: 'studio', credits: 1_000_000_000 })),
     );
-    made.push(...batch.map((a) => ({ accountId: a.account.id, key: a.key.secret })));
+    keys.push(...batch.map((a) => a.key.secret));
   }
-  return made;
-}
-
-/** Hands each autocannon connection its slice of `requests` (see bench/accounts-client.cjs). */
-function shareOut(requests: { key: string; path?: string }[]): void {
-  process.env.FW_BENCH_REQUESTS = JSON.stringify(
-    Array.from({ length: CONNECTIONS }, (_, c) =>
-      requests.slice(c * ACCOUNTS_PER_CONNECTION, (c + 1) * ACCOUNTS_PER_CONNECTION),
-    ),
-  );
+  return keys;
 }
 
 async function benchBackend(
@@ -208,10 +213,10 @@ async function benchBackend(
       // deployment do. One key polled 50 times at once would also be far past any plan's rate
       // limit, and its sliding-window log in Redis would hold hundreds of thousands of entries.
       const pollers: { key: string; path: string }[] = [];
-      for (const batch of chunk(await benchAccounts(db), CONNECTIONS)) {
+      for (const batch of chunk(await benchKeys(db), CONNECTIONS)) {
         pollers.push(
           ...(await Promise.all(
-            batch.map(async ({ key }) => {
+            batch.map(async (key) => {
               const created = await fetch(`${base}/v1/renders`, {
                 method: 'POST',
                 headers: { ...headers, authorization: `Bearer ${key}` },
@@ -228,7 +233,7 @@ async function benchBackend(
         // Each request's path is the render of its account (set by accounts-client.cjs).
         `${base}/v1/renders`,
         bareUrl,
-        async () => shareOut(pollers),
+        pollers,
         seconds,
       );
       bare = bareRuns;
@@ -242,19 +247,17 @@ async function benchBackend(
     // Rounds, like GET (the machine's speed drifts), each with fresh accounts so that no account
     // reaches its cap: the median round is reported, and every round's p99 is shown.
     const postRuns: Omit<Row, 'name'>[] = [];
-    // Round 0 is a warm-up, not counted: the create path's code (the SQL function, and on PGlite
+    // Round -1 is a warm-up, not counted: the create path's code (the SQL function, and on PGlite
     // the WebAssembly that V8 optimises only once it runs hot) has not run under load before it.
     for (let round = -1; round < ROUNDS; round++) {
-      shareOut((await benchAccounts(db)).map(({ key }) => ({ key })));
       const run = await load(`${base}/v1/renders`, {
         method: 'POST',
         body: JSON.stringify({ movie: SMALL_MOVIE }),
         headers,
-        setupClient: ACCOUNTS_CLIENT,
+        requests: (await benchKeys(db)).map((key) => ({ key })),
         seconds: round < 0 ? WARM_UP_SECONDS : seconds,
       });
       if (round >= 0) postRuns.push(run);
-      delete process.env.FW_BENCH_REQUESTS;
     }
     const post = {
       ...[...postRuns].sort((a, b) => a.rps - b.rps)[Math.floor(ROUNDS / 2)]!,

@@ -1,3 +1,4 @@
+import { announceKeyChange, EVICT_ALL_KEYS } from './api-keys-repo.ts';
 import type { Queryable } from './database.ts';
 import type { AccountRow, Plan } from './types.ts';
 
@@ -37,9 +38,8 @@ export async function countAccounts(sql: Queryable): Promise<number> {
 export async function setPlan(sql: Queryable, id: string, plan: Plan): Promise<AccountRow | undefined> {
   const [row] = await sql<AccountRow[]>`
     UPDATE accounts SET plan = ${plan}, updated_at = now() WHERE id = ${id} RETURNING *`;
-  // API processes cache verified keys with their account's plan: this tells them (on commit) to
-  // forget them all ('*', see api/auth/key-cache.ts; plan changes are rare).
-  if (row) await sql`SELECT pg_notify('framewright_api_keys', '*')`;
+  // Cached keys carry their account's plan: every API process forgets them all (plan changes are rare).
+  if (row) await announceKeyChange(sql, EVICT_ALL_KEYS);
   return row;
 }
 

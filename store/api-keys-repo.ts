@@ -1,6 +1,18 @@
 import type { Queryable } from './database.ts';
 import type { ApiKeyRow, KeyMode, Plan } from './types.ts';
 
+/**
+ * API processes cache verified keys (api/auth/key-cache.ts). Changes announce themselves on this
+ * channel when they commit: a revoked key's hash, or EVICT_ALL_KEYS when what is cached with
+ * every key may have changed (an account's plan).
+ */
+export const KEY_CHANGES_CHANNEL = 'framewright_api_keys';
+export const EVICT_ALL_KEYS = '*';
+
+export async function announceKeyChange(sql: Queryable, hashOrAll: string): Promise<void> {
+  await sql`SELECT pg_notify(${KEY_CHANGES_CHANNEL}, ${hashOrAll})`;
+}
+
 /** What authentication needs from one lookup: the key, its account and the account's plan. */
 export interface KeyLookup {
   keyId: string;
@@ -48,8 +60,7 @@ export async function revokeKey(
   const [row] = await sql<ApiKeyRow[]>`
     UPDATE api_keys SET revoked_at = now(), replaced_by = ${replacedBy}
     WHERE id = ${id} AND revoked_at IS NULL RETURNING *`;
-  // API processes cache verified keys; this tells them (on commit) to forget this one.
-  if (row) await sql`SELECT pg_notify('framewright_api_keys', ${row.keyHash})`;
+  if (row) await announceKeyChange(sql, row.keyHash);
   return row;
 }
 

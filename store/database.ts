@@ -26,6 +26,24 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * LISTEN on `channel` for as long as the returned stop function is not called. postgres.js listens
+ * again after a reconnect: whatever was announced in between is lost, so `onMissed` runs then.
+ */
+export async function listenForChanges(
+  sql: Sql,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onMissed: () => void,
+): Promise<() => Promise<void>> {
+  let first = true;
+  const listening = await sql.listen(channel, onMessage, () => {
+    if (!first) onMissed();
+    first = false;
+  });
+  return () => listening.unlisten();
+}
+
 /** The channel the renders_changed trigger (migration 0202) notifies on. */
 export const RENDER_CHANGES_CHANNEL = 'framewright_renders';
 
@@ -71,16 +89,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   if (options.databaseUrl) {
     const sql = connect(options.databaseUrl, max);
     // Other processes (replicas, the operator) change renders too: their changes arrive by LISTEN.
-    // postgres.js re-listens after a reconnect and calls onlisten again: anything may have been
-    // missed in between, so that is announced as a change of everything.
-    const renderChanges = new ChangeFeed(async (publish) => {
-      let first = true;
-      const listening = await sql.listen(RENDER_CHANGES_CHANNEL, publish, () => {
-        if (!first) publish(null);
-        first = false;
-      });
-      return () => listening.unlisten();
-    });
+    // What a reconnect may have missed is announced as a change of everything.
+    const renderChanges = new ChangeFeed((publish) =>
+      listenForChanges(sql, RENDER_CHANGES_CHANNEL, publish, () => publish(null)),
+    );
     db = { sql, kind: 'postgres', url: options.databaseUrl, renderChanges, close: () => sql.end({ timeout: 5 }) };
   } else {
     const dir = path.resolve(options.dataDir, 'pg');

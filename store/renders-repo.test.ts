@@ -39,7 +39,7 @@ test('renders repository', async (t) => {
       assert.deepEqual(picked, made);
       // ...and the builder knows every RenderRow field the transactional insert returns.
       const viaTx = await insertRender(db.sql, newRender(acc.accountId, acc.keyId));
-      for (const k of Object.keys(viaTx).filter((k) => k in made === false)) {
+      for (const k of Object.keys(viaTx).filter((k) => !(k in made))) {
         assert.ok(
           ['attempts', 'leaseOwner', 'leaseExpiresAt', 'outputKey', 'outputDeletedAt'].includes(k),
           `column ${k} is missing from queuedRenderRow`,

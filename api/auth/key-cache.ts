@@ -1,13 +1,6 @@
 import type { AuthContext } from '../context.ts';
 
 /**
- * Channel on which revocations announce the revoked key's hash (store/api-keys-repo.ts), and plan
- * changes `*`, which clears every cached key (store/accounts-repo.ts: the plan is cached with it).
- */
-export const KEY_REVOKED_CHANNEL = 'framewright_api_keys';
-export const EVICT_ALL_KEYS = '*';
-
-/**
  * Verified keys by hash, each for `ttlMs`, so a hot key costs no database round trip. Only
  * successes are cached: every failure still does the full lookup. Bounded; oldest entries go first.
  */

@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
-import { findKeyByHash } from '../../store/api-keys-repo.ts';
+import { EVICT_ALL_KEYS, findKeyByHash, KEY_CHANGES_CHANNEL } from '../../store/api-keys-repo.ts';
+import { listenForChanges } from '../../store/database.ts';
 import { hashApiKey, KEY_PATTERN } from '../auth/api-key.ts';
-import { EVICT_ALL_KEYS, KEY_REVOKED_CHANNEL, KeyCache } from '../auth/key-cache.ts';
+import { KeyCache } from '../auth/key-cache.ts';
 import { UNAUTHORIZED_MESSAGE } from '../auth/require-auth.ts';
 import { type LimitDecision, retryAfterSec } from '../rate-limit/limiter.ts';
 import { rateWindow } from './rate-limit.ts';
@@ -30,21 +31,15 @@ export const authPlugin = fp(
     const cache = new KeyCache(app.config.authCacheTtlMs);
     app.decorate('keyCache', cache);
     // On PostgreSQL a revocation anywhere (another replica, the CLI) evicts the key here at once,
-    // and a plan change evicts every key. postgres.js listens again after a reconnect and calls
-    // onlisten again: what was announced in between is lost, so the whole cache goes.
+    // and a plan change evicts every key; so does a reconnect of the listener (it may have missed some).
     if (cache.enabled && app.db.kind === 'postgres') {
-      let first = true;
-      const listening = await app.db.sql.listen(
-        KEY_REVOKED_CHANNEL,
+      const stop = await listenForChanges(
+        app.db.sql,
+        KEY_CHANGES_CHANNEL,
         (hash) => (hash === EVICT_ALL_KEYS ? cache.clear() : cache.delete(hash)),
-        () => {
-          if (!first) cache.clear();
-          first = false;
-        },
+        () => cache.clear(),
       );
-      app.addHook('onClose', async () => {
-        await listening.unlisten();
-      });
+      app.addHook('onClose', stop);
     }
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.config.public || request.is404) return;

@@ -53,7 +53,7 @@ export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiC
     }),
     authFailuresPerMinute: Number(values.AUTH_FAILURES_PER_MINUTE ?? '30'),
     authCacheTtlMs: Number(values.AUTH_CACHE_TTL_MS ?? '60000'),
-    renderCacheTtlMs: Number(values.RENDER_CACHE_TTL_MS ?? '5000'),
+    renderCacheTtlMs: Number(values.RENDER_CACHE_TTL_MS ?? '60000'),
     bodyLimit: BODY_LIMIT,
     logLevel: values.LOG_LEVEL ?? 'info',
     ffprobePath: values.FFPROBE_PATH ?? 'ffprobe',

@@ -122,7 +122,7 @@ export const EnvSchema = Type.Object({
   RENDER_CACHE_TTL_MS: Type.Optional(
     Type.String({
       pattern: '^[0-9]{1,6}$',
-      default: '5000',
+      default: '60000',
       description:
         'How long GET /v1/renders/{id} may answer from the API process cache (0 disables). Every change to a render evicts it at once (a trigger NOTIFYs on PostgreSQL); the time only bounds a notification lost to a dropped connection.',
     }),

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import type { RateLimiter } from './limiter.ts';
 import { MemoryRateLimiter } from './memory-limiter.ts';
-import { RedisRateLimiter } from './redis-limiter.ts';
+import { MAX_BATCH, RedisRateLimiter } from './redis-limiter.ts';
 
 type Step = { at: number; op?: 'hit' | 'peek'; allowed: boolean; remaining: number; resetAt: number };
 
@@ -42,6 +42,8 @@ const CASES: { name: string; steps: Step[] }[] = [
     ],
   },
 ];
+
+const counted5 = { key: 'counted5', limit: 5, windowMs: 1000 };
 
 function limiters(): { name: string; make: () => RateLimiter }[] {
   const list: { name: string; make: () => RateLimiter }[] = [{ name: 'memory', make: () => new MemoryRateLimiter() }];
@@ -98,5 +100,45 @@ for (const l of limiters()) {
       const results = await Promise.all(Array.from({ length: 50 }, () => limiter.hit('par', 10, 60_000, 5)));
       assert.equal(results.filter((r) => r.allowed).length, 10);
     });
+    await t.test('checks asked for together are decided in order, as if one by one', async () => {
+      // More than one batch's worth on one key, mixed with peeks and gated hits on others.
+      const n = MAX_BATCH * 2 + 7;
+      const hits = Array.from({ length: n }, (_, i) => limiter.hit('seq', n, 60_000, 100 + i));
+      const peek = limiter.peek('seq', n, 60_000, 100 + n);
+      const gated = limiter.hitUnlessGated({ key: 'seq', limit: n, windowMs: 60_000 }, counted5, 100 + n);
+      const decided = await Promise.all(hits);
+      assert.deepEqual(
+        decided.map((d) => d.remaining),
+        Array.from({ length: n }, (_, i) => n - 1 - i),
+      );
+      assert.ok(decided.every((d) => d.allowed && d.resetAtMs === 60_100));
+      assert.equal((await peek).remaining, 0, 'the peek sees every hit before it');
+      const g = await gated;
+      assert.deepEqual([g.gate.allowed, g.hit], [false, null], 'the gate saw every hit before it');
+    });
   });
 }
+
+const redisUrl = process.env.TEST_REDIS_URL;
+test('redis limiter: a failing check fails alone, its batch neighbours are decided', {
+  skip: redisUrl ? false : 'TEST_REDIS_URL is not set',
+}, async (t) => {
+  const prefix = `t:${randomBytes(4).toString('hex')}:`;
+  const limiter = new RedisRateLimiter(redisUrl as string, { prefix });
+  const { Redis } = await import('ioredis');
+  const raw = new Redis(redisUrl as string);
+  t.after(async () => {
+    await limiter.close();
+    await raw.quit();
+  });
+  await raw.set(`${prefix}not-a-set`, 'x');
+  const [before, broken, after] = await Promise.allSettled([
+    limiter.hit('ok', 3, 1000, 0),
+    limiter.hit('not-a-set', 3, 1000, 0),
+    limiter.hit('ok', 3, 1000, 1),
+  ]);
+  assert.deepEqual(before, { status: 'fulfilled', value: { allowed: true, limit: 3, remaining: 2, resetAtMs: 1000 } });
+  assert.equal(broken.status, 'rejected');
+  assert.match(String((broken as PromiseRejectedResult).reason), /WRONGTYPE/);
+  assert.deepEqual(after, { status: 'fulfilled', value: { allowed: true, limit: 3, remaining: 1, resetAtMs: 1000 } });
+});

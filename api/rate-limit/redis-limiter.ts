@@ -2,9 +2,22 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { GatedDecision, LimitDecision, RateLimiter, Window } from './limiter.ts';
 
+/** Most checks one script call carries; a larger tick's worth goes out as several calls. */
+export const MAX_BATCH = 128;
+/** Arguments per check in ARGV, and keys per check in KEYS. */
+const ARGS_PER_CHECK = 6;
+
 // The sliding-window log on one sorted set: drop entries older than the window, count, add this
 // request (when counting and under the limit), and report {allowed, count, oldest entry}.
-const SLIDE = `
+//
+// One call runs a batch of checks, in order, each as if alone (a key checked twice in a batch
+// sees the first check's entry). Check i uses KEYS[2i-1] (its gate) and KEYS[2i] (the counted
+// window), and ARGV[6(i-1)+1 ..]: now, gate window (0: no gate), gate limit, window, limit,
+// member ('' : only look, count nothing). It answers six values per check: the gate's
+// {allowed, count, oldest} ({-1, -1, -1} without a gate) and the counted window's ({-1, -1, -1}
+// when the gate refused). A check that fails (a key of the wrong type) answers its error message
+// in its first slot and fails alone: the other checks of the batch are unaffected.
+const BATCH_LUA = `
 local function slide(key, now, window, limit, count_it, member)
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
   local n = redis.call('ZCARD', key)
@@ -22,105 +35,141 @@ local function slide(key, now, window, limit, count_it, member)
   if oldest[2] then oldest_ms = tonumber(oldest[2]) end
   return {allowed, n, oldest_ms}
 end
+
+local function check(i)
+  local a = (i - 1) * ${ARGS_PER_CHECK}
+  local now = tonumber(ARGV[a + 1])
+  local gate_window = tonumber(ARGV[a + 2])
+  local gate = {-1, -1, -1}
+  if gate_window > 0 then
+    gate = slide(KEYS[2 * i - 1], now, gate_window, tonumber(ARGV[a + 3]), false, '')
+    if gate[1] == 0 then return {gate[1], gate[2], gate[3], -1, -1, -1} end
+  end
+  local member = ARGV[a + 6]
+  local hit = slide(KEYS[2 * i], now, tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5]), member ~= '', member)
+  return {gate[1], gate[2], gate[3], hit[1], hit[2], hit[3]}
+end
+
+local out = {}
+for i = 1, #KEYS / 2 do
+  local ok, r = pcall(check, i)
+  if not ok then
+    local message = type(r) == 'table' and r.err or tostring(r)
+    r = {message, 0, 0, 0, 0, 0}
+  end
+  for j = 1, 6 do out[#out + 1] = r[j] end
+end
+return out
 `;
 
-// hit (ARGV[4] = 1) or peek (0) on KEYS[1].
-const SLIDING_WINDOW_LUA = `${SLIDE}
-return slide(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4] == '1', ARGV[5])
-`;
-
-// Peek at the gate KEYS[1]; only when it allows, hit KEYS[2]. Six numbers: the gate's, then the
-// hit's ({-1, -1, -1} when the gate refused and nothing was counted).
-const GATED_HIT_LUA = `${SLIDE}
-local now = tonumber(ARGV[1])
-local gate = slide(KEYS[1], now, tonumber(ARGV[2]), tonumber(ARGV[3]), false, '')
-if gate[1] == 0 then return {gate[1], gate[2], gate[3], -1, -1, -1} end
-local hit = slide(KEYS[2], now, tonumber(ARGV[4]), tonumber(ARGV[5]), true, ARGV[6])
-return {gate[1], gate[2], gate[3], hit[1], hit[2], hit[3]}
-`;
-
-type Triple = [number, number, number];
-type SlidingWindowRedis = Redis & {
-  slidingWindow(
-    key: string,
-    now: number,
-    window: number,
-    limit: number,
-    count: string,
-    member: string,
-  ): Promise<Triple>;
-  gatedHit(
-    gateKey: string,
-    key: string,
-    now: number,
-    gateWindow: number,
-    gateLimit: number,
-    window: number,
-    limit: number,
-    member: string,
-  ): Promise<[...Triple, ...Triple]>;
+type Sextuple = [number | string, number, number, number, number, number];
+type BatchRedis = Redis & {
+  /** numKeys, then the keys, then the arguments (ioredis's form for a variable key count). */
+  slidingWindows(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<Sextuple[number][]>;
 };
 
-function decision(limit: number, windowMs: number, [allowed, n, oldest]: Triple): LimitDecision {
+interface Check {
+  gate: Window | null;
+  counted: Window;
+  nowMs: number;
+  /** '' when the check only looks. */
+  member: string;
+  resolve(values: Sextuple): void;
+  reject(error: Error): void;
+}
+
+function decision(limit: number, windowMs: number, allowed: number, n: number, oldest: number): LimitDecision {
   return { allowed: allowed === 1, limit, remaining: Math.max(0, limit - n), resetAtMs: Number(oldest) + windowMs };
 }
 
 /**
- * Redis sliding-window log (a sorted set per key), shared by every API replica. Commands issued in
- * the same tick go out as one pipeline (ioredis auto-pipelining), which under load turns many
- * small socket writes into a few. The gated hit touches two keys in one script: on Redis Cluster
- * give the prefix a hash tag (`{fw}:rl:`) so both land in one slot.
+ * Redis sliding-window log (a sorted set per key), shared by every API replica.
+ *
+ * Every check an event-loop turn asks for goes to Redis as ONE script call (up to MAX_BATCH
+ * checks each): under load that is one command to parse, dispatch and answer instead of one per
+ * request, on both sides of the socket. Each check still runs atomically and in arrival order,
+ * exactly as if sent alone. A batch touches many keys in one script: behind a Redis Cluster proxy
+ * give the prefix a hash tag (`{fw}:rl:`) so they share a slot.
  */
 export class RedisRateLimiter implements RateLimiter {
-  private readonly redis: SlidingWindowRedis;
+  private readonly redis: BatchRedis;
   private readonly prefix: string;
   // Members of a sorted set must be unique so two requests in the same millisecond both count:
   // this process's random tag plus a counter makes them so without a random draw per request.
   private readonly tag = randomBytes(6).toString('hex');
   private seq = 0;
+  private pending: Check[] = [];
+  private flushScheduled = false;
 
   constructor(url: string, options: { prefix?: string } = {}) {
     this.prefix = options.prefix ?? 'fw:rl:';
-    const redis = new Redis(url, {
-      maxRetriesPerRequest: 2,
-      enableOfflineQueue: true,
-      lazyConnect: false,
-      enableAutoPipelining: true,
-    });
-    redis.defineCommand('slidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
-    redis.defineCommand('gatedHit', { numberOfKeys: 2, lua: GATED_HIT_LUA });
-    this.redis = redis as SlidingWindowRedis;
+    // No auto-pipelining: this class already sends one command per turn, and ioredis would defer
+    // it by one more turn to gather others.
+    const redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    redis.defineCommand('slidingWindows', { lua: BATCH_LUA });
+    this.redis = redis as BatchRedis;
   }
 
   async hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision> {
-    const r = await this.redis.slidingWindow(this.prefix + key, nowMs, windowMs, limit, '1', this.member(nowMs));
-    return decision(limit, windowMs, r);
+    const v = await this.check(null, { key, limit, windowMs }, nowMs, this.member(nowMs));
+    return decision(limit, windowMs, v[3], v[4], v[5]);
   }
 
   async peek(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision> {
-    const r = await this.redis.slidingWindow(this.prefix + key, nowMs, windowMs, limit, '0', '');
-    return decision(limit, windowMs, r);
+    const v = await this.check(null, { key, limit, windowMs }, nowMs, '');
+    return decision(limit, windowMs, v[3], v[4], v[5]);
   }
 
   async hitUnlessGated(gate: Window, counted: Window, nowMs: number): Promise<GatedDecision> {
-    const [ga, gn, go, ha, hn, ho] = await this.redis.gatedHit(
-      this.prefix + gate.key,
-      this.prefix + counted.key,
-      nowMs,
-      gate.windowMs,
-      gate.limit,
-      counted.windowMs,
-      counted.limit,
-      this.member(nowMs),
-    );
+    const v = await this.check(gate, counted, nowMs, this.member(nowMs));
     return {
-      gate: decision(gate.limit, gate.windowMs, [ga, gn, go]),
-      hit: ha === -1 ? null : decision(counted.limit, counted.windowMs, [ha, hn, ho]),
+      gate: decision(gate.limit, gate.windowMs, v[0] as number, v[1], v[2]),
+      hit: v[3] === -1 ? null : decision(counted.limit, counted.windowMs, v[3], v[4], v[5]),
     };
   }
 
   async close(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  private check(gate: Window | null, counted: Window, nowMs: number, member: string): Promise<Sextuple> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ gate, counted, nowMs, member, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        // setImmediate, not a microtask: every request parsed in this turn's I/O joins the batch.
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const all = this.pending;
+    this.pending = [];
+    for (let start = 0; start < all.length; start += MAX_BATCH) this.send(all.slice(start, start + MAX_BATCH));
+  }
+
+  private send(batch: Check[]): void {
+    const keys: string[] = [];
+    const args: (string | number)[] = [];
+    for (const c of batch) {
+      keys.push(this.prefix + (c.gate ?? c.counted).key, this.prefix + c.counted.key);
+      args.push(c.nowMs, c.gate?.windowMs ?? 0, c.gate?.limit ?? 0, c.counted.windowMs, c.counted.limit, c.member);
+    }
+    this.redis.slidingWindows(keys.length, ...keys, ...args).then(
+      (out) => {
+        for (let i = 0; i < batch.length; i++) {
+          const c = batch[i] as Check;
+          const v = out.slice(i * 6, i * 6 + 6) as Sextuple;
+          if (typeof v[0] === 'string') c.reject(new Error(`rate limiter: ${v[0]}`));
+          else c.resolve(v);
+        }
+      },
+      (error: Error) => {
+        for (const c of batch) c.reject(error);
+      },
+    );
   }
 
   private member(nowMs: number): string {

@@ -142,3 +142,31 @@ test('redis limiter: a failing check fails alone, its batch neighbours are decid
   assert.match(String((broken as PromiseRejectedResult).reason), /WRONGTYPE/);
   assert.deepEqual(after, { status: 'fulfilled', value: { allowed: true, limit: 3, remaining: 1, resetAtMs: 1000 } });
 });
+
+test('redis limiter: the checks of one turn reach Redis as one script call', {
+  skip: redisUrl ? false : 'TEST_REDIS_URL is not set',
+}, async (t) => {
+  const prefix = `t:${randomBytes(4).toString('hex')}:`;
+  const limiter = new RedisRateLimiter(redisUrl as string, { prefix });
+  const { Redis } = await import('ioredis');
+  const raw = new Redis(redisUrl as string);
+  const monitor = await raw.monitor(); // a second connection, in MONITOR mode
+  t.after(async () => {
+    await limiter.close();
+    monitor.disconnect();
+    await raw.quit();
+  });
+  await limiter.hit('warm', 10, 1000, 0); // the script is loaded (EVALSHA, NOSCRIPT, EVAL) before watching
+  const calls: string[][] = [];
+  monitor.on('monitor', (_time: string, args: string[]) => {
+    // The warm-up's EVAL may still be on its way to this connection: only the checks below count.
+    if (/^eval/i.test(args[0] ?? '') && args.some((a) => a === `${prefix}k0` || a === `${prefix}after`))
+      calls.push(args);
+  });
+  await new Promise((r) => setTimeout(r, 50));
+  await Promise.all(Array.from({ length: 50 }, (_, i) => limiter.hit(`k${i % 7}`, 100, 1000, 10)));
+  await limiter.hit('after', 10, 1000, 10);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(calls.length, 2, 'one call for the 50 checks asked for together, one for the check after');
+  assert.equal(calls[0]?.[2], '100', 'the first call carries 50 checks of two keys each');
+});

@@ -88,5 +88,36 @@ test('GET /v1/renders/{id} never answers stale from its cache', async (t) => {
         assert.equal(progress, 55, 'the NOTIFY evicted the cached row within 2 s (TTL is 10 min)');
       });
     }
+
+    await t.test('finishing, failing and handing back are visible on the very next GET', async () => {
+      const deps = { db, now: () => new Date() };
+      const lease = { owner: 'cache-test', leaseMs: 60_000 };
+      const outputUrl = 'https://files.example.test/out.mp4';
+      const expiresAt = new Date(Date.now() + 86_400_000);
+      assert.equal((await api('GET', `/v1/renders/${created.id}`)).json().status, 'rendering');
+      await lifecycle.complete(
+        deps,
+        created.id,
+        lease,
+        { durationSec: 10, outputKey: 'out.mp4', outputUrl, expiresAt },
+        { meteredMinutes: 1, credits: 10 },
+      );
+      const done = (await api('GET', `/v1/renders/${created.id}`)).json();
+      assert.deepEqual(
+        [done.status, done.progress, done.outputUrl, done.expiresAt, done.meteredMinutes],
+        ['done', 100, outputUrl, expiresAt.toISOString(), 1],
+      );
+
+      const second = (await api('POST', '/v1/renders', { movie: movie(10) })).json<{ id: string }>();
+      assert.equal((await lifecycle.claimNext(deps, lease, 3))?.id, second.id);
+      await lifecycle.reportProgress(deps, second.id, lease, { phase: 'rendering', progress: 20, durationSec: 10 });
+      assert.equal((await api('GET', `/v1/renders/${second.id}`)).json().progress, 20);
+      await lifecycle.release(deps, second.id, lease); // the lease is not shown: the row reads the same
+      assert.equal((await lifecycle.claimNext(deps, lease, 3))?.id, second.id);
+      const error = { code: 'INTERNAL', message: 'boom', docsUrl: 'https://docs.example.test/INTERNAL' } as const;
+      await lifecycle.fail(deps, second.id, lease, error);
+      const failed = (await api('GET', `/v1/renders/${second.id}`)).json();
+      assert.deepEqual([failed.status, failed.error?.code, failed.error?.message], ['failed', 'INTERNAL', 'boom']);
+    });
   });
 });

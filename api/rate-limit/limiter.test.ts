@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
+import { Redis } from 'ioredis';
 import type { RateLimiter } from './limiter.ts';
 import { MemoryRateLimiter } from './memory-limiter.ts';
 import { MAX_BATCH, RedisRateLimiter } from './redis-limiter.ts';
@@ -43,6 +44,9 @@ const CASES: { name: string; steps: Step[] }[] = [
   },
 ];
 
+/** Each limiter gets its own key prefix on the shared Redis. */
+const freshPrefix = () => `t:${randomBytes(4).toString('hex')}:`;
+
 const counted5 = { key: 'counted5', limit: 5, windowMs: 1000 };
 
 function limiters(): { name: string; make: () => RateLimiter }[] {
@@ -51,7 +55,7 @@ function limiters(): { name: string; make: () => RateLimiter }[] {
   if (url)
     list.push({
       name: 'redis',
-      make: () => new RedisRateLimiter(url, { prefix: `t:${randomBytes(4).toString('hex')}:` }),
+      make: () => new RedisRateLimiter(url, { prefix: freshPrefix() }),
     });
   return list;
 }
@@ -120,17 +124,22 @@ for (const l of limiters()) {
 }
 
 const redisUrl = process.env.TEST_REDIS_URL;
-test('redis limiter: a failing check fails alone, its batch neighbours are decided', {
-  skip: redisUrl ? false : 'TEST_REDIS_URL is not set',
-}, async (t) => {
-  const prefix = `t:${randomBytes(4).toString('hex')}:`;
+const needsRedis = { skip: redisUrl ? false : 'TEST_REDIS_URL is not set' };
+
+/** A Redis limiter on a fresh prefix and a plain connection to the same server, closed after `t`. */
+function redisLimiter(t: TestContext): { prefix: string; limiter: RedisRateLimiter; raw: Redis } {
+  const prefix = freshPrefix();
   const limiter = new RedisRateLimiter(redisUrl as string, { prefix });
-  const { Redis } = await import('ioredis');
   const raw = new Redis(redisUrl as string);
   t.after(async () => {
     await limiter.close();
     await raw.quit();
   });
+  return { prefix, limiter, raw };
+}
+
+test('redis limiter: a failing check fails alone, its batch neighbours are decided', needsRedis, async (t) => {
+  const { prefix, limiter, raw } = redisLimiter(t);
   await raw.set(`${prefix}not-a-set`, 'x');
   const [before, broken, after] = await Promise.allSettled([
     limiter.hit('ok', 3, 1000, 0),
@@ -143,19 +152,10 @@ test('redis limiter: a failing check fails alone, its batch neighbours are decid
   assert.deepEqual(after, { status: 'fulfilled', value: { allowed: true, limit: 3, remaining: 1, resetAtMs: 1000 } });
 });
 
-test('redis limiter: the checks of one turn reach Redis as one script call', {
-  skip: redisUrl ? false : 'TEST_REDIS_URL is not set',
-}, async (t) => {
-  const prefix = `t:${randomBytes(4).toString('hex')}:`;
-  const limiter = new RedisRateLimiter(redisUrl as string, { prefix });
-  const { Redis } = await import('ioredis');
-  const raw = new Redis(redisUrl as string);
+test('redis limiter: the checks of one turn reach Redis as one script call', needsRedis, async (t) => {
+  const { prefix, limiter, raw } = redisLimiter(t);
   const monitor = await raw.monitor(); // a second connection, in MONITOR mode
-  t.after(async () => {
-    await limiter.close();
-    monitor.disconnect();
-    await raw.quit();
-  });
+  t.after(() => monitor.disconnect());
   await limiter.hit('warm', 10, 1000, 0); // the script is loaded (EVALSHA, NOSCRIPT, EVAL) before watching
   const calls: string[][] = [];
   monitor.on('monitor', (_time: string, args: string[]) => {

@@ -52,9 +52,11 @@ test('GET /v1/renders/{id} never answers stale from its cache', async (t) => {
     assert.equal((await api('GET', `/v1/renders/${created.id}`)).json().status, 'queued');
     assert.equal((await api('GET', `/v1/renders/${created.id}`)).json().status, 'queued');
 
+    // This test process stands for the executor: it drives the lifecycle the API caches.
+    const deps = { db, now: () => new Date() };
+    const lease = { owner: 'cache-test', leaseMs: 60_000 };
+
     await t.test('a change made in this process is visible on the very next GET', async () => {
-      const deps = { db, now: () => new Date() };
-      const lease = { owner: 'cache-test', leaseMs: 60_000 };
       const claimed = await lifecycle.claimNext(deps, lease, 3);
       assert.equal(claimed?.id, created.id);
       assert.equal((await api('GET', `/v1/renders/${created.id}`)).json().status, 'preparing');
@@ -89,9 +91,7 @@ test('GET /v1/renders/{id} never answers stale from its cache', async (t) => {
       });
     }
 
-    await t.test('finishing, failing and handing back are visible on the very next GET', async () => {
-      const deps = { db, now: () => new Date() };
-      const lease = { owner: 'cache-test', leaseMs: 60_000 };
+    await t.test('finishing and failing are visible on the very next GET', async () => {
       const outputUrl = 'https://files.example.test/out.mp4';
       const expiresAt = new Date(Date.now() + 86_400_000);
       assert.equal((await api('GET', `/v1/renders/${created.id}`)).json().status, 'rendering');
@@ -112,7 +112,8 @@ test('GET /v1/renders/{id} never answers stale from its cache', async (t) => {
       assert.equal((await lifecycle.claimNext(deps, lease, 3))?.id, second.id);
       await lifecycle.reportProgress(deps, second.id, lease, { phase: 'rendering', progress: 20, durationSec: 10 });
       assert.equal((await api('GET', `/v1/renders/${second.id}`)).json().progress, 20);
-      await lifecycle.release(deps, second.id, lease); // the lease is not shown: the row reads the same
+      // Handed back and claimed again (the lease is not shown), then failed.
+      await lifecycle.release(deps, second.id, lease);
       assert.equal((await lifecycle.claimNext(deps, lease, 3))?.id, second.id);
       const error = { code: 'INTERNAL', message: 'boom', docsUrl: 'https://docs.example.test/INTERNAL' } as const;
       await lifecycle.fail(deps, second.id, lease, error);

@@ -1,4 +1,4 @@
-import { type Env, EnvSchema, readEnv } from '../lib/config.ts';
+import { type Env, EnvSchema, envBool, readEnv } from '../lib/config.ts';
 import { DEFAULT_POOL_SIZE } from '../store/database.ts';
 import type { Plan } from '../store/types.ts';
 import { type PlanRules, parsePlanNumbers, planTable } from './billing/plans.ts';
@@ -26,6 +26,10 @@ export interface ApiConfig {
   logLevel: string;
   /** ffprobe binary, used to check uploaded audio and video (FFPROBE_PATH). */
   ffprobePath: string;
+  /** Largest asset upload in bytes (ASSET_MAX_BYTES, 100 MiB); POST /v1/assets streams up to it. */
+  assetMaxBytes: number;
+  /** ALLOW_PRIVATE_URLS: a webhook_url may then name a private or loopback host. */
+  allowPrivateUrls: boolean;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -57,6 +61,8 @@ export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiC
     bodyLimit: BODY_LIMIT,
     logLevel: values.LOG_LEVEL ?? 'info',
     ffprobePath: values.FFPROBE_PATH ?? 'ffprobe',
+    assetMaxBytes: Number(values.ASSET_MAX_BYTES ?? '104857600'),
+    allowPrivateUrls: envBool(values.ALLOW_PRIVATE_URLS),
     ...overrides,
   };
 }

@@ -1,5 +1,12 @@
-import { type Static, type TObject, type TProperties, Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { FormatRegistry, type Static, type TObject, type TProperties, Type } from '@sinclair/typebox';
+import { Value, ValueErrorType } from '@sinclair/typebox/value';
+import { trustedPrefixesProblem } from './net/trusted-prefixes.ts';
+
+/** Checks beyond a pattern, run at start-up like every variable; each says what is wrong. */
+const formats: Record<string, (value: string) => string | undefined> = {
+  'trusted-url-prefixes': trustedPrefixesProblem,
+};
+for (const [name, problem] of Object.entries(formats)) FormatRegistry.Set(name, (v) => problem(v) === undefined);
 
 /** Where a configuration value came from: reported at start-up so operators can see overrides. */
 export type ConfigSource = 'cli' | 'env' | 'default';
@@ -71,6 +78,13 @@ export const EnvSchema = Type.Object({
   ),
   FFMPEG_PATH: Type.Optional(Type.String({ minLength: 1, default: 'ffmpeg' })),
   FFPROBE_PATH: Type.Optional(Type.String({ minLength: 1, default: 'ffprobe' })),
+  ASSET_MAX_BYTES: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{0,11}$',
+      default: '104857600',
+      description: 'Largest asset upload (POST /v1/assets) in bytes; 100 MiB by default. Uploads are streamed, never held in memory.',
+    }),
+  ),
   RENDER_LEASE_SEC: Type.Optional(
     Type.String({
       pattern: '^[0-9]{1,4}$',
@@ -81,8 +95,9 @@ export const EnvSchema = Type.Object({
   TRUSTED_URL_PREFIXES: Type.Optional(
     Type.String({
       pattern: '^https?://[^,]+(,https?://[^,]+)*$',
+      format: 'trusted-url-prefixes',
       description:
-        'Comma-separated URL prefixes the worker fetches even when private addresses are refused (the API sets its own asset URLs).',
+        'Comma-separated URL prefixes the worker fetches even when private addresses are refused (the API sets its own asset URLs). Matched on scheme, host, port and whole path segments; no user info, query or fragment.',
     }),
   ),
   SIGNING_SECRET: Type.Optional(
@@ -159,7 +174,12 @@ export function readEnv<T extends TProperties>(
     const lines = errors.map((e) => {
       const name = e.path.replace(/^\//, '');
       const shown = typeof e.value === 'string' ? JSON.stringify(e.value) : String(e.value);
-      return `${name}=${shown}: ${e.message}`;
+      const format = (e.schema as { format?: string }).format;
+      const why =
+        e.type === ValueErrorType.StringFormat && format && typeof e.value === 'string'
+          ? formats[format]?.(e.value)
+          : undefined;
+      return `${name}=${shown}: ${why ?? e.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }

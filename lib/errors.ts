@@ -82,6 +82,18 @@ export const ERROR_CATALOG = {
     title: 'Not found',
     doc: 'No such resource exists for this API key.',
   },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    exit: 27,
+    title: 'Method not allowed',
+    doc: 'The path exists but does not support this HTTP method. The `Allow` response header lists the methods it does support.',
+  },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    exit: 28,
+    title: 'Request timeout',
+    doc: 'The request headers or body did not arrive in time, so the connection was closed. Send the whole request promptly and retry.',
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 409,
     exit: 24,
@@ -99,6 +111,12 @@ export const ERROR_CATALOG = {
     exit: 26,
     title: 'Payload too large',
     doc: 'The request body exceeds the size limit (1 MiB for JSON bodies, 100 MiB for asset uploads).',
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    exit: 29,
+    title: 'Request headers too large',
+    doc: 'The request line and headers together exceed the server limit (16 KiB by default). Send fewer or shorter headers.',
   },
   ASSET_UNREACHABLE: {
     status: 422,
@@ -129,6 +147,12 @@ export const ERROR_CATALOG = {
     exit: 50,
     title: 'Internal error',
     doc: 'A platform fault. Retry later; quote `requestId` when reporting it.',
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    exit: 54,
+    title: 'Service temporarily unavailable',
+    doc: 'The service cannot reach its database right now (a restart or failover). Retry after `Retry-After` seconds; retry a POST with the same `Idempotency-Key`, so a request that did take effect is not made twice.',
   },
   RENDER_FAILED: {
     status: 500,

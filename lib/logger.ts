@@ -12,3 +12,15 @@ export function createLogger(options: { level?: string; name?: string } = {}): L
   };
   return pino(opts);
 }
+
+/** The message of the last-resort handler: tests look for it in a server's log. */
+export const UNHANDLED_REJECTION_MESSAGE = 'unhandled promise rejection (a bug: every rejection must be handled)';
+
+/**
+ * The last resort of a long-running process: a promise rejection nobody handled is logged at
+ * fatal level instead of killing the process (Node's default), so one missed handler cannot take
+ * every in-flight request and render down with it. Code is written so that it never fires.
+ */
+export function logUnhandledRejections(logger: Logger): void {
+  process.on('unhandledRejection', (reason) => logger.fatal({ err: reason }, UNHANDLED_REJECTION_MESSAGE));
+}

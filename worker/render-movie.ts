@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { EnvSchema, envBool, readEnv } from '../lib/config.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
+import { parseTrustedPrefixes, type TrustedPrefix } from '../lib/net/trusted-prefixes.ts';
 import type { Movie } from '../movie/index.ts';
 import { chooseCodec } from './encoder-probe.ts';
 import { audioEncodeArgs, concatList, finalMuxArgs } from './ffmpeg-args.ts';
@@ -27,7 +28,7 @@ export interface WorkerConfig {
   ffmpegPath: string;
   allowPrivateUrls: boolean;
   /** URL prefixes fetched even when private addresses are refused: the API's own asset links. */
-  trustedUrlPrefixes?: string[];
+  trustedUrlPrefixes?: readonly TrustedPrefix[];
   openaiApiKey?: string | undefined;
   openaiBaseUrl?: string | undefined;
 }
@@ -37,7 +38,8 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Worke
   return {
     ffmpegPath: values.FFMPEG_PATH ?? 'ffmpeg',
     allowPrivateUrls: envBool(values.ALLOW_PRIVATE_URLS),
-    trustedUrlPrefixes: values.TRUSTED_URL_PREFIXES?.split(',') ?? [],
+    // Parsed once; readEnv has already refused a malformed value, naming the variable.
+    trustedUrlPrefixes: parseTrustedPrefixes(values.TRUSTED_URL_PREFIXES),
     openaiApiKey: values.OPENAI_API_KEY,
     openaiBaseUrl: values.OPENAI_BASE_URL,
   };

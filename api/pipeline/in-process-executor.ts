@@ -3,11 +3,13 @@ import { mkdir, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jitteredDelay, LOOP_BACKOFF, retryTransient } from '../../lib/backoff.ts';
 import { type ErrorCode, errorBody } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { type Movie, outputFormat } from '../../movie/index.ts';
 import type { Database } from '../../store/database.ts';
+import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
 import type { Plan, RenderRow } from '../../store/types.ts';
 import type { JobMessage, WorkerMessage } from '../../worker/job-protocol.ts';
@@ -83,6 +85,8 @@ export class InProcessExecutor implements ExecutorPort {
    */
   private readonly idle: WorkerProcess[] = [];
   private wake: (() => void) | undefined;
+  /** Aborted when close() gives up waiting: outcomes still waiting for the database stop retrying. */
+  private readonly giveUp = new AbortController();
   private loop: Promise<void> | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
 
@@ -147,18 +151,24 @@ export class InProcessExecutor implements ExecutorPort {
 
   private async claimLoop(): Promise<void> {
     await this.failAbandoned();
+    let failures = 0;
     while (!this.draining) {
+      let delay = this.pollMs;
       try {
         while (!this.draining && this.running.size < this.concurrency) {
           const render = await lifecycle.claimNext(this.deps, this.lease, this.maxAttempts);
           if (!render) break;
           this.run(render);
         }
+        if (failures > 0) this.opts.logger.info({ failures }, 'claiming renders works again');
+        failures = 0;
       } catch (err) {
-        this.opts.logger.error({ err }, 'claiming renders failed; retrying');
+        // A lost database: back off (0.5 s doubling to 10 s) and carry on when it returns.
+        delay = Math.max(this.pollMs, jitteredDelay(LOOP_BACKOFF, failures++));
+        this.opts.logger.error({ err, retryInMs: delay }, 'claiming renders failed; retrying');
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.pollMs);
+        const timer = setTimeout(resolve, delay);
         this.wake = () => {
           clearTimeout(timer);
           resolve();
@@ -211,12 +221,18 @@ export class InProcessExecutor implements ExecutorPort {
     const output = path.join(this.opts.scratchDir, `${render.id}.mp4`);
     const worker = this.idle.pop() ?? this.spawnWorker();
     worker.jobs++;
-    const outcome = this.supervise(render, worker, output, log).finally(async () => {
-      this.running.delete(render.id);
-      await rm(output, { force: true });
-      await rm(`${output}.part`, { force: true });
-      this.wake?.();
-    });
+    const outcome = this.supervise(render, worker, output, log)
+      .catch((err: unknown) => {
+        // Only a non-transient error gets here (a transient one is waited out): the render keeps
+        // its lease, which expires, and it is claimed again; nothing may take the process down.
+        log.error({ err }, 'recording the outcome of the render failed; it will be retried');
+      })
+      .finally(async () => {
+        this.running.delete(render.id);
+        await rm(output, { force: true }).catch(() => {});
+        await rm(`${output}.part`, { force: true }).catch(() => {});
+        this.wake?.();
+      });
     this.running.set(render.id, { render, child: worker.child, outcome });
     log.info('render started');
   }
@@ -233,12 +249,17 @@ export class InProcessExecutor implements ExecutorPort {
     let chain = Promise.resolve();
     let result: Extract<WorkerMessage, { type: 'done' | 'failed' }> | undefined;
     const heartbeat = setInterval(() => {
-      void lifecycle.heartbeat(this.deps, render.id, this.lease).then((held) => {
-        if (!held && child.exitCode === null) {
-          log.warn('lease lost; stopping the worker');
-          child.kill('SIGKILL');
-        }
-      });
+      lifecycle.heartbeat(this.deps, render.id, this.lease).then(
+        (held) => {
+          if (!held && child.exitCode === null) {
+            log.warn('lease lost; stopping the worker');
+            child.kill('SIGKILL');
+          }
+        },
+        // An unreachable database is not a lost lease: the worker goes on, and the next beat
+        // (or the outcome, retried until the database is back) tells whether we still hold it.
+        (err: unknown) => log.warn({ err }, 'heartbeat failed; the render goes on'),
+      );
     }, this.leaseMs / 3);
     heartbeat.unref();
 
@@ -250,6 +271,8 @@ export class InProcessExecutor implements ExecutorPort {
       const m = raw as WorkerMessage;
       if (m.type === 'ready') return;
       if (m.type === 'progress') {
+        // A report that cannot be recorded (database away) is dropped: the next one carries the
+        // newer progress, and the outcome is retried until it is recorded.
         chain = chain.then(() =>
           lifecycle
             .reportProgress(this.deps, render.id, this.lease, {
@@ -257,7 +280,10 @@ export class InProcessExecutor implements ExecutorPort {
               progress: m.progress,
               durationSec: m.durationSec,
             })
-            .then(() => undefined),
+            .then(
+              () => undefined,
+              (err: unknown) => log.warn({ err }, 'progress report not recorded'),
+            ),
         );
       } else {
         result = m;
@@ -287,37 +313,48 @@ export class InProcessExecutor implements ExecutorPort {
     } else if (child.exitCode === null && child.signalCode === null) {
       if (child.connected) child.disconnect();
     }
-    await chain.catch((err: unknown) => log.error({ err }, 'progress report failed'));
+    await chain;
 
     if (result?.type === 'done') {
       await this.finish(render, output, result, log);
     } else if (this.stopping.has(render.id)) {
       // Stopped by close(): whatever the worker said on its way out, the render is handed back.
-      await lifecycle.release(this.deps, render.id, this.lease);
+      await this.record('hand-back', log, () => lifecycle.release(this.deps, render.id, this.lease));
       log.info('render handed back while draining');
     } else if (result?.type === 'failed') {
-      log.warn({ error: result.error }, 'render failed');
-      await lifecycle.fail(
-        this.deps,
-        render.id,
-        this.lease,
-        this.error(result.error.code, result.error.message, result.error.path),
+      const { error } = result;
+      log.warn({ error }, 'render failed');
+      await this.record('failure', log, () =>
+        lifecycle.fail(this.deps, render.id, this.lease, this.error(error.code, error.message, error.path)),
       );
     } else if (render.attempts < this.maxAttempts) {
-      // A crash: expire the lease now so the render is claimed again at once, from the start.
+      // A crash: the render is claimed again at once and runs from the start.
       log.error({ code, stderr: stderr() }, 'worker process died; retrying the render');
-      await this.opts.db.sql`UPDATE renders SET lease_expires_at = ${this.now()}
-        WHERE id = ${render.id} AND lease_owner = ${this.owner}`;
+      await this.record('crash retry', log, () => lifecycle.retryAfterCrash(this.deps, render.id, this.lease));
     } else {
       log.error({ code, stderr: stderr() }, 'worker process died again; failing the render');
       const tail = stderr().trim().split('\n').slice(-3).join(' | ');
-      await lifecycle.fail(
-        this.deps,
-        render.id,
-        this.lease,
-        this.error('INTERNAL', `The render worker stopped unexpectedly (exit ${code})${tail ? `: ${tail}` : ''}`),
+      const error = this.error(
+        'INTERNAL',
+        `The render worker stopped unexpectedly (exit ${code})${tail ? `: ${tail}` : ''}`,
       );
+      await this.record('failure', log, () => lifecycle.fail(this.deps, render.id, this.lease, error));
     }
+  }
+
+  /**
+   * Records an outcome, waiting out an unreachable database (a restart, a failover) so that no
+   * outcome is lost: each lifecycle step is idempotent (a step whose commit went through but
+   * whose answer was lost finds the render finished and changes nothing). close() stops waiting
+   * after its drain time; the lease then expires and the render is run again.
+   */
+  private record<T>(what: string, log: Logger, step: () => Promise<T>): Promise<T> {
+    return retryTransient(step, {
+      isTransient: isDatabaseUnavailable,
+      signal: this.giveUp.signal,
+      onRetry: (err, attempt, delayMs) =>
+        log.warn({ err, attempt, retryInMs: delayMs }, `recording the ${what} waits for the database`),
+    });
   }
 
   private async finish(
@@ -331,27 +368,30 @@ export class InProcessExecutor implements ExecutorPort {
       await this.opts.objects.putFile(key, output, 'video/mp4');
     } catch (err) {
       log.error({ err }, 'uploading the output failed');
-      await lifecycle.fail(this.deps, render.id, this.lease, this.error('INTERNAL', 'Storing the output failed.'));
+      const error = this.error('INTERNAL', 'Storing the output failed.');
+      await this.record('failure', log, () => lifecycle.fail(this.deps, render.id, this.lease, error));
       return;
     }
     // Priced by the full-size frame: a draft's half resolution is the "drafts cost half" rule.
     const full = outputFormat({ ...(render.movie as Movie), draft: false } as Movie);
     const meter = { durationSec: done.durationSec, width: full.width, height: full.height, draft: render.draft };
     const expiresAt = new Date(this.now().getTime() + this.opts.plans[render.plan].retentionDays * DAY_MS);
-    const completed = await lifecycle.complete(
-      this.deps,
-      render.id,
-      this.lease,
-      {
-        durationSec: done.durationSec,
-        outputKey: key,
-        outputUrl: this.opts.links.outputUrl(render.id, expiresAt),
-        expiresAt,
-      },
-      {
-        meteredMinutes: Math.round(weightedMinutes(meter) * 10_000) / 10_000,
-        credits: render.mode === 'test' ? 0 : renderCredits(meter),
-      },
+    const completed = await this.record('completion', log, () =>
+      lifecycle.complete(
+        this.deps,
+        render.id,
+        this.lease,
+        {
+          durationSec: done.durationSec,
+          outputKey: key,
+          outputUrl: this.opts.links.outputUrl(render.id, expiresAt),
+          expiresAt,
+        },
+        {
+          meteredMinutes: Math.round(weightedMinutes(meter) * 10_000) / 10_000,
+          credits: render.mode === 'test' ? 0 : renderCredits(meter),
+        },
+      ),
     );
     this.stats.done++;
     this.stats.renderMs += done.renderMs;
@@ -376,7 +416,11 @@ export class InProcessExecutor implements ExecutorPort {
         this.stopping.add(render.id);
         child.kill('SIGTERM');
       }
+      // Outcomes still waiting for an unreachable database get one more drain period; after it
+      // their leases simply expire and the next claimer runs them again.
+      const last = setTimeout(() => this.giveUp.abort(), this.drainMs);
       await all;
+      clearTimeout(last);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { jitteredDelay, LOOP_BACKOFF } from '../../lib/backoff.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { FetchRefusedError, safeFetch } from '../../lib/net/safe-fetch.ts';
 import { newWebhookSecret, signWebhook } from '../../lib/webhooks/signature.ts';
@@ -34,13 +35,22 @@ export class WebhookDispatcher {
   }
 
   start(): void {
+    const pollMs = this.opts.pollMs ?? 1_000;
+    let failures = 0;
     const tick = () => {
       if (this.stopped) return;
+      let delay = pollMs;
       this.running = this.deliverDue()
-        .then(() => undefined)
-        .catch((err: unknown) => this.opts.logger.error({ err }, 'webhook dispatch failed'))
+        .then(() => {
+          failures = 0;
+        })
+        .catch((err: unknown) => {
+          // A lost database: back off (0.5 s doubling to 10 s); due events wait in the outbox.
+          delay = Math.max(pollMs, jitteredDelay(LOOP_BACKOFF, failures++));
+          this.opts.logger.error({ err, retryInMs: delay }, 'webhook dispatch failed');
+        })
         .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(tick, this.opts.pollMs ?? 1_000);
+          if (!this.stopped) this.timer = setTimeout(tick, delay);
         });
     };
     tick();

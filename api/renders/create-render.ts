@@ -7,6 +7,7 @@ import type { RenderRow } from '../../store/types.ts';
 import { renderCredits } from '../billing/credits.ts';
 import { gateRender, withAccountUsage } from '../billing/gate.ts';
 import type { AuthContext } from '../context.ts';
+import { checkWebhookUrl } from './webhook-url.ts';
 
 export interface CreateRenderInput {
   /** The movie document as sent (or the template body, with `draft` applied). */
@@ -20,12 +21,12 @@ const RENDER_RESOURCE = 'render';
 
 /**
  * The one creation path of POST /renders and POST /templates/{id}/renders: validation and variable
- * resolution (pure), then in ONE transaction with the account row locked: idempotency claim,
- * plan rules, concurrency cap, credit reservation, the queued row and the idempotency record. Only
- * after commit is the render handed to the executor. Any failure rolls everything back. Without
- * an Idempotency-Key, the same checks run first inside the database in one round trip
- * (insertRenderIfAllowed); only a request they refuse takes the transaction, to be refused with
- * the exact error.
+ * resolution (pure), the webhook_url check (a DNS lookup), then in ONE transaction with the account
+ * row locked: idempotency claim, plan rules, concurrency cap, credit reservation, the queued row
+ * and the idempotency record. Only after commit is the render handed to the executor. Any failure
+ * rolls everything back. Without an Idempotency-Key, the same checks run first inside the database
+ * in one round trip (insertRenderIfAllowed); only a request they refuse takes the transaction, to
+ * be refused with the exact error.
  */
 export async function createRender(
   app: FastifyInstance,
@@ -36,6 +37,9 @@ export async function createRender(
   const idemKey = app.idempotency.keyOf(request);
   const resolved = resolveMovie(input.document, input.variables ?? {});
   if (!resolved.ok) throw AppError.fromFindings(resolved.findings);
+  if (input.webhookUrl !== undefined) {
+    await checkWebhookUrl(input.webhookUrl, { allowPrivate: app.config.allowPrivateUrls });
+  }
   const movie = resolved.value;
   const draft = (movie as { draft?: unknown }).draft === true;
   const frame = outputFormat(movie, { draft });

@@ -11,6 +11,7 @@ export interface RouteModule {
 /** Every route module, in registration order. Adding a resource is adding one line here. */
 export const ROUTE_MODULES: readonly RouteModule[] = [
   { name: 'meta', prefix: '', load: () => import('./meta.ts') },
+  { name: 'health', prefix: '', load: () => import('./health.ts') },
   { name: 'renders', prefix: '/v1', load: () => import('./renders.ts') },
   { name: 'templates', prefix: '/v1', load: () => import('./templates.ts') },
   { name: 'usage', prefix: '/v1', load: () => import('./usage.ts') },

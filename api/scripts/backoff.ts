@@ -1,15 +1,15 @@
+import { jitteredDelay } from '../../lib/backoff.ts';
+
 /** Capped exponential backoff for provider errors: 0.5 s, 1 s, 2 s, ... up to 8 s. */
 export const BACKOFF = { baseMs: 500, factor: 2, capMs: 8000 } as const;
 
 /**
- * Delay before retry number `retry` (0-based). "Equal jitter": half fixed, half random, so
- * concurrent callers spread out but every wait is at least half the nominal one. A server's
- * Retry-After wins when present, still capped so one answer cannot eat the whole budget.
+ * Delay before retry number `retry` (0-based), jittered (lib/backoff.ts). A server's Retry-After
+ * wins when present, still capped so one answer cannot eat the whole budget.
  */
 export function backoffDelay(retry: number, random: () => number, retryAfterMs: number | null = null): number {
   if (retryAfterMs !== null && retryAfterMs >= 0) return Math.min(retryAfterMs, BACKOFF.capMs);
-  const nominal = Math.min(BACKOFF.capMs, BACKOFF.baseMs * BACKOFF.factor ** retry);
-  return Math.round(nominal / 2 + (random() * nominal) / 2);
+  return jitteredDelay(BACKOFF, retry, random);
 }
 
 /** Retry-After as milliseconds: `retry-after-ms`, or `retry-after` in seconds or as an HTTP date. */

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { type ClientRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { isPrivateAddress } from './address-policy.ts';
+import { isPrivateAddress, isPrivateHostLiteral } from './address-policy.ts';
 import { FetchRefusedError, guardedLookup, safeFetch } from './safe-fetch.ts';
+import { isTrustedUrl, parseTrustedPrefixes } from './trusted-prefixes.ts';
 
 describe('isPrivateAddress', () => {
   const cases: [string, boolean][] = [
@@ -29,9 +31,46 @@ describe('isPrivateAddress', () => {
     ['::ffff:8.8.8.8', false],
     ['2606:4700:4700::1111', false],
     ['not-an-ip', true],
+    // IPv6 spellings that carry an IPv4 address the connection would really go to.
+    ['::127.0.0.1', true],
+    ['::7f00:1', true],
+    ['::8.8.8.8', true],
+    ['::ffff:7f00:1', true],
+    ['::ffff:a9fe:a9fe', true],
+    ['::ffff:0808:0808', false],
+    ['::ffff:0:7f00:1', true],
+    ['2002:7f00:1::', true],
+    ['2002:a9fe:a9fe::1', true],
+    ['2002:0808:0808::1', false],
+    ['64:ff9b::7f00:1', true],
+    ['64:ff9b:1::1', true],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', true],
   ];
   for (const [address, want] of cases) {
     it(`${address} -> ${want ? 'private' : 'public'}`, () => assert.equal(isPrivateAddress(address), want));
+  }
+});
+
+describe('isPrivateHostLiteral, on the WHATWG-parsed host', () => {
+  const cases: [string, boolean][] = [
+    ['http://2130706433/', true],
+    ['http://0x7f.1/', true],
+    ['http://0177.0.0.1/', true],
+    ['http://127.1/', true],
+    ['http://0xa9.0xfe.0xa9.0xfe/', true],
+    ['http://[::127.0.0.1]/', true],
+    ['http://[::ffff:7f00:1]/', true],
+    ['http://[::ffff:127.0.0.1]/', true],
+    ['http://[2002:7f00:1::]/', true],
+    ['http://localhost./', true],
+    ['http://api.LOCALHOST/', true],
+    ['http://134744072/', false],
+    ['http://example.com/', false],
+  ];
+  for (const [url, want] of cases) {
+    it(`${url} -> ${want ? 'private' : 'not known private'}`, () => {
+      assert.equal(isPrivateHostLiteral(new URL(url).hostname), want);
+    });
   }
 });
 
@@ -129,5 +168,80 @@ describe('safeFetch against a local server', () => {
     const reason = new Error('render cancelled');
     setTimeout(() => controller.abort(reason), 50);
     await assert.rejects(safeFetch(`${base}/slow`, { allowPrivate: true, signal: controller.signal }), reason);
+  });
+});
+
+describe('safeFetch judges trust on every hop', () => {
+  // R is trusted (the API's own assets on loopback), S is another loopback service.
+  let trusted: Server;
+  let other: Server;
+  let r: string;
+  let s: string;
+  let otherHits = 0;
+  // Every HTTP request this process starts, as host header + path: proof of what was contacted.
+  const started: string[] = [];
+  const onStart = (message: unknown) => {
+    const req = (message as { request: ClientRequest }).request;
+    started.push(`${req.getHeader('host')}${req.path}`);
+  };
+  before(async () => {
+    other = createServer((_req, res) => {
+      otherHits++;
+      res.writeHead(200).end('secret');
+    });
+    trusted = createServer((req, res) => {
+      const to = { '/to-other': `${s}/secret`, '/to-metadata': 'http://169.254.169.254/latest/meta-data/' }[
+        req.url ?? ''
+      ];
+      if (to) res.writeHead(302, { location: to }).end();
+      else if (req.url === '/assets/a') res.writeHead(302, { location: '/assets/b' }).end();
+      else res.writeHead(200).end(`trusted ${req.url}`);
+    });
+    for (const server of [trusted, other]) await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    r = `127.0.0.1:${(trusted.address() as AddressInfo).port}`;
+    s = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    subscribe('http.client.request.start', onStart);
+  });
+  after(() => {
+    unsubscribe('http.client.request.start', onStart);
+    trusted.close();
+    other.close();
+  });
+
+  const options = (prefix: string) => {
+    const prefixes = parseTrustedPrefixes(prefix);
+    return { allowPrivate: false, isTrusted: (url: URL) => isTrustedUrl(url, prefixes) };
+  };
+  const refusedPrivate = (err: unknown) => err instanceof FetchRefusedError && err.reason === 'private-address';
+
+  it('refuses a redirect from the trusted prefix to an untrusted loopback port', async () => {
+    started.length = 0;
+    await assert.rejects(safeFetch(`http://${r}/to-other`, options(`http://${r}/`)), refusedPrivate);
+    assert.deepEqual(started, [`${r}/to-other`], 'the trusted hop was made, the redirect target never asked');
+    assert.equal(otherHits, 0);
+  });
+
+  it('refuses a redirect to 169.254.169.254 before any connection to it', async () => {
+    started.length = 0;
+    await assert.rejects(safeFetch(`http://${r}/to-metadata`, options(`http://${r}/`)), refusedPrivate);
+    assert.deepEqual(started, [`${r}/to-metadata`]);
+  });
+
+  it('follows a redirect that stays under the trusted prefix', async () => {
+    const res = await safeFetch(`http://${r}/assets/a`, options(`http://${r}/assets`));
+    assert.equal(res.body.toString(), 'trusted /assets/b');
+    assert.equal(res.url, `http://${r}/assets/b`);
+  });
+
+  it('lends no trust through user info: a prefix without a slash is not a string match', async () => {
+    started.length = 0;
+    const port = new URL(s).port;
+    await assert.rejects(safeFetch(`http://${r}@127.0.0.1:${port}/secret`, options(`http://${r}`)), refusedPrivate);
+    assert.deepEqual(started, []);
+    assert.equal(otherHits, 0);
+  });
+
+  it('does not trust a path next to the prefix', async () => {
+    await assert.rejects(safeFetch(`http://${r}/assets-evil`, options(`http://${r}/assets`)), refusedPrivate);
   });
 });

@@ -2,8 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
-import { isPrivateAddress } from './address-policy.ts';
+import { isPrivateAddress, isPrivateHostLiteral } from './address-policy.ts';
 
 export class FetchRefusedError extends Error {
   override name = 'FetchRefusedError';
@@ -19,6 +18,11 @@ export class FetchRefusedError extends Error {
 export interface SafeFetchOptions {
   /** Reaching loopback and private networks is refused unless this is true (ALLOW_PRIVATE_URLS). */
   allowPrivate: boolean;
+  /**
+   * Hops this says yes to may reach private addresses even when `allowPrivate` is false. Asked
+   * for every hop on its own: a trusted URL must not lend its trust to where it redirects.
+   */
+  isTrusted?: (url: URL) => boolean;
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
@@ -78,13 +82,14 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new FetchRefusedError(`Only http and https URLs can be fetched; got ${parsed.protocol}`, 'scheme');
     }
-    const literal = parsed.hostname.replace(/^\[|\]$/g, '');
-    if (!options.allowPrivate && (literal === 'localhost' || (isIP(literal) !== 0 && isPrivateAddress(literal)))) {
+    const allowPrivate = options.allowPrivate || options.isTrusted?.(parsed) === true;
+    // Refused before any connection; names are checked again by guardedLookup at connect time.
+    if (!allowPrivate && isPrivateHostLiteral(parsed.hostname)) {
       throw new FetchRefusedError(`${parsed.hostname} is a private or loopback address`, 'private-address');
     }
     let res: IncomingMessage;
     try {
-      res = await send(parsed, options, signal);
+      res = await send(parsed, options, allowPrivate, signal);
     } catch (err) {
       throw mapError(err, current, timeoutMs, timeout, options.signal);
     }
@@ -121,7 +126,12 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
   }
 }
 
-function send(url: URL, options: SafeFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
+function send(
+  url: URL,
+  options: SafeFetchOptions,
+  allowPrivate: boolean,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
   const requestFn = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = requestFn(url, {
@@ -131,7 +141,7 @@ function send(url: URL, options: SafeFetchOptions, signal: AbortSignal): Promise
       // A fresh connection per request, resolved through the guard: no pooled socket can carry
       // a request to an address that was never checked.
       agent: false,
-      ...(options.allowPrivate ? {} : { lookup: guardedLookup as never }),
+      ...(allowPrivate ? {} : { lookup: guardedLookup as never }),
     });
     req.once('response', resolve);
     req.once('error', reject);

@@ -198,6 +198,18 @@ export async function release(deps: LifecycleDeps, id: string, lease: Lease): Pr
   return announce(deps, id, rows.length === 1);
 }
 
+/**
+ * A crashed worker: the lease is expired now (the attempt it used stays counted), so the render is
+ * claimed again at once and runs from the start, or is failed once no attempts are left.
+ */
+export async function retryAfterCrash(deps: LifecycleDeps, id: string, lease: Lease): Promise<boolean> {
+  const rows = await deps.db.sql`
+    UPDATE renders SET lease_expires_at = ${deps.now()}
+    WHERE id = ${id} AND lease_owner = ${lease.owner} AND status IN ('preparing', 'rendering')
+    RETURNING id`;
+  return announce(deps, id, rows.length === 1);
+}
+
 /** Renders whose lease expired with no attempts left: the ids to fail with INTERNAL. */
 export async function abandonedRenders(deps: LifecycleDeps, maxAttempts: number): Promise<string[]> {
   const rows = await deps.db.sql<{ id: string }[]>`

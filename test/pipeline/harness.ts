@@ -54,7 +54,7 @@ export async function startStack(
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const clock = new TestClock();
-  const api = testConfig({ publicBaseUrl: base, dataDir });
+  const api = testConfig({ publicBaseUrl: base, dataDir, allowPrivateUrls: allowPrivate === 'true' });
   const { values } = readEnv(EnvSchema, {
     ALLOW_PRIVATE_URLS: allowPrivate,
     RENDER_CONCURRENCY: '2',

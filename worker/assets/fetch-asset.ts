@@ -1,11 +1,12 @@
 import { AppError } from '../../lib/errors.ts';
 import { FetchRefusedError, safeFetch } from '../../lib/net/safe-fetch.ts';
+import { isTrustedUrl, type TrustedPrefix } from '../../lib/net/trusted-prefixes.ts';
 
 export interface FetchPolicy {
   /** ALLOW_PRIVATE_URLS: tests and self-hosted setups serving assets on the local network. */
   allowPrivate: boolean;
   /** Prefixes (the API's own asset links) fetched even when private addresses are refused. */
-  trustedPrefixes?: readonly string[];
+  trustedPrefixes?: readonly TrustedPrefix[];
   timeoutMs?: number;
   maxBytes?: number;
 }
@@ -48,7 +49,9 @@ export async function fetchAsset(
   } else {
     try {
       const res = await safeFetch(url, {
-        allowPrivate: policy.allowPrivate || isTrusted(url, policy.trustedPrefixes),
+        allowPrivate: policy.allowPrivate,
+        // Judged per hop: a trusted link that redirects elsewhere gets no trust for the target.
+        isTrusted: (hop) => isTrustedUrl(hop, policy.trustedPrefixes ?? []),
         timeoutMs: policy.timeoutMs ?? 10_000,
         maxBytes: policy.maxBytes ?? MAX_BYTES,
         maxRedirects: 3,
@@ -80,15 +83,3 @@ export async function fetchAsset(
 }
 
 const truncate = (s: string) => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
-
-/** Compares the normalised URL, so dot segments cannot walk out of a trusted prefix. */
-function isTrusted(url: string, prefixes: readonly string[] | undefined): boolean {
-  if (!prefixes?.length) return false;
-  let href: string;
-  try {
-    href = new URL(url).href;
-  } catch {
-    return false;
-  }
-  return prefixes.some((prefix) => href.startsWith(prefix));
-}

@@ -13,14 +13,17 @@ import { LocalObjectStore } from '../lib/storage/local-store.ts';
 import type { ObjectStore } from '../lib/storage/object-store.ts';
 import { type ExecutorPort, QueueOnlyExecutor } from './executor.ts';
 import './pipeline/decorations.ts';
+import { clientErrorHandler } from './http/client-error.ts';
 import { registerJsonParser } from './http/json-parser.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { SignedLinks } from './pipeline/output-links.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { errorHandlerPlugin, sendError } from './plugins/error-handler.ts';
+import { idParamsPlugin } from './plugins/id-params.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { requestIdPlugin } from './plugins/request-id.ts';
+import { routeTablePlugin } from './plugins/route-table.ts';
 import type { RateLimiter } from './rate-limit/limiter.ts';
 import { MemoryRateLimiter } from './rate-limit/memory-limiter.ts';
 import { RedisRateLimiter } from './rate-limit/redis-limiter.ts';
@@ -46,7 +49,8 @@ export const API_VERSION = '1.0.0';
 
 /**
  * The API, assembled from plugins in a fixed order: config, db, error handler, request id,
- * OpenAPI, rate limiter, auth, rate limit, idempotency, executor, then the route modules.
+ * OpenAPI, rate limiter, auth, rate limit, idempotency, executor, route table (404/405), id
+ * check, then the route modules.
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
@@ -56,7 +60,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Never trust a client-chosen request id: it would end up in our logs as if we made it.
     requestIdHeader: false,
     bodyLimit: config.bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Long enough that an over-long id reaches the id check (a 404 like any unknown id); beyond
+    // it the router's own error still gets the envelope (frameworkErrors).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors: (err, request, reply) => sendError(config.publicBaseUrl, err, request, reply),
+    // What Node's HTTP parser refuses (oversized headers, bad request line) gets the envelope too.
+    clientErrorHandler: clientErrorHandler(config.publicBaseUrl),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   registerJsonParser(app as unknown as FastifyInstance);
@@ -125,6 +134,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ),
   );
 
+  await app.register(routeTablePlugin);
+  await app.register(idParamsPlugin);
   for (const route of ROUTE_MODULES) {
     const mod = await route.load();
     await app.register(mod.default, { prefix: route.prefix });

@@ -3,8 +3,16 @@ import path from 'node:path';
 import postgres from 'postgres';
 import type { Logger } from '../lib/logger.ts';
 import { ChangeFeed } from './change-feed.ts';
+import { DataDirInUseError } from './data-dir-lock.ts';
 import { migrate } from './migrate.ts';
-import { startEmbeddedPostgres } from './pglite-server.ts';
+import {
+  type EmbeddedPostgres,
+  findSharedServer,
+  type SharedServer,
+  SharedServerUnreachableError,
+  sharedServerFile,
+  startEmbeddedPostgres,
+} from './pglite-server.ts';
 
 /** The `postgres` client type every repository takes; a transaction handle has the same shape. */
 export type Sql = postgres.Sql;
@@ -56,6 +64,19 @@ export interface OpenDatabaseOptions {
   max?: number;
   /** Apply migrations before returning (default true). */
   migrate?: boolean;
+  /**
+   * Embedded only: once open and migrated, let other processes of this user reach it through its
+   * wire server (see pglite-server.ts share()). `serve` sets it, so the CLI works while it runs.
+   */
+  share?: boolean;
+  /**
+   * Embedded only: when another live process holds the directory, use its database through its
+   * wire server once it shares it, instead of failing (waiting up to ATTACH_WAIT_MS for it to
+   * share or let go). PGlite stays with that one process: one writer. The CLI sets it.
+   */
+  attach?: boolean;
+  /** Called once when `attach` starts waiting for the process that holds the directory. */
+  onWaitForHolder?: (pid: number) => void;
 }
 
 /**
@@ -68,9 +89,10 @@ export interface OpenDatabaseOptions {
  */
 export const DEFAULT_POOL_SIZE = 4;
 
-function connect(url: string, max: number): Sql {
+function connect(url: string, max: number, connectTimeoutSec?: number): Sql {
   return postgres(url, {
     max,
+    ...(connectTimeoutSec ? { connect_timeout: connectTimeoutSec } : {}),
     onnotice: () => {},
     // Bigints (credit balances) come back as JS numbers: balances stay far below 2^53.
     types: {
@@ -86,6 +108,7 @@ function connect(url: string, max: number): Sql {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const max = options.max ?? DEFAULT_POOL_SIZE;
   let db: Database;
+  let share: (() => Promise<void>) | undefined;
   if (options.databaseUrl) {
     const sql = connect(options.databaseUrl, max);
     // Other processes (replicas, the operator) change renders too: their changes arrive by LISTEN.
@@ -96,8 +119,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     db = { sql, kind: 'postgres', url: options.databaseUrl, renderChanges, close: () => sql.end({ timeout: 5 }) };
   } else {
     const dir = path.resolve(options.dataDir, 'pg');
-    await mkdir(dir, { recursive: true });
-    const embedded = await startEmbeddedPostgres({ dataDir: dir, maxConnections: 8 });
+    // 0700: the raw database files (key hashes, webhook secrets) are this user's alone.
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const embedded = await startEmbeddedOrAttach(dir, options);
+    if ('attached' in embedded) return embedded.attached;
     // ONE client connection: PGlite is a single session that every connection shares (see
     // pglite-wire.ts), so two clients' prepared statements and unnamed portals would collide.
     // PGlite executes serially anyway, so one connection costs no throughput.
@@ -114,10 +139,67 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       },
     };
     options.logger.info({ dataDir: dir }, 'embedded PostgreSQL (PGlite) started');
+    if (options.share) share = () => embedded.share();
   }
   if (options.migrate !== false) {
     const applied = await migrate(db.sql);
     if (applied.length > 0) options.logger.info({ applied }, 'database migrations applied');
   }
+  // Shared only once migrated: a process that attaches never migrates (see attachEmbedded).
+  await share?.();
   return db;
+}
+
+/** How long `attach` waits for the holder to share (a `serve` starting: PGlite, migrations) or let go. */
+const ATTACH_WAIT_MS = 60_000;
+
+/** Starts PGlite under `dir` or, with `attach`, uses the one a live holder of `dir` shares. */
+async function startEmbeddedOrAttach(
+  dir: string,
+  options: OpenDatabaseOptions,
+): Promise<EmbeddedPostgres | { attached: Database }> {
+  const deadline = Date.now() + ATTACH_WAIT_MS;
+  for (let waiting = false; ; waiting = true) {
+    try {
+      // Also when a holder went away while we waited: then this process owns the directory.
+      return await startEmbeddedPostgres({ dataDir: dir, maxConnections: 8 });
+    } catch (err) {
+      if (!options.attach || !(err instanceof DataDirInUseError)) throw err;
+      const shared = await findSharedServer(dir, err.pid);
+      if (shared) return { attached: await attachEmbedded(dir, shared) };
+      if (Date.now() >= deadline) throw err;
+      if (!waiting) options.onWaitForHolder?.(err.pid);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/**
+ * The embedded database of another process (`serve`), through its wire server. No migrations:
+ * the owner shares its database only after migrating it. Renders are changed by the owner alone,
+ * so this process has nothing to hear about them.
+ */
+async function attachEmbedded(dir: string, shared: SharedServer): Promise<Database> {
+  const at = `${shared.host}:${shared.port}`;
+  const url = `postgres://postgres:${encodeURIComponent(shared.password)}@${at}/postgres`;
+  // One connection, as in the owner: every connection shares PGlite's one session.
+  const sql = connect(url, 1, 10);
+  try {
+    await sql`SELECT 1`;
+  } catch (err) {
+    await sql.end({ timeout: 0 });
+    const code = (err as { code?: unknown }).code;
+    if (code === '28P01') {
+      throw new SharedServerUnreachableError(
+        `The server (pid ${shared.pid}) on ${at} refused the password in ${sharedServerFile(dir)}.`,
+      );
+    }
+    throw new SharedServerUnreachableError(
+      `The server (pid ${shared.pid}) that holds the embedded database in ${path.dirname(dir)} is not ` +
+        `answering on ${at} (${code ?? (err as Error).message}). If pid ${shared.pid} is no framewright ` +
+        `server (a lock left by a crash), remove ${dir}.lock and try again.`,
+      { cause: err },
+    );
+  }
+  return { sql, kind: 'pglite', url, renderChanges: new ChangeFeed(), close: () => sql.end({ timeout: 5 }) };
 }

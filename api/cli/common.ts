@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 import { EnvSchema, readEnv } from '../../lib/config.ts';
 import { AppError, ERROR_CATALOG } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
+import { DataDirInUseError } from '../../store/data-dir-lock.ts';
 import { type Database, openDatabase } from '../../store/database.ts';
+import { SharedServerUnreachableError } from '../../store/pglite-server.ts';
 import { PLANS, type Plan } from '../../store/types.ts';
 
 export type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;
@@ -37,11 +39,23 @@ export function intOf(name: string, value: string, min: number): number {
   return Number(value);
 }
 
-/** The database the server would use (DATABASE_URL, else the embedded one under DATA_DIR). */
+/**
+ * The database the server would use (DATABASE_URL, else the embedded one under DATA_DIR). While
+ * `serve` holds the embedded one, the CLI works on it through the server (`attach`).
+ */
 export async function openFromEnv(): Promise<Database> {
   const { values } = readEnv(EnvSchema);
   const logger = createLogger({ level: 'warn', name: 'cli' });
-  return openDatabase({ databaseUrl: values.DATABASE_URL, dataDir: values.DATA_DIR ?? './data', logger, max: 2 });
+  return openDatabase({
+    databaseUrl: values.DATABASE_URL,
+    dataDir: values.DATA_DIR ?? './data',
+    logger,
+    max: 2,
+    attach: true,
+    // stderr: stdout may be --json for a script.
+    onWaitForHolder: (pid) =>
+      process.stderr.write(`The embedded database is in use by process ${pid}; waiting for it to share it…\n`),
+  });
 }
 
 /** Prints JSON (--json) or text; returns 0. */
@@ -66,6 +80,12 @@ export async function runCommand(usage: string, fn: (db: () => Promise<Database>
     if (err instanceof AppError) {
       process.stderr.write(`${err.code}: ${err.message}\n`);
       return ERROR_CATALOG[err.code].exit;
+    }
+    // The embedded database is held by a process that does not share it, or does not answer:
+    // the message says what to do; a stack trace would only bury it.
+    if (err instanceof DataDirInUseError || err instanceof SharedServerUnreachableError) {
+      process.stderr.write(`framewright: ${err.message}\n`);
+      return 1;
     }
     throw err;
   } finally {

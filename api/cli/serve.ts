@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { EnvSchema, readEnv } from '../../lib/config.ts';
-import { createLogger } from '../../lib/logger.ts';
+import { createLogger, logUnhandledRejections } from '../../lib/logger.ts';
 import { countAccounts } from '../../store/accounts-repo.ts';
 import { openDatabase } from '../../store/database.ts';
 import { buildApp } from '../app.ts';
@@ -18,11 +18,14 @@ export async function main(argv: string[]): Promise<number> {
   const { values } = readEnv(EnvSchema);
   const config = apiConfig(values);
   const logger = createLogger({ level: config.logLevel, name: 'api' });
+  logUnhandledRejections(logger);
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     logger,
     max: config.databasePoolSize,
+    // The embedded database: the CLI reaches it through this process while it runs.
+    share: true,
   });
   if ((await countAccounts(db.sql)) === 0) {
     const { account, key } = await createAccountWithKey(db, { plan: 'trial', name: 'First account' });

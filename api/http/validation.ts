@@ -25,10 +25,47 @@ function makeAjv(coerce: boolean): Ajv {
 const queryAjv = makeAjv(true);
 const bodyAjv = makeAjv(false);
 
+/** The first query field (key or value) holding U+0000, which PostgreSQL text cannot store. */
+function nulInQuery(query: unknown): string | undefined {
+  if (query === null || typeof query !== 'object') return undefined;
+  for (const [key, value] of Object.entries(query)) {
+    if (key.includes('\u0000')) return key;
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === 'string' && v.includes('\u0000'))) return key;
+  }
+  return undefined;
+}
+
+/**
+ * A query string validator that also refuses `%00` (JSON bodies get the same check in the JSON
+ * parser). A percent-decoded query holds no lone surrogate: undecodable escapes stay as text.
+ */
+function withNulCheck(validate: ValidateFunction): ValidateFunction {
+  const guarded = ((data: unknown) => {
+    const key = nulInQuery(data);
+    if (key !== undefined) {
+      const error: ErrorObject = {
+        instancePath: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+        schemaPath: '',
+        keyword: 'nul',
+        params: {},
+        message: 'must not contain the NUL character (%00)',
+      };
+      guarded.errors = [error];
+      return false;
+    }
+    const ok = validate(data);
+    guarded.errors = validate.errors;
+    return ok;
+  }) as ValidateFunction;
+  return guarded;
+}
+
 /** Fastify's validator compiler: coercing for query strings and params, strict for bodies. */
 export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
-  return ajv.compile(schema as object) as ValidateFunction;
+  const validate = ajv.compile(schema as object) as ValidateFunction;
+  return httpPart === 'querystring' ? withNulCheck(validate) : validate;
 };
 
 /** A JSON pointer (`/movie/scenes/2/id`) in the spec's path form (`movie.scenes[2].id`). */

@@ -30,9 +30,10 @@ export const authPlugin = fp(
     app.decorateRequest('auth', null);
     const cache = new KeyCache(app.config.authCacheTtlMs);
     app.decorate('keyCache', cache);
-    // On PostgreSQL a revocation anywhere (another replica, the CLI) evicts the key here at once,
-    // and a plan change evicts every key; so does a reconnect of the listener (it may have missed some).
-    if (cache.enabled && app.db.kind === 'postgres') {
+    // A revocation anywhere (another replica, the CLI) evicts the key here at once, and a plan
+    // change evicts every key; so does a reconnect of the listener (it may have missed some). On
+    // the embedded database the CLI writes through this server's wire server, which relays NOTIFY.
+    if (cache.enabled) {
       const stop = await listenForChanges(
         app.db.sql,
         KEY_CHANGES_CHANNEL,

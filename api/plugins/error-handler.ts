@@ -1,12 +1,87 @@
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
+import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
+import { payloadTooLarge } from '../http/body-limit.ts';
 import { envelopeOf } from '../http/envelope.ts';
 import { ajvFindings } from '../http/validation.ts';
 
+/** Seconds a client waits before retrying during a database outage (a restart takes a few). */
+const DATABASE_RETRY_AFTER_SEC = 5;
+
+const CONTENT_TYPE_HINT = 'Send the body as JSON with Content-Type: application/json.';
+
+/** What the error handler needs of the request that failed. */
+export interface FailedRequest {
+  method: string;
+  url: string;
+  /** The body limit of the route that took the request (its own, else the server's). */
+  bodyLimit: () => number;
+}
+
+function failedRequest(request: FastifyRequest): FailedRequest {
+  // Read only for a 413: a request the router refused has no route options to speak of.
+  return { method: request.method, url: request.url, bodyLimit: () => request.routeOptions.bodyLimit };
+}
+
+/**
+ * An error Fastify raised itself (routing, reading or parsing the body) as a catalogued 4xx.
+ * Every client error keeps a 4xx: one Fastify adds later falls back on its status, never on 500.
+ */
+function clientError(fe: FastifyError, request: FailedRequest): AppError | undefined {
+  const path = request.url.split('?')[0] ?? '';
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return payloadTooLarge(request.bodyLimit());
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('VALIDATION_ERROR', CONTENT_TYPE_HINT, { path: 'headers.content-type' });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('VALIDATION_ERROR', 'The request body is empty; send a JSON object.', { path: '' });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('VALIDATION_ERROR', 'The request body is not valid JSON.', { path: '' });
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('VALIDATION_ERROR', 'The request body does not match its Content-Length.', {
+        path: 'headers.content-length',
+      });
+    // A path that cannot be decoded, or with a segment longer than any id, names nothing we
+    // serve: 404 like any unknown path or id.
+    case 'FST_ERR_BAD_URL':
+      return new AppError('NOT_FOUND', `No route ${request.method} ${path}: it is not valid percent-encoded UTF-8.`);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError(
+        'NOT_FOUND',
+        `No route ${request.method} ${path.slice(0, 60)}…: a segment is longer than any id.`,
+      );
+  }
+  const status = fe.statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  switch (status) {
+    case 404:
+      return new AppError('NOT_FOUND', `No route ${request.method} ${path}.`);
+    case 408:
+      return new AppError('REQUEST_TIMEOUT', 'The request did not arrive in time.');
+    case 413:
+      return payloadTooLarge(request.bodyLimit());
+    case 415:
+      return new AppError('VALIDATION_ERROR', CONTENT_TYPE_HINT, { path: 'headers.content-type' });
+    case 431:
+      return new AppError('HEADERS_TOO_LARGE', 'The request headers are too large.');
+    default:
+      // E.g. a body stream the client cut off: Fastify marks it 400.
+      return new AppError('VALIDATION_ERROR', 'The request could not be read.', { path: '' });
+  }
+}
+
 /** Turns anything thrown into the spec's envelope; 5xx details go to the log, never the client. */
-function toAppError(err: FastifyError | Error): AppError {
+export function toAppError(err: FastifyError | Error, request: FailedRequest): AppError {
   if (err instanceof AppError) return err;
+  // A database restart or failover is not our fault nor the client's: say when to come back.
+  if (isDatabaseUnavailable(err)) {
+    return new AppError('SERVICE_UNAVAILABLE', 'The service cannot reach its database. Retry shortly.', {
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SEC) },
+      cause: err,
+    });
+  }
   const fe = err as FastifyError;
   if (fe.validation) {
     const findings = ajvFindings(fe.validation as never);
@@ -14,33 +89,34 @@ function toAppError(err: FastifyError | Error): AppError {
     for (const f of findings) f.path = prefix + f.path;
     if (findings.length > 0) return AppError.fromFindings(findings);
   }
-  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.statusCode === 413) {
-    return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 1 MiB.');
-  }
-  if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe.statusCode === 415) {
-    return new AppError('VALIDATION_ERROR', 'Send the body as JSON with Content-Type: application/json.');
-  }
-  if (fe.statusCode === 400 || err instanceof SyntaxError) {
-    const detail = fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'is empty' : 'is not valid JSON';
-    return new AppError('VALIDATION_ERROR', `The request body ${detail}.`, { path: '' });
-  }
+  const client = clientError(fe, request);
+  if (client) return client;
+  // Anything else is ours (a SyntaxError too: bodies are parsed by json-parser.ts, which answers
+  // its own 400s), so it is a 500 and logged, never passed off as the client's mistake.
   return new AppError('INTERNAL', 'Something went wrong on our side. Retry later and quote the requestId.', {
     cause: err,
   });
 }
 
+/**
+ * Answers `err` with its envelope. Also Fastify's `frameworkErrors` handler (bad URL, too long a
+ * segment): those skip the onRequest hooks, hence the request id header here as well.
+ */
+export function sendError(baseUrl: string, err: Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const appError = toAppError(err as FastifyError, failedRequest(request));
+  if (appError.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err }, 'database unreachable');
+  else if (appError.status >= 500) request.log.error({ err }, 'request failed');
+  if (appError.headers) reply.headers(appError.headers);
+  reply.header('x-request-id', request.id);
+  return reply.code(appError.status).send(envelopeOf(baseUrl, request.id, appError));
+}
+
+/** Every error as the envelope; unknown routes and methods are the route-table plugin's. */
 export const errorHandlerPlugin = fp(
   async (app) => {
-    app.setErrorHandler(async (err, request, reply) => {
-      const appError = toAppError(err as FastifyError);
-      if (appError.status >= 500) request.log.error({ err }, 'request failed');
-      if (appError.headers) reply.headers(appError.headers);
-      return reply.code(appError.status).send(envelopeOf(app.config.publicBaseUrl, request.id, appError));
-    });
-    app.setNotFoundHandler(async (request, reply) => {
-      const err = new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`);
-      return reply.code(404).send(envelopeOf(app.config.publicBaseUrl, request.id, err));
-    });
+    app.setErrorHandler(async (err, request, reply) =>
+      sendError(app.config.publicBaseUrl, err as Error, request, reply),
+    );
   },
   { name: 'error-handler', dependencies: ['config'] },
 );

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -107,51 +108,63 @@ test('CLI: accounts, keys, credits with --json on PostgreSQL', { skip: !process.
   assert.equal(missing.code, 23);
 });
 
+/** `framewright serve` on the embedded database in `dir`, its output collected. */
+function startServe(
+  dir: string,
+  port: number,
+  env: Record<string, string> = {},
+): { child: ChildProcess; output: () => string } {
+  const child = spawn(BIN, ['serve'], {
+    env: {
+      ...process.env,
+      DATA_DIR: dir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += d;
+  });
+  child.stderr?.on('data', (d) => {
+    out += d;
+  });
+  return { child, output: () => out };
+}
+
+async function waitReady(port: number, child: ChildProcess): Promise<void> {
+  // Generous: a cold PGlite start takes tens of seconds on a loaded 2-core machine.
+  for (let i = 0; i < 900 && child.exitCode === null; i++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/v1/openapi.json`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('serve did not start');
+}
+
+async function stopServe(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const code = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  child.kill('SIGTERM');
+  return code;
+}
+
 test('serve: first start creates a trial account and prints its key once; SIGTERM exits 0', async (t) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'fw-serve-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const port = await freePort();
-  const start = (): { child: ChildProcess; output: () => string } => {
-    const child = spawn(BIN, ['serve'], {
-      env: {
-        ...process.env,
-        DATA_DIR: dir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += d;
-    });
-    child.stderr?.on('data', (d) => {
-      out += d;
-    });
-    return { child, output: () => out };
-  };
-  const waitReady = async () => {
-    // Generous: a cold PGlite start takes tens of seconds on a loaded 2-core machine.
-    for (let i = 0; i < 900; i++) {
-      const ok = await fetch(`http://127.0.0.1:${port}/v1/openapi.json`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) return;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error('serve did not start');
-  };
-  const stop = async (child: ChildProcess) => {
-    const code = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
-    child.kill('SIGTERM');
-    return code;
-  };
+  const start = () => startServe(dir, port);
+  const stop = stopServe;
 
   const first = start();
-  await waitReady();
+  await waitReady(port, first.child);
   const key = /API key \(shown once, store it now\): (fw_live_[0-9A-Za-z]{40})/.exec(first.output())?.[1];
   assert.ok(key, first.output());
   const usage = await fetch(`http://127.0.0.1:${port}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
@@ -162,9 +175,74 @@ test('serve: first start creates a trial account and prints its key once; SIGTER
   assert.equal(await stop(first.child), 0);
 
   const second = start();
-  await waitReady();
+  await waitReady(port, second.child);
   assert.equal(second.output().includes('API key'), false, 'the key is printed on the first start only');
   const again = await fetch(`http://127.0.0.1:${port}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal(again.status, 200);
   assert.equal(await stop(second.child), 0);
+});
+
+test('CLI while `serve` runs on the embedded database: every command goes through the server', async (t) => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'fw-serve-cli-'));
+  const port = await freePort();
+  // The default key cache (60 s): a revocation or plan change must reach the server's cache.
+  const server = startServe(dir, port, { RENDER_CONCURRENCY: '1', AUTH_CACHE_TTL_MS: '60000' });
+  t.after(async () => {
+    await stopServe(server.child);
+    await rm(dir, { recursive: true, force: true });
+  });
+  const env = { DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
+  const base = `http://127.0.0.1:${port}`;
+  const usage = async (key: string) => {
+    const res = await fetch(`${base}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
+    return { status: res.status, body: (await res.json()) as { plan: string; credits: { balance: number } } };
+  };
+  const ok = async (args: string[]) => {
+    const r = await cli([...args, '--json'], env);
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+    return JSON.parse(r.out);
+  };
+  await waitReady(port, server.child);
+
+  // Where the server's database listens, with its password: for this user's eyes only.
+  const sharedFile = path.join(dir, 'pg.server.json');
+  assert.equal((await stat(sharedFile)).mode & 0o777, 0o600);
+  const shared = JSON.parse(await readFile(sharedFile, 'utf8')) as { host: string; port: number };
+  assert.equal(shared.host, '127.0.0.1');
+  // Any local user reaches the port; without the password nothing is answered.
+  const stranger = postgres({ host: shared.host, port: shared.port, user: 'postgres', max: 1, onnotice: () => {} });
+  await assert.rejects(stranger`SELECT 1`, (err: { code?: string }) => err.code === '28P01');
+  await stranger.end();
+
+  const acc = await ok(['accounts', 'create', '--plan', 'starter', '--credits', '50']);
+  assert.equal((await usage(acc.key)).status, 200, 'the new key works on the running server');
+  // Two at once: each CLI process is one more connection to the server's database.
+  const [key2, secret] = await Promise.all([
+    ok(['keys', 'create', '--account', acc.accountId]),
+    ok(['webhooks', 'secret', '--account', acc.accountId]),
+  ]);
+  assert.equal(secret.webhookSecret, acc.webhookSecret);
+  assert.equal((await usage(key2.key)).status, 200, 'verified now, so cached by the server');
+  await ok(['keys', 'revoke', '--key', key2.id]);
+  assert.equal((await usage(key2.key)).status, 401, 'revoked from the CLI: refused at once, cache or not');
+
+  const before = await usage(acc.key);
+  assert.deepEqual([before.body.plan, before.body.credits.balance], ['starter', 50]);
+  assert.equal((await ok(['credits', 'grant', '--account', acc.accountId, '--amount', '25'])).balance, 75);
+  assert.equal((await ok(['accounts', 'set-plan', '--account', acc.accountId, '--plan', 'pro'])).plan, 'pro');
+  const after = await usage(acc.key);
+  assert.deepEqual([after.body.plan, after.body.credits.balance], ['pro', 75], 'the cached key carries the new plan');
+
+  // Stopped, the server takes its lock and file away; the CLI opens the database itself again.
+  assert.equal(await stopServe(server.child), 0, server.output());
+  assert.equal(existsSync(sharedFile), false);
+  assert.equal(existsSync(path.join(dir, 'pg.lock')), false);
+  const keys = (await ok(['keys', 'list', '--account', acc.accountId])) as { id: string; revokedAt: string | null }[];
+  assert.deepEqual(
+    keys.map((k) => [k.id, k.revokedAt === null]),
+    [
+      [acc.keyId, true],
+      [key2.id, false],
+    ],
+  );
 });

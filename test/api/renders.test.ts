@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { planTable } from '../../api/billing/plans.ts';
 import { setPlan } from '../../store/accounts-repo.ts';
 import { countRenders } from '../../store/renders-repo.ts';
-import { MOVIE_ERROR_CASES, movie } from './docs.ts';
+import { MOVIE_ERROR_CASES, movie, templateBody } from './docs.ts';
 import { client, eachBackend, newAccount, startApp, testConfig } from './helpers.ts';
 
 type Body = Record<string, unknown> & { error: { code: string; path?: string; docsUrl: string } };
@@ -332,6 +332,47 @@ test('POST/GET /v1/renders', async (t) => {
       await adjustCredits(db.sql, { accountId: acc.accountId, delta: 10, reason: 'grant' });
       assert.equal((await api('POST', '/v1/renders', { movie: movie(60) }, headers)).statusCode, 201);
       assert.equal((await api('POST', '/v1/renders', { movie: movie(60) }, headers)).statusCode, 200);
+    });
+  });
+});
+
+test('webhook_url at a private address is refused at creation unless private URLs are allowed', async (t) => {
+  await eachBackend(t, async (t, db) => {
+    const refusing = await startApp(db);
+    const allowing = await startApp(db, { config: testConfig({ allowPrivateUrls: true }) });
+    t.after(() => Promise.all([refusing.close(), allowing.close()]));
+    const hooks = ['http://127.0.0.1:9/x', 'http://[::1]/x', 'http://169.254.169.254/'];
+
+    await t.test('400 VALIDATION_ERROR at webhook_url; nothing stored, nothing reserved', async () => {
+      const acc = await newAccount(db, { plan: 'pro', credits: 100 });
+      const api = client(refusing, acc.key);
+      const tpl = (await api('POST', '/v1/templates', { name: 'x', body: templateBody() })).json();
+      for (const webhook_url of hooks) {
+        for (const [url, body] of [
+          ['/v1/renders', { movie: movie(), webhook_url }],
+          [`/v1/templates/${tpl.id}/renders`, { webhook_url }],
+        ] as const) {
+          const res = await api('POST', url, body);
+          assert.equal(res.statusCode, 400, `${url} ${webhook_url}: ${res.body}`);
+          assert.equal(res.json<Body>().error.code, 'VALIDATION_ERROR');
+          assert.equal(res.json<Body>().error.path, 'webhook_url');
+        }
+      }
+      const list = (await api('GET', '/v1/renders')).json<{ items: unknown[]; total: number }>();
+      assert.deepEqual([list.items.length, list.total], [0, 0]);
+      assert.equal(await countRenders(db.sql, acc.accountId), 0);
+      const usage = (await api('GET', '/v1/usage')).json<{ credits: Record<string, number> }>();
+      assert.deepEqual(usage.credits, { balance: 100, reserved: 0, available: 100 });
+    });
+
+    await t.test('accepted with ALLOW_PRIVATE_URLS', async () => {
+      const acc = await newAccount(db, { plan: 'pro', credits: 100 });
+      const api = client(allowing, acc.key);
+      for (const webhook_url of hooks) {
+        const res = await api('POST', '/v1/renders', { movie: movie(), webhook_url });
+        assert.equal(res.statusCode, 201, res.body);
+        assert.equal(res.json().webhookUrl, webhook_url);
+      }
     });
   });
 });

@@ -82,7 +82,8 @@ export const EnvSchema = Type.Object({
     Type.String({
       pattern: '^[1-9][0-9]{0,11}$',
       default: '104857600',
-      description: 'Largest asset upload (POST /v1/assets) in bytes; 100 MiB by default. Uploads are streamed, never held in memory.',
+      description:
+        'Largest asset upload (POST /v1/assets) in bytes; 100 MiB by default. Uploads are streamed, never held in memory.',
     }),
   ),
   RENDER_LEASE_SEC: Type.Optional(

@@ -14,6 +14,8 @@ export function formatBytes(bytes: number): string {
  * The 413 for a body over `limitBytes`, the limit of the route that refused it. Routes that read
  * their body themselves (streamed uploads) throw this too, so every 413 reads alike.
  */
-export function payloadTooLarge(limitBytes: number): AppError {
-  return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${formatBytes(limitBytes)}.`);
+export function payloadTooLarge(limitBytes: number, headers?: Record<string, string>): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${formatBytes(limitBytes)}.`, {
+    ...(headers ? { headers } : {}),
+  });
 }

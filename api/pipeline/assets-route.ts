@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -17,14 +19,13 @@ import {
   listAssets,
 } from '../../store/assets-repo.ts';
 import { requireAuth } from '../auth/require-auth.ts';
+import { payloadTooLarge } from '../http/body-limit.ts';
 import { DateTime, errorResponses, IdParams, ListMeta, Nullable, PageQuery, StringEnum } from '../schemas/common.ts';
 import './decorations.ts';
-import { type SniffedType, sniffMedia } from './media-sniff.ts';
+import { SNIFF_BYTES, type SniffedType, sniffMedia } from './media-sniff.ts';
+import { UploadBody } from './upload-body.ts';
 
 const run = promisify(execFile);
-
-/** Upload limit of one asset (the JSON body limit does not apply here). */
-export const ASSET_MAX_BYTES = 100 * 1024 * 1024;
 
 export const AssetResourceSchema = Type.Object(
   {
@@ -41,27 +42,20 @@ export const AssetResourceSchema = Type.Object(
 
 const AssetListSchema = Type.Object({ items: Type.Array(AssetResourceSchema), ...ListMeta });
 
-/** Decodes the upload once, so a corrupt file is refused now instead of failing a render later. */
-async function checkDecodable(bytes: Buffer, type: SniffedType, ffprobePath: string): Promise<void> {
+/** Decodes the staged upload once, so a corrupt file is refused now instead of failing a render later. */
+async function checkDecodable(file: string, type: SniffedType, ffprobePath: string): Promise<void> {
   if (type.kind === 'image') {
-    const meta = await sharp(bytes, { pages: 1 }).metadata();
+    const meta = await sharp(file, { pages: 1 }).metadata();
     if (!meta.width || !meta.height) throw new Error('no image dimensions');
     return;
   }
-  const dir = await mkdtemp(path.join(tmpdir(), 'fw-asset-'));
-  try {
-    const file = path.join(dir, `upload.${type.extension}`);
-    await writeFile(file, bytes);
-    const { stdout } = await run(
-      ffprobePath,
-      ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', file],
-      { timeout: 20_000 },
-    );
-    const streams = stdout.split('\n').map((s) => s.trim());
-    if (!streams.includes(type.kind === 'video' ? 'video' : 'audio')) throw new Error(`no ${type.kind} stream`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const { stdout } = await run(
+    ffprobePath,
+    ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', file],
+    { timeout: 20_000 },
+  );
+  const streams = stdout.split('\n').map((s) => s.trim());
+  if (!streams.includes(type.kind === 'video' ? 'video' : 'audio')) throw new Error(`no ${type.kind} stream`);
 }
 
 /**
@@ -81,16 +75,65 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
   });
   const notFound = (id: string) => new AppError('NOT_FOUND', `No asset ${id} for this API key.`);
 
-  // Uploads are raw bytes of any declared type; only this plugin's routes see this parser.
+  const maxBytes = app.config.assetMaxBytes;
+  // Uploads are staged here while they stream in: decoding needs the whole file, and memory must
+  // not hold it. Under DATA_DIR, beside the objects and the render scratch space.
+  const stagingDir = path.join(app.config.dataDir, 'tmp', 'uploads');
+  const tooLarge = (headers?: Record<string, string>) => payloadTooLarge(maxBytes, headers);
+
+  // Uploads are raw bytes of any declared type; only this plugin's routes see this parser. No
+  // parseAs: the handler gets the request stream itself and streams it under its own limit,
+  // where Fastify would buffer the whole body first.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ASSET_MAX_BYTES }, (_req, body, done) =>
-    done(null, body),
-  );
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  /**
+   * Streams the body to a staging file, counting its bytes against the limit; the type is sniffed
+   * from the first bytes before anything is written. A refused upload stores nothing, and what
+   * its client still sends is discarded so the client reads the answer.
+   */
+  async function stage(
+    body: Readable,
+    stagingName: string,
+  ): Promise<{ file: string; type: SniffedType; size: number }> {
+    const upload = new UploadBody(body, maxBytes, () => tooLarge());
+    let file: string | undefined;
+    try {
+      const head = await upload.peek(SNIFF_BYTES);
+      if (head.length === 0) {
+        throw new AppError('ASSET_INVALID', 'The request body is empty: send the file bytes as the body.');
+      }
+      const type = sniffMedia(head);
+      if (!type) {
+        throw new AppError(
+          'ASSET_INVALID',
+          'Unsupported media: upload PNG, JPEG, WebP, GIF or SVG images, MP3, WAV, OGG, FLAC or M4A audio, or MP4, MOV or WebM video.',
+        );
+      }
+      await mkdir(stagingDir, { recursive: true });
+      // ffprobe takes the extension as a hint, as it did when the buffer was written out whole.
+      file = path.join(stagingDir, `${stagingName}.${type.extension}`);
+      await pipeline(upload.stream(), createWriteStream(file, { flags: 'wx' }));
+      return { file, type, size: upload.received };
+    } catch (err) {
+      if (file) await rm(file, { force: true });
+      if (err instanceof AppError) {
+        upload.discardRest();
+        throw err;
+      }
+      if (body.destroyed && !upload.complete) {
+        // The client disconnected mid-upload: nobody reads this answer, and it is no fault of ours.
+        throw new AppError('VALIDATION_ERROR', 'The upload ended before its last byte.', { cause: err });
+      }
+      throw err;
+    }
+  }
 
   app.post(
     '/assets',
     {
-      bodyLimit: ASSET_MAX_BYTES,
+      // Enforced by the handler while it streams; set here too so the route reports its limit.
+      bodyLimit: maxBytes,
       schema: {
         operationId: 'uploadAsset',
         tags: ['assets'],
@@ -104,44 +147,44 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const auth = requireAuth(request);
-      const bytes = request.body as Buffer | undefined;
-      if (!Buffer.isBuffer(bytes) || bytes.length === 0) {
-        throw new AppError('ASSET_INVALID', 'The request body is empty: send the file bytes as the body.');
-      }
-      const type = sniffMedia(bytes);
-      if (!type) {
-        throw new AppError(
-          'ASSET_INVALID',
-          'Unsupported media: upload PNG, JPEG, WebP, GIF or SVG images, MP3, WAV, OGG, FLAC or M4A audio, or MP4, MOV or WebM video.',
-        );
-      }
-      try {
-        await checkDecodable(bytes, type, app.config.ffprobePath);
-      } catch (err) {
-        throw new AppError('ASSET_INVALID', `The file looks like ${type.contentType} but cannot be decoded.`, {
-          cause: err,
-        });
-      }
+      // A declared length over the limit is refused before a byte is read. The client is sending
+      // it anyway, so the connection closes after the answer (as Fastify does for JSON bodies).
+      if (Number(request.headers['content-length']) > maxBytes) throw tooLarge({ connection: 'close' });
+      const body = request.body as Readable | undefined;
+      if (!body) throw new AppError('ASSET_INVALID', 'The request body is empty: send the file bytes as the body.');
       const id = newId('ast');
-      const objectKey = `assets/${id}.${type.extension}`;
-      await app.objects.putBuffer(objectKey, bytes, type.contentType);
+      const staged = await stage(body, id);
       try {
-        const row = await insertAsset(app.db.sql, {
-          id,
-          accountId: auth.accountId,
-          mode: auth.mode,
-          kind: type.kind,
-          contentType: type.contentType,
-          size: bytes.length,
-          name: request.query.name ?? null,
-          objectKey,
-          createdAt: app.now(),
-        });
-        return reply.code(201).send(resource(row));
-      } catch (err) {
-        // A failed request stores nothing: the object goes when its row could not be written.
-        await app.objects.delete(objectKey);
-        throw err;
+        try {
+          await checkDecodable(staged.file, staged.type, app.config.ffprobePath);
+        } catch (err) {
+          throw new AppError('ASSET_INVALID', `The file looks like ${staged.type.contentType} but cannot be decoded.`, {
+            cause: err,
+          });
+        }
+        const objectKey = `assets/${id}.${staged.type.extension}`;
+        // Streamed from disk by both adapters; the object appears whole or not at all.
+        await app.objects.putFile(objectKey, staged.file, staged.type.contentType);
+        try {
+          const row = await insertAsset(app.db.sql, {
+            id,
+            accountId: auth.accountId,
+            mode: auth.mode,
+            kind: staged.type.kind,
+            contentType: staged.type.contentType,
+            size: staged.size,
+            name: request.query.name ?? null,
+            objectKey,
+            createdAt: app.now(),
+          });
+          return reply.code(201).send(resource(row));
+        } catch (err) {
+          // A failed request stores nothing: the object goes when its row could not be written.
+          await app.objects.delete(objectKey);
+          throw err;
+        }
+      } finally {
+        await rm(staged.file, { force: true });
       }
     },
   );

@@ -6,12 +6,18 @@ export interface SniffedType {
   extension: string;
 }
 
+/**
+ * How many leading bytes `sniffMedia` looks at: an upload streamed in needs only these peeked
+ * before the rest is written anywhere.
+ */
+export const SNIFF_BYTES = 1024;
+
 const ascii = (buf: Buffer, start: number, end: number) => buf.subarray(start, end).toString('latin1');
 
 /**
  * The media type of an upload from its first bytes, never from the client's Content-Type or file
  * name (a "PNG" that is really HTML must not be served back as what it claims). Undefined when
- * the bytes are no supported format.
+ * the bytes are no supported format. Only the first SNIFF_BYTES bytes are read.
  */
 export function sniffMedia(buf: Buffer): SniffedType | undefined {
   if (buf.length < 12) return undefined;
@@ -39,7 +45,7 @@ export function sniffMedia(buf: Buffer): SniffedType | undefined {
   }
   if (buf.readUInt32BE(0) === 0x1a45dfa3) return { kind: 'video', contentType: 'video/webm', extension: 'webm' };
   const head = buf
-    .subarray(0, 1024)
+    .subarray(0, SNIFF_BYTES)
     .toString('utf8')
     .replace(/^\uFEFF/, '')
     .trimStart();

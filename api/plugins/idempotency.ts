@@ -4,23 +4,33 @@ import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
 import type { Queryable } from '../../store/database.ts';
 import { findIdempotencyRecord, lockIdempotencyKey, saveIdempotencyRecord } from '../../store/idempotency-repo.ts';
+import type { KeyMode } from '../../store/types.ts';
 import type { AuthContext } from '../context.ts';
 import { canonicalJson } from '../http/canonical-json.ts';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../schemas/common.ts';
 
 export interface IdempotencyClaim {
   accountId: string;
+  /** The caller's key mode: live and test keys of one account each have their own keys. */
+  mode: KeyMode;
   key: string;
   requestHash: string;
 }
 
 /**
+ * Printable ASCII, space included: what every HTTP client can send unchanged. (Node passes other
+ * bytes on as latin1, so "é" sent as UTF-8 would be stored as two other characters.)
+ */
+const KEY_CHARS = /^[\x20-\x7e]+$/;
+
+/**
  * Idempotency-Key handling for creating POSTs. Use it inside the transaction that creates the
- * resource: `claim` takes a per-(account, key) lock and returns the resource to replay (or null),
+ * resource: `claim` takes a per-(account, mode, key) lock and returns the resource to replay (or null),
  * throwing IDEMPOTENCY_KEY_REUSED for a different body; `record` stores the new resource's id in
  * the same transaction, so a failed request stores nothing and parallel duplicates create one.
  */
 export interface IdempotencyService {
-  /** The checked header value (1..255 chars, else VALIDATION_ERROR); undefined when absent. */
+  /** The checked header value (1..255 printable ASCII chars, else VALIDATION_ERROR); undefined when absent. */
   keyOf(request: FastifyRequest): string | undefined;
   /** What makes two requests the same: method, route, key mode and the canonical JSON body. */
   requestHash(request: FastifyRequest, auth: AuthContext): string;
@@ -34,10 +44,12 @@ export function idempotencyService(now: () => Date): IdempotencyService {
       const raw = request.headers['idempotency-key'];
       if (raw === undefined) return undefined;
       const value = Array.isArray(raw) ? raw.join(',') : raw;
-      if (value.length < 1 || value.length > 255) {
-        throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1 to 255 characters long.', {
-          path: 'headers.idempotency-key',
-        });
+      if (value.length < 1 || value.length > IDEMPOTENCY_KEY_MAX_LENGTH || !KEY_CHARS.test(value)) {
+        throw new AppError(
+          'VALIDATION_ERROR',
+          `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.`,
+          { path: 'headers.idempotency-key' },
+        );
       }
       return value;
     },
@@ -49,8 +61,8 @@ export function idempotencyService(now: () => Date): IdempotencyService {
         .digest('hex');
     },
     async claim(tx, c) {
-      await lockIdempotencyKey(tx, c.accountId, c.key);
-      const found = await findIdempotencyRecord(tx, c.accountId, c.key, now());
+      await lockIdempotencyKey(tx, c);
+      const found = await findIdempotencyRecord(tx, c, now());
       if (!found) return null;
       if (found.requestHash !== c.requestHash) {
         throw new AppError(
@@ -62,7 +74,15 @@ export function idempotencyService(now: () => Date): IdempotencyService {
       return { resourceType: found.resourceType, resourceId: found.resourceId };
     },
     async record(tx, c) {
-      await saveIdempotencyRecord(tx, { ...c, now: now() });
+      await saveIdempotencyRecord(tx, {
+        accountId: c.accountId,
+        mode: c.mode,
+        key: c.key,
+        requestHash: c.requestHash,
+        resourceType: c.resourceType,
+        resourceId: c.resourceId,
+        now: now(),
+      });
     },
   };
 }

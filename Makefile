@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install run test lint format typecheck test-only bench-movie bench-api bench-render bench-e2e clean
+.PHONY: help install run test lint format typecheck test-only fuzz bench-movie bench-api bench-render bench-e2e clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -14,13 +14,16 @@ install: ## Install system and npm dependencies when missing
 run: install ## Start API + executor on the embedded defaults (PGlite, local disk)
 	./bin/framewright serve
 
-test: install ## Lint, typecheck and run every test against real services
+test: install ## Lint, typecheck, run every test against real services, fuzz the API
 	npx biome check .
 	npx tsc --noEmit
 	scripts/test.sh
 
 test-only: ## Run the tests without install, lint or typecheck (TESTS="file ..." to pick)
 	scripts/test.sh $(TESTS)
+
+fuzz: install ## Fuzz the API from its OpenAPI document (schemathesis, fixed seed; FUZZ_SEED= to vary)
+	scripts/fuzz-api.sh
 
 lint: ## Biome lint + format check
 	npx biome check .

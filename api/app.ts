@@ -28,6 +28,7 @@ import type { RateLimiter } from './rate-limit/limiter.ts';
 import { MemoryRateLimiter } from './rate-limit/memory-limiter.ts';
 import { RedisRateLimiter } from './rate-limit/redis-limiter.ts';
 import { ROUTE_MODULES } from './routes/index.ts';
+import { refineOpenApi } from './schemas/openapi.ts';
 
 export interface BuildAppOptions {
   config: ApiConfig;
@@ -95,6 +96,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(errorHandlerPlugin);
   await app.register(requestIdPlugin);
   await app.register(swagger, {
+    // The route schemas stay permissive where the movie library validates (path-precise findings);
+    // the document describes what is really accepted (api/schemas/openapi.ts).
+    transformObject: (doc) => refineOpenApi((doc as { openapiObject: Record<string, unknown> }).openapiObject) as never,
     openapi: {
       openapi: '3.1.0',
       info: {

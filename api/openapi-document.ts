@@ -5,7 +5,10 @@ import type { Database } from '../store/database.ts';
 import { buildApp } from './app.ts';
 import { apiConfig } from './config.ts';
 
-/** The canonical OpenAPI document, generated without a database (none is touched to describe routes). */
+/**
+ * The canonical OpenAPI document, generated without a database (none is touched to describe
+ * routes): what GET /v1/openapi.json serves, the route schemas refined by api/schemas/openapi.ts.
+ */
 export async function openApiDocument(): Promise<Record<string, unknown>> {
   const config = apiConfig(readEnv(EnvSchema, {}).values, {
     publicBaseUrl: 'http://localhost:8080',

@@ -47,9 +47,10 @@ for p in patches/*.patch; do
   fi
 done
 
-# moto's server mode: a real S3-compatible HTTP server for the object-storage tests (from PyPI).
-if [ ! -x .cache/venv/bin/moto_server ]; then
-  echo "install: moto[server] into .cache/venv"
+# moto's server mode: a real S3-compatible HTTP server for the object-storage tests, and
+# schemathesis, the API fuzzer of scripts/fuzz-api.sh (both from PyPI).
+if [ ! -x .cache/venv/bin/moto_server ] || [ ! -x .cache/venv/bin/schemathesis ]; then
+  echo "install: moto[server] and schemathesis into .cache/venv"
   python3 -m venv .cache/venv
-  .cache/venv/bin/pip install -q --disable-pip-version-check 'moto[server]==5.*'
+  .cache/venv/bin/pip install -q --disable-pip-version-check 'moto[server]==5.*' 'schemathesis==4.*'
 fi

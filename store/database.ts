@@ -142,8 +142,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     if (options.share) share = () => embedded.share();
   }
   if (options.migrate !== false) {
-    const applied = await migrate(db.sql);
-    if (applied.length > 0) options.logger.info({ applied }, 'database migrations applied');
+    try {
+      const applied = await migrate(db.sql);
+      if (applied.length > 0) options.logger.info({ applied }, 'database migrations applied');
+    } catch (err) {
+      // A caller that retries (serve waiting for its database) must not leak a client per try.
+      await db.close().catch(() => {});
+      throw err;
+    }
   }
   // Shared only once migrated: a process that attaches never migrates (see attachEmbedded).
   await share?.();

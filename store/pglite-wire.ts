@@ -114,6 +114,8 @@ export async function serveWire(
   let draining: Promise<void> | undefined;
   /** Closed connections still being cleaned up (a rollback): close() waits for them. */
   const closing = new Set<Promise<void>>();
+  /** Set once close() has settled: the database is about to close, nothing may run on it. */
+  let finished = false;
 
   const next = (): Connection | undefined => {
     if (owner) {
@@ -125,7 +127,7 @@ export async function serveWire(
   };
 
   const drainQueue = async () => {
-    for (let conn = next(); conn; conn = next()) {
+    for (let conn = next(); conn && !finished; conn = next()) {
       const input = conn.pending.length === 1 ? conn.pending[0]! : Buffer.concat(conn.pending);
       conn.pending = [];
       const batch = conn;
@@ -275,7 +277,7 @@ export async function serveWire(
     conn.pending = [];
     if (owner === conn) {
       await draining;
-      if (owner === conn) {
+      if (owner === conn && !finished) {
         // Still the owner while rolling back, so nobody else's batch runs inside its transaction.
         // A protocol sequence it left open (no Sync yet) is ended as PostgreSQL ends it when a
         // client goes: a failing Execute aborts whatever it had begun, and the Sync closes it.
@@ -319,9 +321,13 @@ export async function serveWire(
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const conn of connections) conn.socket.destroy();
       await closed;
-      // A connection dropped mid-transaction is rolled back before the database may close.
-      await Promise.all(closing);
-      await draining;
+      // A connection dropped mid-transaction is rolled back before the database may close. A
+      // rollback may start another drain and a drain may end in another close: settle until
+      // nothing is in flight, then refuse any late work (the database closes next).
+      while (closing.size > 0 || draining) {
+        await Promise.allSettled([...closing, draining]);
+      }
+      finished = true;
     },
   };
 }

@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
+import { retryTransient } from '../../lib/backoff.ts';
 import { EnvSchema, readEnv } from '../../lib/config.ts';
 import { createLogger, logUnhandledRejections } from '../../lib/logger.ts';
 import { countAccounts } from '../../store/accounts-repo.ts';
 import { openDatabase } from '../../store/database.ts';
+import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
 import { buildApp } from '../app.ts';
 import { createAccountWithKey } from '../auth/provision.ts';
 import { apiConfig } from '../config.ts';
@@ -19,14 +21,23 @@ export async function main(argv: string[]): Promise<number> {
   const config = apiConfig(values);
   const logger = createLogger({ level: config.logLevel, name: 'api' });
   logUnhandledRejections(logger);
-  const db = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    logger,
-    max: config.databasePoolSize,
-    // The embedded database: the CLI reaches it through this process while it runs.
-    share: true,
-  });
+  // A database that is not up yet (a cluster starting, a failover) is waited for, not a crash.
+  const db = await retryTransient(
+    () =>
+      openDatabase({
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        logger,
+        max: config.databasePoolSize,
+        // The embedded database: the CLI reaches it through this process while it runs.
+        share: true,
+      }),
+    {
+      isTransient: isDatabaseUnavailable,
+      onRetry: (err, attempt, retryInMs) =>
+        logger.warn({ err, attempt, retryInMs }, 'the database cannot be reached yet; waiting for it'),
+    },
+  );
   if ((await countAccounts(db.sql)) === 0) {
     const { account, key } = await createAccountWithKey(db, { plan: 'trial', name: 'First account' });
     process.stdout.write(

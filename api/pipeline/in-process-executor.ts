@@ -167,6 +167,8 @@ export class InProcessExecutor implements ExecutorPort {
         delay = Math.max(this.pollMs, jitteredDelay(LOOP_BACKOFF, failures++));
         this.opts.logger.error({ err, retryInMs: delay }, 'claiming renders failed; retrying');
       }
+      // close() may have come while a claim was in flight, when there was no sleep to cut short.
+      if (this.draining) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
         this.wake = () => {

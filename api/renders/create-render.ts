@@ -52,7 +52,12 @@ export async function createRender(
       ? 0
       : renderCredits({ durationSec: estimatedSec, width: full.width, height: full.height, draft });
   const claim = idemKey
-    ? { accountId: auth.accountId, mode: auth.mode, key: idemKey, requestHash: app.idempotency.requestHash(request, auth) }
+    ? {
+        accountId: auth.accountId,
+        mode: auth.mode,
+        key: idemKey,
+        requestHash: app.idempotency.requestHash(request, auth),
+      }
     : undefined;
 
   const newRender = (watermark: boolean): NewRender => ({

@@ -43,7 +43,7 @@ const meta: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['meta'],
         summary: 'Documentation page of an error code',
         security: [],
-        params: Type.Object({ code: Type.String() }),
+        params: Type.Object({ code: Type.String({ description: 'An error code.', examples: ['VALIDATION_ERROR'] }) }),
         response: {
           200: { description: 'HTML page.', content: { 'text/html': { schema: Type.String() } } },
           404: ErrorEnvelopeSchema,

@@ -15,6 +15,22 @@ export const Nullable = <T extends TSchema>(schema: T) =>
 
 export const DateTime = Type.String({ format: 'date-time' });
 
+/**
+ * Components of the OpenAPI document that stand in for a route schema there (api/schemas/openapi.ts
+ * defines them). The route keeps its own schema for validation and serialisation: the movie library
+ * checks movies with path-precise findings that ajv's coarser errors must not pre-empt; only the
+ * document, which clients and fuzzers generate requests from, shows the precise schema.
+ */
+export type DocumentComponent = 'MovieV1' | 'VariableValues' | 'ErrorEnvelope' | 'IdempotencyKey';
+
+/** The key marking a route schema as shown by a component (read and removed by refineOpenApi). */
+export const DOCUMENT_COMPONENT_KEY = 'x-fw-component';
+
+/** `schema` at run time; `{ $ref: '#/components/schemas/<name>' }` in the OpenAPI document. */
+export function documentedAs<T extends TSchema>(name: DocumentComponent, schema: T): T {
+  return { ...schema, [DOCUMENT_COMPONENT_KEY]: name };
+}
+
 export const ErrorBodySchema = Type.Object(
   {
     code: StringEnum<ErrorCode>(ERROR_CODES, 'Stable, machine-matchable code.'),
@@ -25,13 +41,16 @@ export const ErrorBodySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const ErrorEnvelopeSchema = Type.Object(
-  {
-    error: ErrorBodySchema,
-    errors: Type.Optional(Type.Array(ErrorBodySchema, { description: 'All findings; error equals errors[0].' })),
-    requestId: Type.String(),
-  },
-  { additionalProperties: false, description: 'The error envelope of every non-2xx response.' },
+export const ErrorEnvelopeSchema = documentedAs(
+  'ErrorEnvelope',
+  Type.Object(
+    {
+      error: ErrorBodySchema,
+      errors: Type.Optional(Type.Array(ErrorBodySchema, { description: 'All findings; error equals errors[0].' })),
+      requestId: Type.String(),
+    },
+    { additionalProperties: false, description: 'The error envelope of every non-2xx response.' },
+  ),
 );
 
 /**
@@ -52,28 +71,73 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, typeof Err
   return out;
 }
 
+/**
+ * The last page a list serves. The row offset, (page - 1) * page_size, is at most 99,999,900:
+ * an exact integer in JavaScript and in PostgreSQL's bigint OFFSET. Past it a page number is a
+ * VALIDATION_ERROR at `page` rather than an offset the database cannot read (e.g. 2e+21).
+ */
+export const MAX_PAGE = 1_000_000;
+export const MAX_PAGE_SIZE = 100;
+
 export const ListMeta = {
-  page: Type.Integer({ minimum: 1 }),
-  pageSize: Type.Integer({ minimum: 1 }),
+  page: Type.Integer({ minimum: 1, maximum: MAX_PAGE }),
+  pageSize: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE }),
   total: Type.Integer({ minimum: 0 }),
   hasMore: Type.Boolean(),
 };
 
 export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  page_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE,
+      default: 1,
+      description: `1-based page number, at most ${MAX_PAGE}.`,
+    }),
+  ),
+  page_size: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 20, description: 'Items per page.' }),
+  ),
 };
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 
+/** Longest Idempotency-Key accepted (api/plugins/idempotency.ts enforces it, with the pattern below). */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** Printable ASCII, space included: what every HTTP client sends unchanged. */
+export const IDEMPOTENCY_KEY_PATTERN = '^[ -~]+$';
+
+/**
+ * The Idempotency-Key header. The idempotency plugin checks it (VALIDATION_ERROR at
+ * headers.idempotency-key, one message for every way it can be wrong); the OpenAPI document shows
+ * the bounds (component IdempotencyKey).
+ */
 export const IdempotencyHeader = Type.Object({
   'idempotency-key': Type.Optional(
-    Type.String({ description: 'Replays the original response for 24 hours when the body is the same.' }),
+    documentedAs(
+      'IdempotencyKey',
+      Type.String({
+        description: `Replays the original response for 24 hours when the body is the same. 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.`,
+      }),
+    ),
   ),
 });
 
-/** A movie document, or any JSON object the movie library validates itself (all findings at once). */
-export const MovieDocument = Type.Object(
-  {},
-  { additionalProperties: true, description: 'A movie document (see GET /v1/schemas/movie.v1.json).' },
+/**
+ * A movie document. The route accepts any JSON object and the movie library validates it (every
+ * finding at once, paths relative to the document); the OpenAPI document shows the v1 JSON Schema.
+ */
+export const MovieDocument = documentedAs(
+  'MovieV1',
+  Type.Object({}, { additionalProperties: true, description: 'A movie document (see GET /v1/schemas/movie.v1.json).' }),
+);
+
+/**
+ * Variable values keyed by name. The route accepts any object and the movie library checks each
+ * value against its declaration (VARIABLE_TYPE_MISMATCH at the first reference); the OpenAPI
+ * document shows what can be accepted.
+ */
+export const VariableValues = documentedAs(
+  'VariableValues',
+  Type.Record(Type.String(), Type.Unknown(), { description: 'Values keyed by variable name.' }),
 );

@@ -1,6 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { RENDER_STATUSES, type RenderStatus } from '../../store/types.ts';
-import { DateTime, ErrorBodySchema, ListMeta, MovieDocument, Nullable, PageQuery, StringEnum } from './common.ts';
+import {
+  DateTime,
+  ErrorBodySchema,
+  ListMeta,
+  MovieDocument,
+  Nullable,
+  PageQuery,
+  StringEnum,
+  VariableValues,
+} from './common.ts';
 
 export const RenderStatusSchema = StringEnum<RenderStatus>(RENDER_STATUSES);
 
@@ -31,27 +40,60 @@ const WebhookUrl = Type.String({
   maxLength: 2048,
   description: 'Absolute http(s) URL notified on completion; paid plans only.',
 });
-const Variables = Type.Record(Type.String(), Type.Unknown(), { description: 'Values keyed by variable name.' });
+
+/**
+ * The documented example movie: one text scene with a variable. Request examples in the OpenAPI
+ * document use it, so clients (and the fuzzer's examples phase) have a document the API accepts.
+ */
+export const EXAMPLE_MOVIE = {
+  schema: 'v1',
+  preset: '16:9',
+  resolution: '480p',
+  variables: { name: { type: 'string', default: 'world', description: 'Who is greeted.' } },
+  scenes: [
+    {
+      id: 'intro',
+      duration: 3,
+      background: '#1a2238',
+      elements: [{ id: 'title', type: 'text', text: 'Hello, {{name}}!', color: '#ffffff' }],
+    },
+  ],
+};
 
 export const CreateRenderBody = Type.Object(
-  { movie: MovieDocument, variables: Type.Optional(Variables), webhook_url: Type.Optional(WebhookUrl) },
-  { additionalProperties: false },
+  { movie: MovieDocument, variables: Type.Optional(VariableValues), webhook_url: Type.Optional(WebhookUrl) },
+  { additionalProperties: false, examples: [{ movie: EXAMPLE_MOVIE, variables: { name: 'Framewright' } }] },
 );
 
 export const TemplateRenderBody = Type.Object(
   {
-    variables: Type.Optional(Variables),
+    variables: Type.Optional(VariableValues),
     webhook_url: Type.Optional(WebhookUrl),
     draft: Type.Optional(Type.Boolean({ description: 'Fast low-resolution watermarked draft at half cost.' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ variables: { name: 'Framewright' }, draft: true }] },
 );
+
+/**
+ * An RFC 3339 date-time a list can filter by: JavaScript and PostgreSQL read every such value the
+ * same. No leap second (23:59:60 is no JavaScript Date) and, whatever the offset, a UTC instant in
+ * the years 0001 to 9999 (PostgreSQL has no year 0). Outside that: VALIDATION_ERROR at the field.
+ */
+function QueryDateTime(description: string) {
+  return Type.String({
+    format: 'date-time',
+    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-5][0-9]',
+    formatMinimum: '0001-01-02T00:00:00Z',
+    formatMaximum: '9999-12-30T23:59:59Z',
+    description: `${description} RFC 3339, years 0001 to 9999, seconds 00 to 59.`,
+  });
+}
 
 export const ListRendersQuery = Type.Object(
   {
     status: Type.Optional(RenderStatusSchema),
-    created_after: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive lower bound.' })),
-    created_before: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive upper bound.' })),
+    created_after: Type.Optional(QueryDateTime('Inclusive lower bound.')),
+    created_before: Type.Optional(QueryDateTime('Exclusive upper bound.')),
     ...PageQuery,
   },
   { additionalProperties: false },

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, ListMeta, MovieDocument, PageQuery, StringEnum } from './common.ts';
+import { EXAMPLE_MOVIE } from './render.ts';
 
 const VariableDeclSchema = Type.Object(
   {
@@ -38,11 +39,19 @@ export const TemplateWriteResourceSchema = Type.Object(
 
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 
-export const CreateTemplateBody = Type.Object({ name: Name, body: MovieDocument }, { additionalProperties: false });
+export const CreateTemplateBody = Type.Object(
+  { name: Name, body: MovieDocument },
+  { additionalProperties: false, examples: [{ name: 'Greeting', body: EXAMPLE_MOVIE }] },
+);
 
 export const UpdateTemplateBody = Type.Object(
   { name: Type.Optional(Name), body: Type.Optional(MovieDocument) },
-  { additionalProperties: false, minProperties: 1, description: 'name and/or body; at least one.' },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'name and/or body; at least one.',
+    examples: [{ name: 'Greeting (v2)' }],
+  },
 );
 
 export const ListTemplatesQuery = Type.Object(PageQuery, { additionalProperties: false });

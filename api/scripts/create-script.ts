@@ -38,7 +38,12 @@ export async function createScript(
   const req = checked.value;
   const idemKey = app.idempotency.keyOf(request);
   const claim = idemKey
-    ? { accountId: auth.accountId, mode: auth.mode, key: idemKey, requestHash: app.idempotency.requestHash(request, auth) }
+    ? {
+        accountId: auth.accountId,
+        mode: auth.mode,
+        key: idemKey,
+        requestHash: app.idempotency.requestHash(request, auth),
+      }
     : undefined;
   // Test-mode keys exercise the whole path but never cost anything, as for renders.
   const free = auth.mode === 'test';

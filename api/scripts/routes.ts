@@ -81,7 +81,7 @@ const scripts: FastifyPluginAsyncTypebox = async (app) => {
           'Returns a ready v1 movie document: one scene per script scene lasting as long as its voiceover, a voice element with the narration, word-timed subtitles, and the title as text on the first scene. Edit it if you like and send it as `movie` to POST /v1/renders. Free.',
         params: IdParams,
         body: MovieOptionsSchema,
-        response: { 200: MovieDocument, ...errorResponses('NOT_FOUND') },
+        response: { 200: MovieDocument, ...errorResponses('NOT_FOUND', 'PAYLOAD_TOO_LARGE') },
       },
       // Every option has a default, so a request without a body means "all defaults".
       preValidation: async (request) => {

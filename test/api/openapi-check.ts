@@ -12,8 +12,29 @@ const doc = JSON.parse(readFileSync(new URL('../../api/openapi.json', import.met
   paths: Record<string, Record<string, Operation>>;
 };
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
+// The whole document is one schema resource, so `#/components/schemas/…` references resolve; each
+// response schema is compiled by its JSON pointer inside it.
+const DOC_ID = 'openapi.json';
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
 addFormats(ajv);
+ajv.addSchema(doc, DOC_ID);
+
+const pointerSegment = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function validatorAt(...segments: string[]) {
+  const validate = ajv.getSchema(`${DOC_ID}#/${segments.map(pointerSegment).join('/')}`);
+  if (!validate) throw new Error(`no schema at ${segments.join(' ')}`);
+  return validate;
+}
+
+/** The response object for a status: the exact one, else its range (4XX), else `default`. */
+function responseFor(op: Operation, status: number): [string, Operation['responses'][string]] | undefined {
+  for (const key of [String(status), `${String(status)[0]}XX`, 'default']) {
+    const response = op.responses[key];
+    if (response) return [key, response];
+  }
+  return undefined;
+}
 
 const routes = Object.keys(doc.paths).map((p) => ({
   template: p,
@@ -32,13 +53,34 @@ export function assertMatchesOpenApi(method: string, url: string, res: LightMyRe
   const where = `${method} ${url} -> ${res.statusCode}`;
   if (!op) {
     if (res.statusCode !== 404) return;
-    const schema = doc.paths['/v1/renders/{id}']?.get?.responses['404']?.content?.['application/json']?.schema;
-    if (schema && !ajv.validate(schema, res.json())) throw new Error(`${where}: ${ajv.errorsText()}`);
+    const validate = validatorAt(
+      'paths',
+      '/v1/renders/{id}',
+      'get',
+      'responses',
+      '404',
+      'content',
+      'application/json',
+      'schema',
+    );
+    if (!validate(res.json())) throw new Error(`${where}: ${ajv.errorsText(validate.errors)}`);
     return;
   }
-  const response = op.responses[String(res.statusCode)];
-  if (!response) throw new Error(`${where}: status not in the OpenAPI document`);
-  const schema = response.content?.['application/json']?.schema;
-  if (!schema) return;
-  if (!ajv.validate(schema, res.json())) throw new Error(`${where}: ${ajv.errorsText()}\n${res.body.slice(0, 500)}`);
+  const found = responseFor(op, res.statusCode);
+  if (!found || !route) throw new Error(`${where}: status not in the OpenAPI document`);
+  const [key, response] = found;
+  if (!response.content?.['application/json']?.schema) return;
+  const validate = validatorAt(
+    'paths',
+    route.template,
+    method.toLowerCase(),
+    'responses',
+    key,
+    'content',
+    'application/json',
+    'schema',
+  );
+  if (!validate(res.json())) {
+    throw new Error(`${where}: ${ajv.errorsText(validate.errors)}\n${res.body.slice(0, 500)}`);
+  }
 }

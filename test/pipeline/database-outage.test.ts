@@ -16,6 +16,72 @@ const BIN = fileURLToPath(new URL('../../bin/framewright', import.meta.url));
 const OUTAGE_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+interface Served {
+  child: ChildProcess;
+  base: string;
+  dir: string;
+  log: () => string;
+}
+
+/** `framewright serve` on `databaseUrl`, on a port and data directory of its own. */
+async function spawnServe(databaseUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Served> {
+  const port = await freePort();
+  const dir = await mkdtemp(path.join(tmpdir(), 'fw-outage-'));
+  const child = spawn(BIN, ['serve'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      RENDER_CONCURRENCY: '1',
+      LOG_LEVEL: 'info',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (c) => {
+    out += c;
+  });
+  child.stderr?.on('data', (c) => {
+    out += c;
+  });
+  return { child, base: `http://127.0.0.1:${port}`, dir, log: () => out };
+}
+
+const isReady = (served: Served) =>
+  fetch(`${served.base}/readyz`).then(
+    (r) => r.ok,
+    () => false,
+  );
+
+/** Waits until /readyz answers 200, failing if the process exits first. */
+async function untilReady(served: Served, what: string): Promise<void> {
+  for (const deadline = Date.now() + 30_000; !(await isReady(served)); await sleep(200)) {
+    assert.equal(served.child.exitCode, null, `serve exited: ${served.log()}`);
+    assert.ok(Date.now() < deadline, `${what}:\n${served.log().slice(-3000)}`);
+  }
+}
+
+/** SIGTERM, and it must exit (drained) within 30 s: a shutdown that hangs is a failure too. */
+async function stopServe(served: Served): Promise<void> {
+  try {
+    if (served.child.exitCode === null) {
+      served.child.kill('SIGTERM');
+      const exited = new Promise((resolve) => served.child.once('exit', resolve));
+      const late = await Promise.race([exited.then(() => false), sleep(30_000).then(() => true)]);
+      if (late) {
+        served.child.kill('SIGKILL');
+        assert.fail(`serve did not exit within 30 s of SIGTERM:\n${served.log().slice(-4000)}`);
+      }
+    }
+  } finally {
+    await rm(served.dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * The issue as reported: PostgreSQL stopped for 10 s (`pg_ctl -m fast stop`) while a render runs
  * took `serve` down within 0.3 s. Here a real `serve` on its own PostgreSQL server lives through
@@ -25,17 +91,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('a database outage of 10 s in the middle of a render', { timeout: 240_000 }, () => {
   let pg: PostgresServer;
   let db: Database;
-  let server: ChildProcess;
+  let served: Served;
   let receiver: Server;
-  let dataDir: string;
-  let base: string;
-  let log = '';
   const webhooks: { type: string; data: { id: string; status: string } }[] = [];
 
   before(async () => {
     pg = await PostgresServer.start();
     db = await openDatabase({ databaseUrl: pg.url, dataDir: '.', logger, max: 1 });
-    dataDir = await mkdtemp(path.join(tmpdir(), 'fw-outage-'));
     receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => {
@@ -47,56 +109,21 @@ describe('a database outage of 10 s in the middle of a render', { timeout: 240_0
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = spawn(BIN, ['serve'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: pg.url,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        PUBLIC_BASE_URL: base,
-        RENDER_CONCURRENCY: '1',
-        ALLOW_PRIVATE_URLS: 'true',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout?.on('data', (c) => {
-      log += c;
-    });
-    server.stderr?.on('data', (c) => {
-      log += c;
-    });
-    for (const deadline = Date.now() + 30_000; ; await sleep(200)) {
-      assert.equal(server.exitCode, null, `serve exited: ${log}`);
-      assert.ok(Date.now() < deadline, `serve did not start: ${log}`);
-      if (
-        await fetch(`${base}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-    }
+    served = await spawnServe(pg.url, { ALLOW_PRIVATE_URLS: 'true' });
+    await untilReady(served, 'serve did not start');
   });
 
   after(async () => {
-    if (server.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server.once('exit', resolve));
-    }
+    await stopServe(served);
     receiver.close();
     await db.close();
     await pg.destroy();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('serve stays up, answers 503 meanwhile, and then completes the render, charged once', async () => {
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 300 });
     const call = (method: string, url: string, body?: unknown) =>
-      fetch(`${base}${url}`, {
+      fetch(`${served.base}${url}`, {
         method,
         headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         ...(body ? { body: JSON.stringify(body) } : {}),
@@ -124,15 +151,13 @@ describe('a database outage of 10 s in the middle of a render', { timeout: 240_0
     assert.match(body.error.docsUrl, /\/docs\/errors\/SERVICE_UNAVAILABLE$/);
     const refused = await call('POST', '/v1/renders', { movie: tinyMovie() });
     assert.equal(refused.status, 503, await refused.text());
-    assert.equal((await fetch(`${base}/readyz`)).status, 503);
-    assert.equal((await fetch(`${base}/healthz`)).status, 200, 'liveness does not depend on the database');
+    assert.equal((await fetch(`${served.base}/readyz`)).status, 503);
+    assert.equal((await fetch(`${served.base}/healthz`)).status, 200, 'liveness does not depend on the database');
     await sleep(OUTAGE_MS - (Date.now() - stoppedAt));
-    assert.equal(server.exitCode, null, `serve died during the outage:\n${log.slice(-3000)}`);
+    assert.equal(served.child.exitCode, null, `serve died during the outage:\n${served.log().slice(-3000)}`);
     await pg.startServer();
 
-    for (const deadline = Date.now() + 30_000; !(await fetch(`${base}/readyz`)).ok; await sleep(200)) {
-      assert.ok(Date.now() < deadline, 'not ready again 30 s after the database returned');
-    }
+    await untilReady(served, 'not ready again 30 s after the database returned');
     let render: { status: string; error?: unknown } = { status: '' };
     for (const deadline = Date.now() + 120_000; !['done', 'failed'].includes(render.status); await sleep(250)) {
       assert.ok(Date.now() < deadline, `render stuck: ${JSON.stringify(render)}`);
@@ -160,12 +185,31 @@ describe('a database outage of 10 s in the middle of a render', { timeout: 240_0
       webhooks.map((w) => [w.type, w.data.id, w.data.status]),
       [['render.completed', id, 'done']],
     );
-    assert.equal(server.exitCode, null);
+    assert.equal(served.child.exitCode, null);
+    const log = served.log();
     assert.ok(!log.includes(UNHANDLED_REJECTION_MESSAGE), `an unhandled rejection fired:\n${log.slice(-3000)}`);
     assert.match(
       log,
       /waits for the database|progress report not recorded|heartbeat failed/,
       'the outage hit the render',
     );
+  });
+
+  it('serve started while the database is down waits for it, then serves', async () => {
+    await pg.stopServer();
+    const late = await spawnServe(pg.url);
+    try {
+      // It tries, says it waits, and tries again (backing off) rather than exiting.
+      for (const deadline = Date.now() + 30_000; (late.log().match(/waiting for it/g) ?? []).length < 2; ) {
+        assert.equal(late.child.exitCode, null, `serve gave up on a database that was not up yet:\n${late.log()}`);
+        assert.ok(Date.now() < deadline, `serve did not say it waits for the database:\n${late.log()}`);
+        await sleep(200);
+      }
+      await pg.startServer();
+      await untilReady(late, 'not ready 30 s after the database came up');
+      assert.ok(!late.log().includes(UNHANDLED_REJECTION_MESSAGE));
+    } finally {
+      await stopServe(late);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { openApiDocument } from '../../api/openapi-document.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../api/schemas/common.ts';
 import { ERROR_CATALOG, ERROR_CODES } from '../../lib/errors.ts';
@@ -76,7 +76,8 @@ test('request bodies reference the real movie JSON Schema; every operation has a
   }
 });
 
-test('served documents: OpenAPI, movie JSON Schema, one docs page per error code', async (t) => {
+/** The app on a fresh embedded database, both closed after the test. */
+async function appOnEmbedded(t: TestContext) {
   const backend = backends().at(-1);
   assert.ok(backend);
   const db = await backend.open();
@@ -85,6 +86,11 @@ test('served documents: OpenAPI, movie JSON Schema, one docs page per error code
     await app.close();
     await db.close();
   });
+  return { app, db };
+}
+
+test('served documents: OpenAPI, movie JSON Schema, one docs page per error code', async (t) => {
+  const { app } = await appOnEmbedded(t);
   const openapi = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
   assert.equal(openapi.statusCode, 200);
   const { servers: _served, ...served } = openapi.json();
@@ -105,14 +111,7 @@ test('the documented request examples are accepted: a movie, a template and a re
   const doc = (await openApiDocument()) as unknown as Doc;
   const example = (path: string, method: string) =>
     (doc.paths[path]?.[method]?.requestBody?.content['application/json'] as { example?: unknown } | undefined)?.example;
-  const backend = backends().at(-1);
-  assert.ok(backend);
-  const db = await backend.open();
-  const app = await startApp(db);
-  t.after(async () => {
-    await app.close();
-    await db.close();
-  });
+  const { app, db } = await appOnEmbedded(t);
   const acc = await newAccount(db, { plan: 'pro', credits: 100 });
   const api = client(app, acc.key);
   const render = await api('POST', '/v1/renders', example('/v1/renders', 'post'));

@@ -7,7 +7,7 @@ import { findIdempotencyRecord, lockIdempotencyKey, saveIdempotencyRecord } from
 import type { KeyMode } from '../../store/types.ts';
 import type { AuthContext } from '../context.ts';
 import { canonicalJson } from '../http/canonical-json.ts';
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../schemas/common.ts';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '../schemas/common.ts';
 
 export interface IdempotencyClaim {
   accountId: string;
@@ -19,9 +19,10 @@ export interface IdempotencyClaim {
 
 /**
  * Printable ASCII, space included: what every HTTP client can send unchanged. (Node passes other
- * bytes on as latin1, so "é" sent as UTF-8 would be stored as two other characters.)
+ * bytes on as latin1, so "é" sent as UTF-8 would be stored as two other characters.) The same
+ * pattern is the one the OpenAPI document declares.
  */
-const KEY_CHARS = /^[\x20-\x7e]+$/;
+const KEY_CHARS = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 /**
  * Idempotency-Key handling for creating POSTs. Use it inside the transaction that creates the

@@ -9,6 +9,17 @@ import { ajvFindings } from '../http/validation.ts';
 /** Seconds a client waits before retrying during a database outage (a restart takes a few). */
 const DATABASE_RETRY_AFTER_SEC = 5;
 
+/** The 503 of a request (or a readiness probe) that could not reach the database. */
+export function databaseUnavailable(
+  cause: unknown,
+  message = 'The service cannot reach its database. Retry shortly.',
+): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', message, {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SEC) },
+    cause,
+  });
+}
+
 const CONTENT_TYPE_HINT = 'Send the body as JSON with Content-Type: application/json.';
 
 /** What the error handler needs of the request that failed. */
@@ -76,12 +87,7 @@ function clientError(fe: FastifyError, request: FailedRequest): AppError | undef
 export function toAppError(err: FastifyError | Error, request: FailedRequest): AppError {
   if (err instanceof AppError) return err;
   // A database restart or failover is not our fault nor the client's: say when to come back.
-  if (isDatabaseUnavailable(err)) {
-    return new AppError('SERVICE_UNAVAILABLE', 'The service cannot reach its database. Retry shortly.', {
-      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SEC) },
-      cause: err,
-    });
-  }
+  if (isDatabaseUnavailable(err)) return databaseUnavailable(err);
   const fe = err as FastifyError;
   if (fe.validation) {
     const findings = ajvFindings(fe.validation as never);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../../lib/errors.ts';
+import { databaseUnavailable } from '../plugins/error-handler.ts';
 
 /** How long readiness waits for the database before calling it unreachable. */
 const DATABASE_CHECK_MS = 2_000;
@@ -25,10 +25,7 @@ const health: FastifyPluginAsyncTypebox = async (app) => {
       const answer = await Promise.race([app.db.sql`SELECT 1`.then(() => 'ok' as const), timeout]);
       if (answer === 'timeout') throw new Error(`no answer in ${DATABASE_CHECK_MS} ms`);
     } catch (err) {
-      throw new AppError('SERVICE_UNAVAILABLE', 'Not ready: the database cannot be reached.', {
-        headers: { 'retry-after': '5' },
-        cause: err,
-      });
+      throw databaseUnavailable(err, 'Not ready: the database cannot be reached.');
     } finally {
       clearTimeout(timer);
     }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
+import { type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/framewright', import.meta.url).pathname;
@@ -109,52 +110,19 @@ test('CLI: accounts, keys, credits with --json on PostgreSQL', { skip: !process.
 });
 
 /** `framewright serve` on the embedded database in `dir`, its output collected. */
-function startServe(
-  dir: string,
-  port: number,
-  env: Record<string, string> = {},
-): { child: ChildProcess; output: () => string } {
-  const child = spawn(BIN, ['serve'], {
-    env: {
-      ...process.env,
-      DATA_DIR: dir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startServe(dir: string, port: number, env: Record<string, string> = {}): ServeProcess {
+  return spawnServe({
+    DATA_DIR: dir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    ...env,
   });
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += d;
-  });
-  child.stderr?.on('data', (d) => {
-    out += d;
-  });
-  return { child, output: () => out };
 }
 
-async function waitReady(port: number, child: ChildProcess): Promise<void> {
-  // Generous: a cold PGlite start takes tens of seconds on a loaded 2-core machine.
-  for (let i = 0; i < 900 && child.exitCode === null; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/v1/openapi.json`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('serve did not start');
-}
-
-async function stopServe(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
-  const code = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
-  child.kill('SIGTERM');
-  return code;
-}
+/** Generous: a cold PGlite start takes tens of seconds on a loaded 2-core machine. */
+const waitReady = (port: number, served: ServeProcess) => untilReady(served, `http://127.0.0.1:${port}`, 180_000);
 
 test('serve: first start creates a trial account and prints its key once; SIGTERM exits 0', async (t) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'fw-serve-'));
@@ -164,22 +132,22 @@ test('serve: first start creates a trial account and prints its key once; SIGTER
   const stop = stopServe;
 
   const first = start();
-  await waitReady(port, first.child);
-  const key = /API key \(shown once, store it now\): (fw_live_[0-9A-Za-z]{40})/.exec(first.output())?.[1];
-  assert.ok(key, first.output());
+  await waitReady(port, first);
+  const key = /API key \(shown once, store it now\): (fw_live_[0-9A-Za-z]{40})/.exec(first.log())?.[1];
+  assert.ok(key, first.log());
   const usage = await fetch(`http://127.0.0.1:${port}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal(usage.status, 200);
   const body = (await usage.json()) as { plan: string; credits: { balance: number } };
   assert.equal(body.plan, 'trial');
   assert.equal(body.credits.balance, 300);
-  assert.equal(await stop(first.child), 0);
+  assert.equal(await stop(first), 0);
 
   const second = start();
-  await waitReady(port, second.child);
-  assert.equal(second.output().includes('API key'), false, 'the key is printed on the first start only');
+  await waitReady(port, second);
+  assert.equal(second.log().includes('API key'), false, 'the key is printed on the first start only');
   const again = await fetch(`http://127.0.0.1:${port}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
   assert.equal(again.status, 200);
-  assert.equal(await stop(second.child), 0);
+  assert.equal(await stop(second), 0);
 });
 
 test('CLI while `serve` runs on the embedded database: every command goes through the server', async (t) => {
@@ -188,7 +156,7 @@ test('CLI while `serve` runs on the embedded database: every command goes throug
   // The default key cache (60 s): a revocation or plan change must reach the server's cache.
   const server = startServe(dir, port, { RENDER_CONCURRENCY: '1', AUTH_CACHE_TTL_MS: '60000' });
   t.after(async () => {
-    await stopServe(server.child);
+    await stopServe(server);
     await rm(dir, { recursive: true, force: true });
   });
   const env = { DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
@@ -202,7 +170,7 @@ test('CLI while `serve` runs on the embedded database: every command goes throug
     assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
     return JSON.parse(r.out);
   };
-  await waitReady(port, server.child);
+  await waitReady(port, server);
 
   // Where the server's database listens, with its password: for this user's eyes only.
   const sharedFile = path.join(dir, 'pg.server.json');
@@ -234,7 +202,7 @@ test('CLI while `serve` runs on the embedded database: every command goes throug
   assert.deepEqual([after.body.plan, after.body.credits.balance], ['pro', 75], 'the cached key carries the new plan');
 
   // Stopped, the server takes its lock and file away; the CLI opens the database itself again.
-  assert.equal(await stopServe(server.child), 0, server.output());
+  assert.equal(await stopServe(server), 0, server.log());
   assert.equal(existsSync(sharedFile), false);
   assert.equal(existsSync(path.join(dir, 'pg.lock')), false);
   const keys = (await ok(['keys', 'list', '--account', acc.accountId])) as { id: string; revokedAt: string | null }[];

@@ -1,32 +1,19 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { backends, newAccount } from '../api/helpers.ts';
+import { type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 import { freePort, tinyMovie } from './harness.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/framewright', import.meta.url));
 const postgresBackend = backends().find((b) => b.name === 'postgres');
 
 /** Starts `framewright serve` as a real process and waits until it answers. */
-async function serve(env: NodeJS.ProcessEnv, base: string): Promise<ChildProcess> {
-  const child = spawn(BIN, ['serve'], { env, stdio: ['ignore', 'ignore', 'pipe'], detached: false });
-  let stderr = '';
-  child.stderr?.on('data', (c) => {
-    stderr += c;
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}: ${stderr}`);
-    try {
-      if ((await fetch(`${base}/v1/openapi.json`)).ok) return child;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`serve did not start: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+async function serve(env: NodeJS.ProcessEnv, base: string): Promise<ServeProcess> {
+  const served = spawnServe(env);
+  await untilReady(served, base);
+  return served;
 }
 
 describe('a server killed with SIGKILL mid-render', {
@@ -50,7 +37,7 @@ describe('a server killed with SIGKILL mid-render', {
       LOG_LEVEL: 'warn',
       AUTH_CACHE_TTL_MS: '0',
     };
-    let server: ChildProcess | undefined;
+    let server: ServeProcess | undefined;
     try {
       const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 300 });
       const call = async (method: string, url: string, body?: unknown) => {
@@ -69,8 +56,9 @@ describe('a server killed with SIGKILL mid-render', {
         assert.notEqual(status, 'done', 'the render must still be running when the server is killed');
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      server.kill('SIGKILL');
-      await new Promise((resolve) => server?.once('exit', resolve));
+      const killed = server.child;
+      killed.kill('SIGKILL');
+      await new Promise((resolve) => killed.once('exit', resolve));
 
       server = await serve(env, base);
       let render: Record<string, unknown> = {};
@@ -92,8 +80,7 @@ describe('a server killed with SIGKILL mid-render', {
           SELECT coalesce(sum(delta), 0)::int AS sum FROM credit_ledger WHERE account_id = ${accountId}`;
       assert.equal(ledger?.sum, credits.balance, 'the ledger adds up to the balance');
     } finally {
-      server?.kill('SIGTERM');
-      if (server && server.exitCode === null) await new Promise((resolve) => server?.once('exit', resolve));
+      if (server) await stopServe(server);
       await db.close();
       await rm(dataDir, { recursive: true, force: true });
     }

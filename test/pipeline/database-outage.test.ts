@@ -1,82 +1,46 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { UNHANDLED_REJECTION_MESSAGE } from '../../lib/logger.ts';
 import { type Database, openDatabase } from '../../store/database.ts';
 import { logger, newAccount } from '../api/helpers.ts';
 import { PostgresServer } from '../services/postgres-server.ts';
+import { type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 import { freePort, tinyMovie } from './harness.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/framewright', import.meta.url));
 const OUTAGE_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Served {
-  child: ChildProcess;
+interface Served extends ServeProcess {
   base: string;
   dir: string;
-  log: () => string;
 }
 
 /** `framewright serve` on `databaseUrl`, on a port and data directory of its own. */
-async function spawnServe(databaseUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Served> {
+async function startServe(databaseUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Served> {
   const port = await freePort();
   const dir = await mkdtemp(path.join(tmpdir(), 'fw-outage-'));
-  const child = spawn(BIN, ['serve'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      RENDER_CONCURRENCY: '1',
-      LOG_LEVEL: 'info',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const base = `http://127.0.0.1:${port}`;
+  const served = spawnServe({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: base,
+    RENDER_CONCURRENCY: '1',
+    LOG_LEVEL: 'info',
+    ...extraEnv,
   });
-  let out = '';
-  child.stdout?.on('data', (c) => {
-    out += c;
-  });
-  child.stderr?.on('data', (c) => {
-    out += c;
-  });
-  return { child, base: `http://127.0.0.1:${port}`, dir, log: () => out };
+  return { ...served, base, dir };
 }
 
-const isReady = (served: Served) =>
-  fetch(`${served.base}/readyz`).then(
-    (r) => r.ok,
-    () => false,
-  );
-
-/** Waits until /readyz answers 200, failing if the process exits first. */
-async function untilReady(served: Served, what: string): Promise<void> {
-  for (const deadline = Date.now() + 30_000; !(await isReady(served)); await sleep(200)) {
-    assert.equal(served.child.exitCode, null, `serve exited: ${served.log()}`);
-    assert.ok(Date.now() < deadline, `${what}:\n${served.log().slice(-3000)}`);
-  }
-}
-
-/** SIGTERM, and it must exit (drained) within 30 s: a shutdown that hangs is a failure too. */
-async function stopServe(served: Served): Promise<void> {
+/** Stopped within 30 s of SIGTERM (a shutdown that hangs fails), then its directory removed. */
+async function stop(served: Served): Promise<void> {
   try {
-    if (served.child.exitCode === null) {
-      served.child.kill('SIGTERM');
-      const exited = new Promise((resolve) => served.child.once('exit', resolve));
-      const late = await Promise.race([exited.then(() => false), sleep(30_000).then(() => true)]);
-      if (late) {
-        served.child.kill('SIGKILL');
-        assert.fail(`serve did not exit within 30 s of SIGTERM:\n${served.log().slice(-4000)}`);
-      }
-    }
+    await stopServe(served);
   } finally {
     await rm(served.dir, { recursive: true, force: true });
   }
@@ -109,12 +73,12 @@ describe('a database outage of 10 s in the middle of a render', { timeout: 240_0
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    served = await spawnServe(pg.url, { ALLOW_PRIVATE_URLS: 'true' });
-    await untilReady(served, 'serve did not start');
+    served = await startServe(pg.url, { ALLOW_PRIVATE_URLS: 'true' });
+    await untilReady(served, served.base);
   });
 
   after(async () => {
-    await stopServe(served);
+    await stop(served);
     receiver.close();
     await db.close();
     await pg.destroy();
@@ -157,7 +121,7 @@ describe('a database outage of 10 s in the middle of a render', { timeout: 240_0
     assert.equal(served.child.exitCode, null, `serve died during the outage:\n${served.log().slice(-3000)}`);
     await pg.startServer();
 
-    await untilReady(served, 'not ready again 30 s after the database returned');
+    await untilReady(served, served.base); // within 30 s of the database's return
     let render: { status: string; error?: unknown } = { status: '' };
     for (const deadline = Date.now() + 120_000; !['done', 'failed'].includes(render.status); await sleep(250)) {
       assert.ok(Date.now() < deadline, `render stuck: ${JSON.stringify(render)}`);
@@ -197,7 +161,7 @@ describe('a database outage of 10 s in the middle of a render', { timeout: 240_0
 
   it('serve started while the database is down waits for it, then serves', async () => {
     await pg.stopServer();
-    const late = await spawnServe(pg.url);
+    const late = await startServe(pg.url);
     try {
       // It tries, says it waits, and tries again (backing off) rather than exiting.
       for (const deadline = Date.now() + 30_000; (late.log().match(/waiting for it/g) ?? []).length < 2; ) {
@@ -206,10 +170,10 @@ describe('a database outage of 10 s in the middle of a render', { timeout: 240_0
         await sleep(200);
       }
       await pg.startServer();
-      await untilReady(late, 'not ready 30 s after the database came up');
+      await untilReady(late, late.base);
       assert.ok(!late.log().includes(UNHANDLED_REJECTION_MESSAGE));
     } finally {
-      await stopServe(late);
+      await stop(late);
     }
   });
 });

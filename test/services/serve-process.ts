@@ -1,0 +1,54 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/framewright', import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A `framewright serve` child process and everything it wrote (stdout and stderr). */
+export interface ServeProcess {
+  child: ChildProcess;
+  log: () => string;
+}
+
+/** Starts `framewright serve` with this process's environment plus `env`. */
+export function spawnServe(env: NodeJS.ProcessEnv): ServeProcess {
+  const child = spawn(BIN, ['serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (c) => {
+    out += c;
+  });
+  child.stderr?.on('data', (c) => {
+    out += c;
+  });
+  return { child, log: () => out };
+}
+
+/** Waits until `base`/readyz answers 200; throws when the process exits first or time runs out. */
+export async function untilReady(served: ServeProcess, base: string, timeoutMs = 30_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; ; await sleep(200)) {
+    if (served.child.exitCode !== null) throw new Error(`serve exited ${served.child.exitCode}:\n${served.log()}`);
+    if (Date.now() > deadline) throw new Error(`serve not ready in ${timeoutMs} ms:\n${served.log().slice(-3000)}`);
+    const ready = await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return;
+  }
+}
+
+/**
+ * SIGTERM, then its exit code. It must exit (drained) within `timeoutMs`: a shutdown that hangs
+ * is a failure too, so the process is then killed and this throws.
+ */
+export async function stopServe(served: ServeProcess, timeoutMs = 30_000): Promise<number | null> {
+  const { child } = served;
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  const code = await Promise.race([exited, sleep(timeoutMs).then(() => 'late' as const)]);
+  if (code === 'late') {
+    child.kill('SIGKILL');
+    throw new Error(`serve did not exit within ${timeoutMs} ms of SIGTERM:\n${served.log().slice(-4000)}`);
+  }
+  return code;
+}

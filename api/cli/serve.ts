@@ -70,12 +70,20 @@ export async function main(argv: string[]): Promise<number> {
         .then(() => pipeline.close())
         .then(() => db.close())
         .then(
-          () => resolve(0),
+          () => 0,
           (err: unknown) => {
             logger.error({ err }, 'shutdown failed');
-            resolve(1);
+            return 1;
           },
-        );
+        )
+        .then((code) => {
+          // Everything is drained and closed, but after a database outage postgres.js may still
+          // open a socket: its LISTEN connection re-listens when end() closes it (the listener
+          // it re-created no longer answers to our unlisten), which would keep this process
+          // alive for ever. Nothing is left to do, so a lingering handle gets a second to go.
+          setTimeout(() => process.exit(code), 1_000).unref();
+          resolve(code);
+        });
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

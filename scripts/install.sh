@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 # ffmpeg: encoder (libx264, h264_nvenc). postgresql + redis-server: real services for the tests.
 # xvfb + xauth: the X display headless-gl needs. libxi-dev libglu1-mesa-dev libglew-dev pkg-config:
 # to build `gl` from source. espeak-ng: offline speech. fonts-*: text rendering. python3-venv: moto (S3).
+# etcd-server: the control plane's store for the cluster tests (scripts/control-plane.sh).
 APT_PACKAGES=(ffmpeg postgresql redis-server xvfb xauth libxi-dev libglu1-mesa-dev libglew-dev pkg-config
-  build-essential patch curl python3 python3-venv espeak-ng fonts-dejavu-core)
+  build-essential patch curl python3 python3-venv espeak-ng fonts-dejavu-core etcd-server)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -54,3 +55,6 @@ if [ ! -x .cache/venv/bin/moto_server ] || [ ! -x .cache/venv/bin/schemathesis ]
   python3 -m venv .cache/venv
   .cache/venv/bin/pip install -q --disable-pip-version-check 'moto[server]==5.*' 'schemathesis==4.*'
 fi
+
+# kube-apiserver and kube-controller-manager for the cluster tests, built from Go modules when missing.
+scripts/control-plane.sh

@@ -12,12 +12,22 @@ else
 fi
 if [ ${#files[@]} -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
 
-node --import tsx --test --test-reporter=spec --test-concurrency=2 "${files[@]}"
+# The spec report is also kept, so that its failure summary can be printed again at the very end
+# (after the fuzzer's output): a CI log that shows only its tail still says what failed and why.
+report=$(mktemp /tmp/framewright-test-report.XXXXXX)
+trap 'rm -f "$report"; fw_services_stop' EXIT
+node --import tsx --test --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=spec --test-reporter-destination="$report" --test-concurrency=2 "${files[@]}"
 rc=$?
 
 # The whole suite (no files named) also fuzzes the API from its OpenAPI document against a real
 # server (scripts/fuzz-api.sh, a few minutes at most); either failing fails the run.
 if [ $# -eq 0 ]; then
   scripts/fuzz-api.sh || rc=1
+fi
+if grep -q '^✖ failing tests:' "$report"; then
+  echo
+  echo "The tests' failures again (the full report is above):"
+  sed -n '/^✖ failing tests:/,$p' "$report" | head -c 20000
 fi
 exit "$rc"

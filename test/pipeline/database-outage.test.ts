@@ -37,6 +37,16 @@ async function startServe(databaseUrl: string, extraEnv: NodeJS.ProcessEnv = {})
   return { ...served, base, dir };
 }
 
+/** Runs `fn`; a failure carries the tail of serve's log, so that a failing run says what serve saw. */
+async function withServeLog(served: ServeProcess, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new Error(`${message}\n--- serve's log (tail) ---\n${served.log().slice(-4000)}`, { cause: err });
+  }
+}
+
 /** Stopped within 30 s of SIGTERM (a shutdown that hangs fails), then its directory removed. */
 async function stop(served: Served): Promise<void> {
   try {
@@ -84,94 +94,100 @@ describe('a database outage of 10 s in the middle of a render', { timeout: 240_0
     await pg.destroy();
   });
 
-  it('serve stays up, answers 503 meanwhile, and then completes the render, charged once', async () => {
-    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 300 });
-    const call = (method: string, url: string, body?: unknown) =>
-      fetch(`${served.base}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
+  it('serve stays up, answers 503 meanwhile, and then completes the render, charged once', async (t) => {
+    // Whatever fails, the database is up again for the next test, and serve's log says what it saw.
+    t.after(() => pg.startServer());
+    await withServeLog(served, async () => {
+      const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 300 });
+      const call = (method: string, url: string, body?: unknown) =>
+        fetch(`${served.base}${url}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+      const { port } = receiver.address() as { port: number };
+      const created = await call('POST', '/v1/renders', {
+        movie: tinyMovie({ duration: 60 }),
+        webhook_url: `http://127.0.0.1:${port}/hook`,
       });
-    const { port } = receiver.address() as { port: number };
-    const created = await call('POST', '/v1/renders', {
-      movie: tinyMovie({ duration: 60 }),
-      webhook_url: `http://127.0.0.1:${port}/hook`,
+      assert.equal(created.status, 201, await created.clone().text());
+      const { id } = (await created.json()) as { id: string };
+      for (let status = ''; status !== 'rendering'; await sleep(50)) {
+        status = ((await (await call('GET', `/v1/renders/${id}`)).json()) as { status: string }).status;
+        assert.notEqual(status, 'done', 'the render must still be running when the database stops');
+      }
+
+      await pg.stopServer();
+      const stoppedAt = Date.now();
+      const usage = await call('GET', '/v1/usage');
+      assert.equal(usage.status, 503);
+      assert.equal(usage.headers.get('retry-after'), '5');
+      assert.ok(usage.headers.get('x-request-id'));
+      const body = (await usage.json()) as { error: { code: string; docsUrl: string }; requestId: string };
+      assert.equal(body.error.code, 'SERVICE_UNAVAILABLE');
+      assert.match(body.error.docsUrl, /\/docs\/errors\/SERVICE_UNAVAILABLE$/);
+      const refused = await call('POST', '/v1/renders', { movie: tinyMovie() });
+      assert.equal(refused.status, 503, await refused.text());
+      assert.equal((await fetch(`${served.base}/readyz`)).status, 503);
+      assert.equal((await fetch(`${served.base}/healthz`)).status, 200, 'liveness does not depend on the database');
+      await sleep(OUTAGE_MS - (Date.now() - stoppedAt));
+      assert.equal(served.child.exitCode, null, `serve died during the outage:\n${served.log().slice(-3000)}`);
+      await pg.startServer();
+
+      await untilReady(served, served.base); // within 30 s of the database's return
+      let render: { status: string; error?: unknown } = { status: '' };
+      for (const deadline = Date.now() + 120_000; !['done', 'failed'].includes(render.status); await sleep(250)) {
+        assert.ok(Date.now() < deadline, `render stuck: ${JSON.stringify(render)}`);
+        render = (await (await call('GET', `/v1/renders/${id}`)).json()) as typeof render;
+      }
+      assert.equal(render.status, 'done', JSON.stringify(render.error));
+
+      const [row] = await db.sql<{ chargedCredits: number }[]>`SELECT charged_credits FROM renders WHERE id = ${id}`;
+      assert.ok((row?.chargedCredits ?? 0) > 0, 'the render was charged');
+      const credits = (
+        (await (await call('GET', '/v1/usage')).json()) as { credits: { balance: number; reserved: number } }
+      ).credits;
+      assert.equal(credits.reserved, 0);
+      assert.equal(credits.balance, 300 - (row?.chargedCredits ?? 0), 'charged exactly once');
+      const [ledger] = await db.sql<{ sum: number; n: number }[]>`
+        SELECT coalesce(sum(delta), 0)::int AS sum, count(*) FILTER (WHERE reason = 'render')::int AS n
+        FROM credit_ledger WHERE account_id = ${accountId}`;
+      assert.equal(ledger?.sum, credits.balance, 'the ledger adds up to the balance');
+      assert.equal(ledger?.n, 1, 'one charge in the ledger');
+
+      for (const deadline = Date.now() + 30_000; webhooks.length === 0; await sleep(200)) {
+        assert.ok(Date.now() < deadline, 'the render.completed webhook was not delivered');
+      }
+      assert.deepEqual(
+        webhooks.map((w) => [w.type, w.data.id, w.data.status]),
+        [['render.completed', id, 'done']],
+      );
+      assert.equal(served.child.exitCode, null);
+      const log = served.log();
+      assert.ok(!log.includes(UNHANDLED_REJECTION_MESSAGE), `an unhandled rejection fired:\n${log.slice(-3000)}`);
+      assert.match(
+        log,
+        /waits for the database|progress report not recorded|heartbeat failed/,
+        'the outage hit the render',
+      );
     });
-    assert.equal(created.status, 201, await created.clone().text());
-    const { id } = (await created.json()) as { id: string };
-    for (let status = ''; status !== 'rendering'; await sleep(50)) {
-      status = ((await (await call('GET', `/v1/renders/${id}`)).json()) as { status: string }).status;
-      assert.notEqual(status, 'done', 'the render must still be running when the database stops');
-    }
-
-    await pg.stopServer();
-    const stoppedAt = Date.now();
-    const usage = await call('GET', '/v1/usage');
-    assert.equal(usage.status, 503);
-    assert.equal(usage.headers.get('retry-after'), '5');
-    assert.ok(usage.headers.get('x-request-id'));
-    const body = (await usage.json()) as { error: { code: string; docsUrl: string }; requestId: string };
-    assert.equal(body.error.code, 'SERVICE_UNAVAILABLE');
-    assert.match(body.error.docsUrl, /\/docs\/errors\/SERVICE_UNAVAILABLE$/);
-    const refused = await call('POST', '/v1/renders', { movie: tinyMovie() });
-    assert.equal(refused.status, 503, await refused.text());
-    assert.equal((await fetch(`${served.base}/readyz`)).status, 503);
-    assert.equal((await fetch(`${served.base}/healthz`)).status, 200, 'liveness does not depend on the database');
-    await sleep(OUTAGE_MS - (Date.now() - stoppedAt));
-    assert.equal(served.child.exitCode, null, `serve died during the outage:\n${served.log().slice(-3000)}`);
-    await pg.startServer();
-
-    await untilReady(served, served.base); // within 30 s of the database's return
-    let render: { status: string; error?: unknown } = { status: '' };
-    for (const deadline = Date.now() + 120_000; !['done', 'failed'].includes(render.status); await sleep(250)) {
-      assert.ok(Date.now() < deadline, `render stuck: ${JSON.stringify(render)}`);
-      render = (await (await call('GET', `/v1/renders/${id}`)).json()) as typeof render;
-    }
-    assert.equal(render.status, 'done', JSON.stringify(render.error));
-
-    const [row] = await db.sql<{ chargedCredits: number }[]>`SELECT charged_credits FROM renders WHERE id = ${id}`;
-    assert.ok((row?.chargedCredits ?? 0) > 0, 'the render was charged');
-    const credits = (
-      (await (await call('GET', '/v1/usage')).json()) as { credits: { balance: number; reserved: number } }
-    ).credits;
-    assert.equal(credits.reserved, 0);
-    assert.equal(credits.balance, 300 - (row?.chargedCredits ?? 0), 'charged exactly once');
-    const [ledger] = await db.sql<{ sum: number; n: number }[]>`
-      SELECT coalesce(sum(delta), 0)::int AS sum, count(*) FILTER (WHERE reason = 'render')::int AS n
-      FROM credit_ledger WHERE account_id = ${accountId}`;
-    assert.equal(ledger?.sum, credits.balance, 'the ledger adds up to the balance');
-    assert.equal(ledger?.n, 1, 'one charge in the ledger');
-
-    for (const deadline = Date.now() + 30_000; webhooks.length === 0; await sleep(200)) {
-      assert.ok(Date.now() < deadline, 'the render.completed webhook was not delivered');
-    }
-    assert.deepEqual(
-      webhooks.map((w) => [w.type, w.data.id, w.data.status]),
-      [['render.completed', id, 'done']],
-    );
-    assert.equal(served.child.exitCode, null);
-    const log = served.log();
-    assert.ok(!log.includes(UNHANDLED_REJECTION_MESSAGE), `an unhandled rejection fired:\n${log.slice(-3000)}`);
-    assert.match(
-      log,
-      /waits for the database|progress report not recorded|heartbeat failed/,
-      'the outage hit the render',
-    );
   });
 
   it('serve started while the database is down waits for it, then serves', async () => {
     await pg.stopServer();
     const late = await startServe(pg.url);
     try {
-      // It tries, says it waits, and tries again (backing off) rather than exiting.
-      for (const deadline = Date.now() + 30_000; (late.log().match(/waiting for it/g) ?? []).length < 2; ) {
-        assert.equal(late.child.exitCode, null, `serve gave up on a database that was not up yet:\n${late.log()}`);
-        assert.ok(Date.now() < deadline, `serve did not say it waits for the database:\n${late.log()}`);
-        await sleep(200);
-      }
-      await pg.startServer();
-      await untilReady(late, late.base);
-      assert.ok(!late.log().includes(UNHANDLED_REJECTION_MESSAGE));
+      await withServeLog(late, async () => {
+        // It tries, says it waits, and tries again (backing off) rather than exiting.
+        for (const deadline = Date.now() + 30_000; (late.log().match(/waiting for it/g) ?? []).length < 2; ) {
+          assert.equal(late.child.exitCode, null, `serve gave up on a database that was not up yet:\n${late.log()}`);
+          assert.ok(Date.now() < deadline, `serve did not say it waits for the database:\n${late.log()}`);
+          await sleep(200);
+        }
+        await pg.startServer();
+        await untilReady(late, late.base);
+        assert.ok(!late.log().includes(UNHANDLED_REJECTION_MESSAGE));
+      });
     } finally {
       await stop(late);
     }

@@ -20,6 +20,9 @@ export class PostgresServer {
     private readonly asPostgres: boolean,
   ) {}
 
+  /** Whether the server is up (as far as this object started and stopped it). */
+  running = false;
+
   /** initdb into a temporary directory and start; about 1-2 s. */
   static async start(): Promise<PostgresServer> {
     const versions = (await readdir('/usr/lib/postgresql')).sort((a, b) => Number(a) - Number(b));
@@ -44,16 +47,20 @@ export class PostgresServer {
     return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
   }
 
-  /** Starts the (stopped) server again on the same port and data. */
+  /** Starts the (stopped) server again on the same port and data; nothing when it is up. */
   async startServer(): Promise<void> {
+    if (this.running) return;
     const data = path.join(this.dir, 'data');
     const opts = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
     await this.exec('pg_ctl', ['-D', data, '-l', path.join(this.dir, 'log'), '-w', '-o', opts, 'start']);
+    this.running = true;
   }
 
   /** `pg_ctl -m fast stop`: connections are closed, as in a real restart or failover. */
   async stopServer(): Promise<void> {
+    if (!this.running) return;
     await this.exec('pg_ctl', ['-D', path.join(this.dir, 'data'), '-m', 'fast', '-w', 'stop']);
+    this.running = false;
   }
 
   async destroy(): Promise<void> {

@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install run test lint format typecheck test-only fuzz bench-movie bench-api bench-render bench-e2e clean
+.PHONY: help install run test lint format typecheck test-only fuzz crds bench-movie bench-api bench-render bench-e2e clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -33,6 +33,9 @@ format: ## Apply Biome formatting and safe fixes
 
 typecheck: ## tsc --noEmit
 	npx tsc --noEmit
+
+crds: ## Regenerate crds/ from the TypeBox schemas of lib/kube/render-resource.ts
+	node --import tsx scripts/generate-crd.ts
 
 bench-movie: install ## Validation + resolution of a 500-scene document vs JSON.parse
 	./bin/framewright bench movie

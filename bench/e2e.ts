@@ -54,12 +54,14 @@ export async function main(argv: string[]): Promise<number> {
     objects: pipeline.objects,
     links: pipeline.links,
   });
+  const pool0 = pipeline.inProcess;
+  if (!pool0) throw new Error('bench e2e measures the in-process executor: unset RENDER_EXECUTOR');
   try {
     const { key } = await createAccountWithKey(db, { plan: 'studio', credits: 100_000, name: 'bench' });
     const auth = { authorization: `Bearer ${key.secret}` };
     // A server warms its worker processes once, at start; the bench measures from a warm pool.
-    await pipeline.executor.warm();
-    pipeline.executor.start();
+    await pool0.warm();
+    pool0.start();
     const t0 = performance.now();
     const posted = await Promise.all(
       Array.from({ length: count }, async () => {
@@ -82,7 +84,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const wall = performance.now() - t0;
     const latencies = posted.map((p) => (finished.get(p.id) as number) - p.at).sort((a, b) => a - b);
-    const { renderMs } = pipeline.executor.stats;
+    const { renderMs } = pool0.stats;
     const busy = renderMs / pool;
     const rows: [string, string][] = [
       ['renders', `${count} (hello.json, ${pool} worker processes)`],

@@ -7,12 +7,16 @@ type CommandModule = { main: (argv: string[]) => Promise<number> };
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
   serve: { summary: 'Start the API with the in-process executor', load: () => import('../api/cli/serve.ts') },
+  operator: {
+    summary: 'Reconcile Render resources into worker Jobs (in a cluster)',
+    load: () => import('../operator/cli.ts'),
+  },
   render: {
     summary: 'Render a movie document to MP4: render movie.json -o out.mp4',
     load: () => import('../worker/cli/render.ts'),
   },
   worker: {
-    summary: 'Run one render for an executor (started by it, over IPC)',
+    summary: 'Run renders for the in-process executor (IPC), or one Render in a Job pod: worker --render NAME',
     load: () => import('../worker/cli/worker.ts'),
   },
   voices: { summary: 'List the voice catalogue', load: () => import('../worker/cli/voices.ts') },

@@ -59,6 +59,20 @@ export const EnvSchema = Type.Object({
       description: 'Worker processes of the in-process executor; default one per core.',
     }),
   ),
+  RENDER_EXECUTOR: Type.Optional(
+    Type.Union([Type.Literal('in-process'), Type.Literal('kubernetes')], {
+      default: 'in-process',
+      description:
+        'Where renders run: in-process (a pool of worker processes beside the API) or kubernetes (the API creates a Render resource; the operator runs it as a Job).',
+    }),
+  ),
+  KUBE_NAMESPACE: Type.Optional(
+    Type.String({
+      pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+      maxLength: 63,
+      description: 'Namespace of the Render resources (RENDER_EXECUTOR=kubernetes) and of the operator.',
+    }),
+  ),
   ALLOW_PRIVATE_URLS: Type.Optional(Bool),
   S3_BUCKET: Type.Optional(Type.String({ minLength: 1 })),
   S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://' })),

@@ -160,6 +160,12 @@ export const ERROR_CATALOG = {
     title: 'Render failed',
     doc: 'The renderer or encoder failed. The message carries the cause; retrying the render may help.',
   },
+  RENDER_CANCELLED: {
+    status: 409,
+    exit: 55,
+    title: 'Render cancelled',
+    doc: 'The render was stopped before it finished because its `Render` resource was deleted in the cluster (`kubectl delete render`). Nothing was charged and the reserved credits were released. Create the render again to run it.',
+  },
   TTS_FAILED: {
     status: 502,
     exit: 52,

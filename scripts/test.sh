@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 if [ $# -gt 0 ]; then
   files=("$@")
 else
-  mapfile -t files < <(find lib movie api worker store test -name '*.test.ts' -not -path '*/node_modules/*' 2>/dev/null | sort)
+  mapfile -t files < <(find lib movie api worker store operator test -name '*.test.ts' -not -path '*/node_modules/*' 2>/dev/null | sort)
 fi
 if [ ${#files[@]} -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
 

@@ -53,7 +53,7 @@ export function queuedRenderRow(r: NewRender): RenderRow {
     estimatedSec: r.estimatedSec,
     reservedCredits: r.reservedCredits,
     chargedCredits: null,
-    outputUrl: null,
+    outputKey: null,
     expiresAt: null,
     error: null,
     durationSec: null,
@@ -131,4 +131,10 @@ export async function activeUsage(sql: Queryable, accountId: string): Promise<{ 
 export async function countRenders(sql: Queryable, accountId: string): Promise<number> {
   const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM renders WHERE account_id = ${accountId}`;
   return row?.n ?? 0;
+}
+
+/** A render by id alone, whoever owns it: for work done on the render's behalf (its webhooks). */
+export async function getRenderById(sql: Queryable, id: string): Promise<RenderRow | undefined> {
+  const [row] = await sql<RenderRow[]>`SELECT * FROM renders WHERE id = ${id}`;
+  return row;
 }

@@ -42,7 +42,8 @@ export interface RenderRow {
   estimatedSec: number;
   reservedCredits: number;
   chargedCredits: number | null;
-  outputUrl: string | null;
+  /** Where the finished MP4 lives in object storage; the API derives the signed outputUrl from it. */
+  outputKey: string | null;
   expiresAt: Date | null;
   error: unknown;
   durationSec: number | null;

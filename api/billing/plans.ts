@@ -1,3 +1,4 @@
+import { RETENTION_DAYS } from '../../store/lifecycle/retention.ts';
 import type { Plan } from '../../store/types.ts';
 
 /** What a plan allows. Concurrency and rate limits can be overridden by configuration. */
@@ -6,7 +7,7 @@ export interface PlanRules {
   rateLimitPerMinute: number;
   /** Renders queued or in progress at once, per account. */
   concurrency: number;
-  /** Days an output is kept (expiresAt). */
+  /** Days an output is kept (expiresAt); the lifecycle owns the table (store/lifecycle/retention.ts). */
   retentionDays: number;
   webhooks: boolean;
   /** Every render of the plan carries the watermark. */
@@ -14,10 +15,34 @@ export interface PlanRules {
 }
 
 export const DEFAULT_PLANS: Readonly<Record<Plan, PlanRules>> = {
-  trial: { rateLimitPerMinute: 60, concurrency: 1, retentionDays: 30, webhooks: false, watermark: true },
-  starter: { rateLimitPerMinute: 300, concurrency: 3, retentionDays: 90, webhooks: true, watermark: false },
-  pro: { rateLimitPerMinute: 600, concurrency: 10, retentionDays: 90, webhooks: true, watermark: false },
-  studio: { rateLimitPerMinute: 1200, concurrency: 25, retentionDays: 365, webhooks: true, watermark: false },
+  trial: {
+    rateLimitPerMinute: 60,
+    concurrency: 1,
+    retentionDays: RETENTION_DAYS.trial,
+    webhooks: false,
+    watermark: true,
+  },
+  starter: {
+    rateLimitPerMinute: 300,
+    concurrency: 3,
+    retentionDays: RETENTION_DAYS.starter,
+    webhooks: true,
+    watermark: false,
+  },
+  pro: {
+    rateLimitPerMinute: 600,
+    concurrency: 10,
+    retentionDays: RETENTION_DAYS.pro,
+    webhooks: true,
+    watermark: false,
+  },
+  studio: {
+    rateLimitPerMinute: 1200,
+    concurrency: 25,
+    retentionDays: RETENTION_DAYS.studio,
+    webhooks: true,
+    watermark: false,
+  },
 };
 
 /** Credits a new trial account starts with (spec section 8). */

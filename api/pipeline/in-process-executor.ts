@@ -7,26 +7,21 @@ import { jitteredDelay, LOOP_BACKOFF, retryTransient } from '../../lib/backoff.t
 import { type ErrorCode, errorBody } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
-import { type Movie, outputFormat } from '../../movie/index.ts';
 import type { Database } from '../../store/database.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
+import { type AttemptOutcome, decideOutcome, stoppedUnexpectedly } from '../../store/lifecycle/decisions.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
-import type { Plan, RenderRow } from '../../store/types.ts';
+import type { RenderRow } from '../../store/types.ts';
 import type { JobMessage, WorkerMessage } from '../../worker/job-protocol.ts';
-import { renderCredits, weightedMinutes } from '../billing/credits.ts';
-import type { PlanRules } from '../billing/plans.ts';
 import type { ExecutorPort } from '../executor.ts';
-import type { SignedLinks } from './output-links.ts';
 
 const CLI = fileURLToPath(new URL('../../bin/cli.ts', import.meta.url));
 const TSX_LOADER = import.meta.resolve('tsx/esm');
-const DAY_MS = 86_400_000;
 
 export interface InProcessExecutorOptions {
   db: Database;
   objects: ObjectStore;
-  links: SignedLinks;
-  plans: Record<Plan, PlanRules>;
+  /** Base of the docsUrl of the errors it records. */
   publicBaseUrl: string;
   /** Scratch space for outputs before upload (DATA_DIR/tmp). */
   scratchDir: string;
@@ -183,12 +178,7 @@ export class InProcessExecutor implements ExecutorPort {
   private async failAbandoned(): Promise<void> {
     try {
       for (const id of await lifecycle.abandonedRenders(this.deps, this.maxAttempts)) {
-        await lifecycle.fail(
-          this.deps,
-          id,
-          null,
-          this.error('INTERNAL', 'The render was interrupted twice and was stopped.'),
-        );
+        await lifecycle.fail(this.deps, id, null, this.error('INTERNAL', stoppedUnexpectedly(this.maxAttempts)));
       }
     } catch (err) {
       this.opts.logger.error({ err }, 'failing abandoned renders failed');
@@ -317,30 +307,42 @@ export class InProcessExecutor implements ExecutorPort {
     }
     await chain;
 
-    if (result?.type === 'done') {
-      await this.finish(render, output, result, log);
-    } else if (this.stopping.has(render.id)) {
-      // Stopped by close(): whatever the worker said on its way out, the render is handed back.
-      await this.record('hand-back', log, () => lifecycle.release(this.deps, render.id, this.lease));
-      log.info('render handed back while draining');
-    } else if (result?.type === 'failed') {
-      const { error } = result;
-      log.warn({ error }, 'render failed');
-      await this.record('failure', log, () =>
-        lifecycle.fail(this.deps, render.id, this.lease, this.error(error.code, error.message, error.path)),
-      );
-    } else if (render.attempts < this.maxAttempts) {
-      // A crash: the render is claimed again at once and runs from the start.
-      log.error({ code, stderr: stderr() }, 'worker process died; retrying the render');
-      await this.record('crash retry', log, () => lifecycle.retryAfterCrash(this.deps, render.id, this.lease));
-    } else {
-      log.error({ code, stderr: stderr() }, 'worker process died again; failing the render');
-      const tail = stderr().trim().split('\n').slice(-3).join(' | ');
-      const error = this.error(
-        'INTERNAL',
-        `The render worker stopped unexpectedly (exit ${code})${tail ? `: ${tail}` : ''}`,
-      );
-      await this.record('failure', log, () => lifecycle.fail(this.deps, render.id, this.lease, error));
+    // The worker reports what happened; decideOutcome says what it means for the render.
+    const outcome: AttemptOutcome = result?.type ?? 'crashed';
+    const tail = stderr().trim().split('\n').slice(-3).join(' | ');
+    const decision = decideOutcome({
+      outcome,
+      attempt: render.attempts,
+      maxAttempts: this.maxAttempts,
+      stopping: this.stopping.has(render.id),
+      detail: `${child.signalCode ?? `exit ${code}`}${tail ? `: ${tail}` : ''}`,
+    });
+    switch (decision.action) {
+      case 'complete':
+        await this.finish(render, output, result as Extract<WorkerMessage, { type: 'done' }>, log);
+        break;
+      case 'hand-back':
+        await this.record('hand-back', log, () => lifecycle.release(this.deps, render.id, this.lease));
+        log.info('render handed back while draining');
+        break;
+      case 'retry':
+        // A crash: the render is claimed again at once and runs from the start.
+        log.error({ code, stderr: stderr() }, 'worker process died; retrying the render');
+        await this.record('crash retry', log, () => lifecycle.retryAfterCrash(this.deps, render.id, this.lease));
+        break;
+      case 'fail': {
+        // 'worker' comes only from a failed answer, whose error the worker reported.
+        const error =
+          decision.cause === 'interrupted'
+            ? decision.error
+            : (result as Extract<WorkerMessage, { type: 'failed' }>).error;
+        if (decision.cause === 'worker') log.warn({ error }, 'render failed');
+        else log.error({ code, stderr: stderr() }, 'worker process died again; failing the render');
+        await this.record('failure', log, () =>
+          lifecycle.fail(this.deps, render.id, this.lease, this.error(error.code, error.message, error.path)),
+        );
+        break;
+      }
     }
   }
 
@@ -374,26 +376,9 @@ export class InProcessExecutor implements ExecutorPort {
       await this.record('failure', log, () => lifecycle.fail(this.deps, render.id, this.lease, error));
       return;
     }
-    // Priced by the full-size frame: a draft's half resolution is the "drafts cost half" rule.
-    const full = outputFormat({ ...(render.movie as Movie), draft: false } as Movie);
-    const meter = { durationSec: done.durationSec, width: full.width, height: full.height, draft: render.draft };
-    const expiresAt = new Date(this.now().getTime() + this.opts.plans[render.plan].retentionDays * DAY_MS);
+    // The lifecycle prices it, settles the credits and sets the expiry: the executor only reports.
     const completed = await this.record('completion', log, () =>
-      lifecycle.complete(
-        this.deps,
-        render.id,
-        this.lease,
-        {
-          durationSec: done.durationSec,
-          outputKey: key,
-          outputUrl: this.opts.links.outputUrl(render.id, expiresAt),
-          expiresAt,
-        },
-        {
-          meteredMinutes: Math.round(weightedMinutes(meter) * 10_000) / 10_000,
-          credits: render.mode === 'test' ? 0 : renderCredits(meter),
-        },
-      ),
+      lifecycle.complete(this.deps, render.id, this.lease, { durationSec: done.durationSec, outputKey: key }),
     );
     this.stats.done++;
     this.stats.renderMs += done.renderMs;

@@ -1,13 +1,17 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { type Env, envBool } from '../../lib/config.ts';
+import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { s3OptionsFromEnv } from '../../lib/storage/from-env.ts';
 import { LocalObjectStore } from '../../lib/storage/local-store.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { S3ObjectStore, type S3StoreOptions } from '../../lib/storage/s3-store.ts';
 import type { Database } from '../../store/database.ts';
 import type { ApiConfig } from '../config.ts';
+import type { ExecutorPort } from '../executor.ts';
 import { InProcessExecutor } from './in-process-executor.ts';
+import { KubernetesExecutor } from './kubernetes-executor.ts';
 import { loadSigningSecret, SignedLinks } from './output-links.ts';
 import { sweepExpiredOutputs } from './output-sweeper.ts';
 import { WebhookDispatcher } from './webhook-dispatcher.ts';
@@ -19,6 +23,8 @@ export interface PipelineConfig {
   allowPrivateUrls: boolean;
   signingSecret: string | undefined;
   s3: S3StoreOptions | undefined;
+  /** RENDER_EXECUTOR=kubernetes: Renders in this namespace, for the operator to run. */
+  kubernetes: { namespace: string } | undefined;
 }
 
 export function pipelineConfig(values: Env): PipelineConfig {
@@ -27,23 +33,18 @@ export function pipelineConfig(values: Env): PipelineConfig {
     leaseMs: Number(values.RENDER_LEASE_SEC ?? '30') * 1000,
     allowPrivateUrls: envBool(values.ALLOW_PRIVATE_URLS),
     signingSecret: values.SIGNING_SECRET,
-    s3: values.S3_BUCKET
-      ? {
-          bucket: values.S3_BUCKET,
-          region: values.S3_REGION ?? 'us-east-1',
-          ...(values.S3_ENDPOINT ? { endpoint: values.S3_ENDPOINT } : {}),
-          ...(values.S3_FORCE_PATH_STYLE ? { forcePathStyle: envBool(values.S3_FORCE_PATH_STYLE) } : {}),
-          ...(values.S3_ACCESS_KEY_ID ? { accessKeyId: values.S3_ACCESS_KEY_ID } : {}),
-          ...(values.S3_SECRET_ACCESS_KEY ? { secretAccessKey: values.S3_SECRET_ACCESS_KEY } : {}),
-        }
-      : undefined,
+    s3: s3OptionsFromEnv(values),
+    kubernetes: values.RENDER_EXECUTOR === 'kubernetes' ? { namespace: values.KUBE_NAMESPACE ?? 'default' } : undefined,
   };
 }
 
 export interface Pipeline {
   objects: ObjectStore;
   links: SignedLinks;
-  executor: InProcessExecutor;
+  /** Where accepted renders go: the in-process pool, or Render resources (RENDER_EXECUTOR). */
+  executor: ExecutorPort & { start(): void };
+  /** The in-process pool when it is the executor (benchmarks read its stats). */
+  inProcess: InProcessExecutor | undefined;
   dispatcher: WebhookDispatcher;
   /** Starts claiming renders, delivering webhooks and sweeping expired outputs. */
   start(): void;
@@ -72,26 +73,37 @@ export async function createPipeline(deps: {
     ? new S3ObjectStore(config.s3)
     : new LocalObjectStore(path.join(api.dataDir, 'objects'));
   const links = new SignedLinks(await loadSigningSecret(config.signingSecret, api.dataDir), api.publicBaseUrl);
-  const executor = new InProcessExecutor({
-    db,
-    objects,
-    links,
-    plans: api.plans,
-    publicBaseUrl: api.publicBaseUrl,
-    scratchDir: path.join(api.dataDir, 'tmp', 'renders'),
-    logger: logger.child({ component: 'executor' }),
-    concurrency: config.renderConcurrency,
-    leaseMs: config.leaseMs,
-    now,
-    ...deps.executor,
-    workerEnv: {
-      ...workerEnv,
-      // Asset links of this service are fetched even where private URLs are refused.
-      TRUSTED_URL_PREFIXES: [workerEnv.TRUSTED_URL_PREFIXES, links.assetPrefix].filter(Boolean).join(','),
-    },
-  });
+  const inProcess = config.kubernetes
+    ? undefined
+    : new InProcessExecutor({
+        db,
+        objects,
+        publicBaseUrl: api.publicBaseUrl,
+        scratchDir: path.join(api.dataDir, 'tmp', 'renders'),
+        logger: logger.child({ component: 'executor' }),
+        concurrency: config.renderConcurrency,
+        leaseMs: config.leaseMs,
+        now,
+        ...deps.executor,
+        workerEnv: {
+          ...workerEnv,
+          // Asset links of this service are fetched even where private URLs are refused.
+          TRUSTED_URL_PREFIXES: [workerEnv.TRUSTED_URL_PREFIXES, links.assetPrefix].filter(Boolean).join(','),
+        },
+      });
+  const executor: ExecutorPort & { start(): void } =
+    inProcess ??
+    new KubernetesExecutor({
+      db,
+      objects,
+      renders: new RendersClient(loadKubeConfig(process.env), config.kubernetes?.namespace ?? 'default'),
+      namespace: config.kubernetes?.namespace ?? 'default',
+      logger: logger.child({ component: 'executor' }),
+      now,
+    });
   const dispatcher = new WebhookDispatcher({
     db,
+    links,
     logger: logger.child({ component: 'webhooks' }),
     allowPrivate: config.allowPrivateUrls,
     now,
@@ -105,6 +117,7 @@ export async function createPipeline(deps: {
     objects,
     links,
     executor,
+    inProcess,
     dispatcher,
     start() {
       executor.start();

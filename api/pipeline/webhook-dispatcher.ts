@@ -5,11 +5,13 @@ import { newWebhookSecret, signWebhook } from '../../lib/webhooks/signature.ts';
 import type { Database } from '../../store/database.ts';
 import { webhookBackoffMs } from '../../store/lifecycle/transitions.ts';
 import * as outbox from '../../store/lifecycle/webhook-outbox-repo.ts';
-import type { RenderRow } from '../../store/types.ts';
-import { renderResource } from '../renders/render-resource.ts';
+import { getRenderById } from '../../store/renders-repo.ts';
+import { type OutputLinkSigner, renderResource } from '../renders/render-resource.ts';
 
 export interface WebhookDispatcherOptions {
   db: Database;
+  /** Signs the payload's outputUrl, as GET /v1/renders/{id} shows it. */
+  links: OutputLinkSigner;
   logger: Logger;
   /** ALLOW_PRIVATE_URLS: deliveries to loopback and private networks (tests, on-prem receivers). */
   allowPrivate: boolean;
@@ -108,13 +110,13 @@ export class WebhookDispatcher {
   }
 
   private async buildPayload(row: outbox.OutboxRow): Promise<string> {
-    const [render] = await this.opts.db.sql<RenderRow[]>`SELECT * FROM renders WHERE id = ${row.renderId}`;
+    const render = await getRenderById(this.opts.db.sql, row.renderId);
     if (!render) throw new Error(`Render ${row.renderId} of webhook ${row.id} is missing`);
     return JSON.stringify({
       id: row.id,
       type: row.eventType,
       createdAt: row.createdAt.toISOString(),
-      data: renderResource(render),
+      data: renderResource(render, this.opts.links),
     });
   }
 

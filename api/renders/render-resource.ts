@@ -1,18 +1,26 @@
 import type { Static } from '@sinclair/typebox';
 import type { RenderRow } from '../../store/types.ts';
+import type { SignedLinks } from '../pipeline/output-links.ts';
 import type { RenderResourceSchema } from '../schemas/render.ts';
 
 export type RenderResource = Static<typeof RenderResourceSchema>;
 
-/** The row as the API shows it (spec 2.3): every field present, explicit nulls. */
-export function renderResource(row: RenderRow): RenderResource {
+/** What renderResource needs of the signed links: the output link of a finished render. */
+export type OutputLinkSigner = Pick<SignedLinks, 'outputUrl'>;
+
+/**
+ * The row as the API shows it (spec 2.3): every field present, explicit nulls. `outputUrl` is
+ * derived here, not stored: a signed link to the API's own download endpoint, valid until
+ * `expiresAt`, once the render is done and its output stored.
+ */
+export function renderResource(row: RenderRow, links: OutputLinkSigner): RenderResource {
   return {
     id: row.id,
     status: row.status,
     progress: row.progress,
     draft: row.draft,
     watermark: row.watermark,
-    outputUrl: row.outputUrl,
+    outputUrl: row.status === 'done' && row.outputKey && row.expiresAt ? links.outputUrl(row.id, row.expiresAt) : null,
     expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
     error: (row.error ?? null) as RenderResource['error'],
     durationSec: row.durationSec,

@@ -61,7 +61,7 @@ const renders: FastifyPluginAsyncTypebox = async (app) => {
         webhookUrl: request.body.webhook_url,
         templateId: null,
       });
-      return reply.code(replayed ? 200 : 201).send(renderResource(render));
+      return reply.code(replayed ? 200 : 201).send(renderResource(render, app.links));
     },
   );
 
@@ -91,7 +91,13 @@ const renders: FastifyPluginAsyncTypebox = async (app) => {
         },
         { limit: pageSize, offset: (page - 1) * pageSize },
       );
-      return { items: rows.map(renderResource), page, pageSize, total, hasMore: page * pageSize < total };
+      return {
+        items: rows.map((row) => renderResource(row, app.links)),
+        page,
+        pageSize,
+        total,
+        hasMore: page * pageSize < total,
+      };
     },
   );
 
@@ -115,7 +121,7 @@ const renders: FastifyPluginAsyncTypebox = async (app) => {
       const generation = cache.generation;
       const row = await getRender(app.db.sql, auth, id);
       if (!row) throw new AppError('NOT_FOUND', `No render ${id}.`, { path: 'id' });
-      const resource = renderResource(row);
+      const resource = renderResource(row, app.links);
       cache.set(resource, auth, generation, app.now().getTime());
       return resource;
     },

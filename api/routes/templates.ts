@@ -207,7 +207,7 @@ const templates: FastifyPluginAsyncTypebox = async (app) => {
         webhookUrl: request.body.webhook_url,
         templateId: template.id,
       });
-      return reply.code(replayed ? 200 : 201).send(renderResource(render));
+      return reply.code(replayed ? 200 : 201).send(renderResource(render, app.links));
     },
   );
 };

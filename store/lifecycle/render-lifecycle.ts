@@ -1,13 +1,21 @@
 import type { ErrorBody } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Database, Queryable } from '../database.ts';
+import { getRenderById } from '../renders-repo.ts';
 import type { Plan, RenderRow } from '../types.ts';
+import type { CompletedOutput } from './decisions.ts';
+import { priceRender } from './pricing.ts';
+import { outputExpiry } from './retention.ts';
 import { type ActivePhase, advanceProgress, advanceStatus, isTerminal } from './transitions.ts';
 
+export type { CompletedOutput } from './decisions.ts';
+
 /**
- * The render lifecycle: every state change of a render and its side effects (credits, webhook
- * outbox row) in one transaction. Both executors (the in-process pool and the cluster operator)
- * drive renders only through these functions, so the two shapes cannot drift apart.
+ * The render lifecycle: every state change of a render, what it means (metering, price, credit
+ * settlement, retention) and its side effects (webhook outbox row), each in one transaction. Both
+ * executors (the in-process pool and the cluster operator) only report what happened, through
+ * these functions (and decisions.ts for what an observation means), so the two shapes cannot
+ * drift apart.
  */
 
 export interface Lease {
@@ -15,19 +23,6 @@ export interface Lease {
   owner: string;
   /** Lease length: a holder that stops heartbeating loses the render after this long. */
   leaseMs: number;
-}
-
-/** What completing a render costs; the caller prices it (plans and weights live with billing). */
-export interface Settlement {
-  meteredMinutes: number;
-  credits: number;
-}
-
-export interface CompletedOutput {
-  durationSec: number;
-  outputKey: string;
-  outputUrl: string;
-  expiresAt: Date;
 }
 
 export interface LifecycleDeps {
@@ -94,12 +89,13 @@ export async function heartbeat(deps: LifecycleDeps, id: string, lease: Lease): 
 /**
  * Records a progress report. Status and progress only move forward; `durationSec` is set when
  * preparation finishes (the first report of the rendering phase carries it). `updatedAt` changes
- * only with the status. Returns false when the holder no longer holds the render.
+ * only with the status. Returns false when the holder no longer holds the render; without a lease
+ * (the operator, which mirrors the Render's status) any unfinished render takes the report.
  */
 export async function reportProgress(
   deps: LifecycleDeps,
   id: string,
-  lease: Lease,
+  lease: Lease | null,
   report: { phase: ActivePhase; progress: number; durationSec?: number | undefined },
 ): Promise<boolean> {
   const now = deps.now();
@@ -133,32 +129,39 @@ async function enqueueWebhook(tx: Queryable, row: RenderRow, type: 'render.compl
 }
 
 /**
- * done: output recorded, the reservation settled into the actual charge (never more than the
- * balance holds), metering set, progress 100, and the render.completed outbox row, all at once.
- * Test-mode renders are never charged. False when the holder no longer holds the render.
+ * done: what the worker reported (`durationSec`, `outputKey`) recorded, and what it means decided
+ * here: metering and price from the row (priceRender: full-size frame, drafts half, test mode
+ * free), the reservation settled into the actual charge (never more than the balance holds),
+ * `expiresAt` from the account's plan (retention), progress 100, and the render.completed outbox
+ * row, all in one transaction. With a lease the holder must still hold the render; without one
+ * (an executor that holds no lease: the operator) any unfinished render can complete. False when
+ * it is finished already or the holder lost it.
  */
 export async function complete(
   deps: LifecycleDeps,
   id: string,
-  lease: Lease,
+  lease: Lease | null,
   output: CompletedOutput,
-  settlement: Settlement,
 ): Promise<boolean> {
   const now = deps.now();
   const changed = await deps.db.sql.begin(async (tx) => {
     const row = await lockHeld(tx, id, lease);
     if (!row) return false;
-    const [account] = await tx<{ creditBalance: number }[]>`
-      SELECT credit_balance FROM accounts WHERE id = ${row.accountId} FOR UPDATE`;
-    const due = row.mode === 'test' ? 0 : Math.min(settlement.credits, Math.max(0, account?.creditBalance ?? 0));
+    const [account] = await tx<{ creditBalance: number; plan: Plan }[]>`
+      SELECT credit_balance, plan FROM accounts WHERE id = ${row.accountId} FOR UPDATE`;
+    // The foreign key keeps the account while one of its renders exists.
+    if (!account) throw new Error(`The account ${row.accountId} of render ${id} is missing`);
+    const price = priceRender(row, output.durationSec);
+    const due = Math.min(price.credits, Math.max(0, account.creditBalance));
     if (due > 0) {
       await tx`UPDATE accounts SET credit_balance = credit_balance - ${due}, updated_at = ${now} WHERE id = ${row.accountId}`;
       await tx`INSERT INTO credit_ledger (account_id, delta, reason, ref_id) VALUES (${row.accountId}, ${-due}, 'render', ${id})`;
     }
+    const expiresAt = outputExpiry(account.plan, now);
     const [done] = await tx<RenderRow[]>`
       UPDATE renders SET status = 'done', progress = 100, duration_sec = ${output.durationSec},
-        output_key = ${output.outputKey}, output_url = ${output.outputUrl}, expires_at = ${output.expiresAt},
-        metered_minutes = ${settlement.meteredMinutes}, charged_credits = ${due}, reserved_credits = 0,
+        output_key = ${output.outputKey}, expires_at = ${expiresAt},
+        metered_minutes = ${price.meteredMinutes}, charged_credits = ${due}, reserved_credits = 0,
         lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
       WHERE id = ${id} RETURNING *`;
     await enqueueWebhook(tx, done as RenderRow, 'render.completed', now);
@@ -208,6 +211,24 @@ export async function retryAfterCrash(deps: LifecycleDeps, id: string, lease: Le
     WHERE id = ${id} AND lease_owner = ${lease.owner} AND status IN ('preparing', 'rendering')
     RETURNING id`;
   return announce(deps, id, rows.length === 1);
+}
+
+/**
+ * Queued renders created before `before`, oldest first: the ones an executor that is handed each
+ * new render (the cluster's) may have missed, to hand over again.
+ */
+export async function queuedBefore(deps: LifecycleDeps, before: Date, limit: number): Promise<RenderRow[]> {
+  return deps.db.sql<RenderRow[]>`
+    SELECT * FROM renders WHERE status = 'queued' AND created_at < ${before}
+    ORDER BY created_at, id LIMIT ${limit}`;
+}
+
+/**
+ * The render as the lifecycle has it (the operator reads it before each decision), or undefined
+ * when there is no such render.
+ */
+export async function find(deps: LifecycleDeps, id: string): Promise<RenderRow | undefined> {
+  return getRenderById(deps.db.sql, id);
 }
 
 /** Renders whose lease expired with no attempts left: the ids to fail with INTERNAL. */

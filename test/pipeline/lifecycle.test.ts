@@ -5,7 +5,7 @@ import { insertAccount } from '../../store/accounts-repo.ts';
 import type { Database } from '../../store/database.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
 import { insertRender } from '../../store/renders-repo.ts';
-import type { KeyMode, RenderRow } from '../../store/types.ts';
+import type { KeyMode, Plan, RenderRow } from '../../store/types.ts';
 import { backends } from '../api/helpers.ts';
 
 for (const backend of backends()) {
@@ -24,12 +24,22 @@ for (const backend of backends()) {
     });
     after(() => db.close());
 
-    async function seed(opts: { credits?: number; reserved?: number; webhook?: string; mode?: KeyMode } = {}) {
+    async function seed(
+      opts: {
+        credits?: number;
+        reserved?: number;
+        webhook?: string;
+        mode?: KeyMode;
+        plan?: Plan;
+        movie?: Record<string, unknown>;
+        draft?: boolean;
+      } = {},
+    ) {
       const accountId = newId('acc');
       await insertAccount(db.sql, {
         id: accountId,
         name: 't',
-        plan: 'pro',
+        plan: opts.plan ?? 'pro',
         creditBalance: opts.credits ?? 300,
         now: clock,
       });
@@ -39,9 +49,9 @@ for (const backend of backends()) {
         accountId,
         mode: opts.mode ?? 'live',
         keyId: 'key_x',
-        draft: false,
+        draft: opts.draft ?? false,
         watermark: false,
-        movie: { schema: 'v1' },
+        movie: opts.movie ?? { schema: 'v1', preset: '16:9', resolution: '720p' },
         width: 1280,
         height: 720,
         fps: 30,
@@ -97,21 +107,17 @@ for (const backend of backends()) {
       assert.equal(r.progress, 70, 'progress never decreases');
       assert.equal(r.updatedAt.getTime(), changedAt, 'updatedAt changes only with the status');
 
-      const expiresAt = new Date(clock.getTime() + 90 * 86_400_000);
-      const ok = await lifecycle.complete(
-        deps(),
-        id,
-        leaseA,
-        { durationSec: 42.5, outputKey: `renders/${id}.mp4`, outputUrl: 'http://api/x', expiresAt },
-        { meteredMinutes: 0.71, credits: 8 },
-      );
+      const ok = await lifecycle.complete(deps(), id, leaseA, { durationSec: 42.5, outputKey: `renders/${id}.mp4` });
       assert.equal(ok, true);
+      // Priced by the lifecycle: 42.5 s at weight 1 is 0.7083 min, 8 credits; pro keeps it 90 days.
+      const expiresAt = new Date(clock.getTime() + 90 * 86_400_000);
       r = await row(id);
       assert.equal(r.status, 'done');
       assert.equal(r.progress, 100);
       assert.equal(r.chargedCredits, 8);
       assert.equal(r.reservedCredits, 0);
-      assert.equal(r.meteredMinutes, 0.71);
+      assert.equal(r.meteredMinutes, 0.7083);
+      assert.equal(r.durationSec, 42.5);
       assert.equal(r.outputKey, `renders/${id}.mp4`);
       assert.equal(r.expiresAt?.getTime(), expiresAt.getTime());
       assert.equal(await balance(accountId), 292);
@@ -121,15 +127,14 @@ for (const backend of backends()) {
         [['render.completed', 'https://hooks.example/x']],
       );
       assert.equal(
-        await lifecycle.complete(
-          deps(),
-          id,
-          leaseA,
-          { durationSec: 1, outputKey: 'k', outputUrl: 'u', expiresAt },
-          { meteredMinutes: 1, credits: 1 },
-        ),
+        await lifecycle.complete(deps(), id, leaseA, { durationSec: 1, outputKey: 'k' }),
         false,
         'a finished render is not finished twice',
+      );
+      assert.equal(
+        await lifecycle.complete(deps(), id, null, { durationSec: 1, outputKey: 'k' }),
+        false,
+        'not without a lease either',
       );
       assert.equal(await balance(accountId), 292);
     });
@@ -183,16 +188,78 @@ for (const backend of backends()) {
       await drain();
       const test = await seed({ credits: 100, mode: 'test', reserved: 0 });
       await lifecycle.claimNext(deps(), leaseA, 2);
-      const out = { durationSec: 60, outputKey: 'k1', outputUrl: 'u', expiresAt: clock };
-      await lifecycle.complete(deps(), test.id, leaseA, out, { meteredMinutes: 1, credits: 10 });
+      const out = { durationSec: 60, outputKey: 'k1' };
+      await lifecycle.complete(deps(), test.id, leaseA, out);
       assert.equal(await balance(test.accountId), 100);
       assert.equal((await row(test.id)).chargedCredits, 0);
+      assert.equal((await row(test.id)).meteredMinutes, 1, 'a test render is metered all the same');
 
       const poor = await seed({ credits: 3, reserved: 3 });
       await lifecycle.claimNext(deps(), leaseA, 2);
-      await lifecycle.complete(deps(), poor.id, leaseA, out, { meteredMinutes: 1, credits: 10 });
+      await lifecycle.complete(deps(), poor.id, leaseA, out);
       assert.equal(await balance(poor.accountId), 0);
       assert.equal((await row(poor.id)).chargedCredits, 3);
+    });
+
+    it('prices from the row (full-size frame, drafts half) and keeps the output for the plan', async () => {
+      const cases: {
+        plan: Plan;
+        movie: Record<string, unknown>;
+        draft: boolean;
+        sec: number;
+        credits: number;
+        days: number;
+      }[] = [
+        { plan: 'trial', movie: { schema: 'v1', preset: '16:9' }, draft: false, sec: 60, credits: 10, days: 30 },
+        {
+          plan: 'starter',
+          movie: { schema: 'v1', preset: '16:9', draft: true },
+          draft: true,
+          sec: 60,
+          credits: 5,
+          days: 90,
+        },
+        {
+          plan: 'studio',
+          movie: { schema: 'v1', preset: '9:16', resolution: '2160p' },
+          draft: false,
+          sec: 30,
+          credits: 20,
+          days: 365,
+        },
+      ];
+      for (const c of cases) {
+        await drain();
+        const { accountId, id } = await seed({
+          credits: 500,
+          reserved: 0,
+          plan: c.plan,
+          movie: c.movie,
+          draft: c.draft,
+        });
+        await lifecycle.claimNext(deps(), leaseA, 2);
+        assert.equal(
+          await lifecycle.complete(deps(), id, leaseA, { durationSec: c.sec, outputKey: `renders/${id}.mp4` }),
+          true,
+        );
+        const r = await row(id);
+        assert.equal(r.chargedCredits, c.credits, c.plan);
+        assert.equal(r.meteredMinutes, c.credits / 10, c.plan);
+        assert.equal(r.expiresAt?.getTime(), clock.getTime() + c.days * 86_400_000, c.plan);
+        assert.equal(await balance(accountId), 500 - c.credits, c.plan);
+      }
+    });
+
+    it('completes without a lease (an executor that holds none: the operator)', async () => {
+      await drain();
+      const { id } = await seed();
+      await lifecycle.claimNext(deps(), leaseA, 2);
+      assert.equal(
+        await lifecycle.complete(deps(), id, null, { durationSec: 6, outputKey: `renders/${id}.mp4` }),
+        true,
+      );
+      const r = await row(id);
+      assert.deepEqual([r.status, r.chargedCredits, r.outputKey], ['done', 1, `renders/${id}.mp4`]);
     });
 
     it('hands a render back on release, without spending its attempt', async () => {

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { AppError } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { validateMovie } from '../../movie/index.ts';
@@ -9,7 +10,10 @@ import { renderMovie, workerConfigFromEnv } from '../render-movie.ts';
  * through the channel (the in-process status sink). The process stays warm between renders and
  * exits when the executor disconnects. Knows nothing of HTTP or the database.
  */
-export async function main(_argv: string[]): Promise<number> {
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { render: { type: 'string' } }, strict: true });
+  // In a cluster: one render, read from its Render resource (the Job's command).
+  if (values.render !== undefined) return (await import('./pod.ts')).runPod(values.render);
   const send = process.send?.bind(process);
   if (!send) {
     process.stderr.write(
@@ -60,7 +64,7 @@ export async function main(_argv: string[]): Promise<number> {
   return 0;
 }
 
-async function runJob(
+export async function runJob(
   job: JobMessage,
   config: ReturnType<typeof workerConfigFromEnv>,
   signal: AbortSignal,

@@ -1,0 +1,113 @@
+import { jitteredDelay, LOOP_BACKOFF } from '../../lib/backoff.ts';
+import { isAlreadyExists, type RendersClient } from '../../lib/kube/client.ts';
+import { movieObject, renderResource, renderResourceName } from '../../lib/kube/render-resource.ts';
+import type { Logger } from '../../lib/logger.ts';
+import type { ObjectStore } from '../../lib/storage/object-store.ts';
+import type { Database } from '../../store/database.ts';
+import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
+import type { RenderRow } from '../../store/types.ts';
+import type { ExecutorPort } from '../executor.ts';
+
+export interface KubernetesExecutorOptions {
+  db: Database;
+  objects: ObjectStore;
+  renders: RendersClient;
+  namespace: string;
+  /** Pods tried per render (spec.maxAttempts). */
+  maxAttempts?: number;
+  logger: Logger;
+  now?: () => Date;
+  /** How often queued rows are checked for a missing Render (default 10 s). */
+  resyncMs?: number;
+  /** A queued row younger than this is left to its own request (default 5 s). */
+  graceMs?: number;
+}
+
+/**
+ * The cluster executor of the API: after gating commits a render as `queued`, its movie goes to
+ * the object store (a Render must stay far below etcd's ~1.5 MB object limit, and data: URLs make
+ * movies large) and a Render resource is created; the operator takes it from there. An apiserver
+ * that cannot be reached never fails the request: the row stays queued, and the resync creates
+ * the missing Render once the apiserver answers (every API replica runs it; creating is idempotent).
+ */
+export class KubernetesExecutor implements ExecutorPort {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private closed = false;
+  private failures = 0;
+  private readonly now: () => Date;
+
+  constructor(private readonly opts: KubernetesExecutorOptions) {
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  async submit(render: RenderRow): Promise<void> {
+    try {
+      await this.ensureRender(render);
+    } catch (err) {
+      this.opts.logger.warn(
+        { err, renderId: render.id },
+        'creating the Render failed; it stays queued and is created when the apiserver answers',
+      );
+    }
+  }
+
+  /** Stores the movie and creates the Render; an existing Render (a retry) is fine. */
+  async ensureRender(row: RenderRow): Promise<void> {
+    const movie = movieObject(row.id, row.movie);
+    await this.opts.objects.putBuffer(movie.key, movie.body, 'application/json');
+    const resource = renderResource({
+      render: row,
+      movie,
+      namespace: this.opts.namespace,
+      ...(this.opts.maxAttempts ? { maxAttempts: this.opts.maxAttempts } : {}),
+    });
+    try {
+      await this.opts.renders.create(resource);
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+  }
+
+  /** Starts the resync of queued rows that have no Render yet. */
+  start(): void {
+    const tick = () => {
+      if (this.closed) return;
+      this.running = this.resync()
+        .then(() => {
+          this.failures = 0;
+        })
+        .catch((err: unknown) => {
+          this.failures++;
+          this.opts.logger.warn({ err }, 'resyncing queued renders failed; retrying');
+        })
+        .finally(() => {
+          const delay = this.failures ? jitteredDelay(LOOP_BACKOFF, this.failures - 1) : (this.opts.resyncMs ?? 10_000);
+          if (!this.closed) this.timer = setTimeout(tick, delay);
+        });
+    };
+    tick();
+  }
+
+  /** One pass: every queued row older than the grace period gets its Render. Returns how many. */
+  async resync(): Promise<number> {
+    const before = new Date(this.now().getTime() - (this.opts.graceMs ?? 5_000));
+    const rows = await lifecycle.queuedBefore({ db: this.opts.db, now: this.now }, before, 500);
+    if (rows.length === 0) return 0;
+    const existing = new Set((await this.opts.renders.list()).map((r) => r.metadata.name));
+    let created = 0;
+    for (const row of rows) {
+      if (existing.has(renderResourceName(row.id))) continue;
+      await this.ensureRender(row);
+      created++;
+    }
+    if (created) this.opts.logger.info({ created }, 'created Renders for queued renders that had none');
+    return created;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+}

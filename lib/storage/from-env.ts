@@ -1,0 +1,24 @@
+import path from 'node:path';
+import { type Env, envBool } from '../config.ts';
+import { LocalObjectStore } from './local-store.ts';
+import type { ObjectStore } from './object-store.ts';
+import { S3ObjectStore, type S3StoreOptions } from './s3-store.ts';
+
+/** S3 settings from the environment; undefined when S3_BUCKET is unset (local disk then). */
+export function s3OptionsFromEnv(values: Env): S3StoreOptions | undefined {
+  if (!values.S3_BUCKET) return undefined;
+  return {
+    bucket: values.S3_BUCKET,
+    region: values.S3_REGION ?? 'us-east-1',
+    ...(values.S3_ENDPOINT ? { endpoint: values.S3_ENDPOINT } : {}),
+    ...(values.S3_FORCE_PATH_STYLE ? { forcePathStyle: envBool(values.S3_FORCE_PATH_STYLE) } : {}),
+    ...(values.S3_ACCESS_KEY_ID ? { accessKeyId: values.S3_ACCESS_KEY_ID } : {}),
+    ...(values.S3_SECRET_ACCESS_KEY ? { secretAccessKey: values.S3_SECRET_ACCESS_KEY } : {}),
+  };
+}
+
+/** The object store the environment names: S3 when S3_BUCKET is set, else DATA_DIR/objects. */
+export function objectStoreFromEnv(values: Env): ObjectStore {
+  const s3 = s3OptionsFromEnv(values);
+  return s3 ? new S3ObjectStore(s3) : new LocalObjectStore(path.join(values.DATA_DIR ?? './data', 'objects'));
+}

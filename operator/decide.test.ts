@@ -1,0 +1,272 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { V1Job } from '@kubernetes/client-node';
+import type { Render, RenderStatus } from '../lib/kube/render-resource.ts';
+import { jobMeaning } from '../store/lifecycle/decisions.ts';
+import { type Actions, decide, observeJob, type RowView } from './decide.ts';
+
+const NOW = new Date('2026-11-23T12:00:00Z');
+const NAME = 'rnd-0123456789abcdefghjkmnpqrs';
+
+/** Fluent builders, as in jobset's tests: makeRender().status({...}).obj(). */
+function makeRender() {
+  const r: Render = {
+    apiVersion: 'framewright.dev/v1alpha1',
+    kind: 'Render',
+    metadata: { name: NAME, uid: 'uid-1', generation: 1 },
+    spec: {
+      renderId: 'rnd_0123456789abcdefghjkmnpqrs',
+      accountId: 'acc_0123456789abcdefghjkmnpqrs',
+      mode: 'live',
+      movieKey: 'movies/x.json',
+      movieBytes: 10,
+      movieSha256: 'a'.repeat(64),
+      outputKey: 'renders/x.mp4',
+      width: 640,
+      height: 360,
+      fps: 30,
+      draft: false,
+      watermark: false,
+      estimatedDurationSec: 5,
+      maxAttempts: 2,
+    },
+  };
+  const b = {
+    status(s: RenderStatus) {
+      r.status = { ...r.status, ...s };
+      return b;
+    },
+    deleting() {
+      r.metadata.deletionTimestamp = NOW.toISOString();
+      return b;
+    },
+    obj: () => structuredClone(r),
+  };
+  return b;
+}
+
+function makeJob() {
+  const j: V1Job = { metadata: { name: NAME }, spec: { template: {}, activeDeadlineSeconds: 240 }, status: {} };
+  const b = {
+    active(n: number) {
+      j.status = { ...j.status, active: n };
+      return b;
+    },
+    failed(n: number) {
+      j.status = { ...j.status, failed: n };
+      return b;
+    },
+    condition(type: string, reason?: string) {
+      j.status = {
+        ...j.status,
+        conditions: [...(j.status?.conditions ?? []), { type, status: 'True', ...(reason ? { reason } : {}) }],
+      };
+      return b;
+    },
+    ttl(sec: number) {
+      j.spec = { ...(j.spec as NonNullable<V1Job['spec']>), ttlSecondsAfterFinished: sec };
+      return b;
+    },
+    obj: () => structuredClone(j),
+  };
+  return b;
+}
+
+const row = (over: Partial<RowView> = {}): RowView => ({
+  status: 'queued',
+  progress: 0,
+  durationSec: null,
+  error: null,
+  updatedAt: new Date('2026-11-23T11:59:00Z'),
+  ...over,
+});
+
+function run(render: Render | undefined, r: RowView | undefined, job: V1Job | undefined): Actions {
+  return decide({
+    render,
+    row: r,
+    job,
+    meaning: render ? jobMeaning(observeJob(job, render)) : { state: 'missing' },
+    now: NOW,
+  });
+}
+
+/** The actions without the status and events, for the table. */
+const core = (a: Actions) => {
+  const { status: _s, events: _e, ...rest } = a;
+  return rest;
+};
+
+describe('decide: one reconcile pass of a Render', () => {
+  const output = { durationSec: 5, outputKey: 'renders/x.mp4' };
+  const cases: { name: string; render: Render | undefined; row: RowView | undefined; job?: V1Job; want: object }[] = [
+    {
+      name: 'deleted Render, render running: cancel',
+      render: undefined,
+      row: row({ status: 'rendering' }),
+      want: { cancel: true },
+    },
+    { name: 'deleted Render, render done: nothing', render: undefined, row: row({ status: 'done' }), want: {} },
+    { name: 'Render being deleted: wait for it to go', render: makeRender().deleting().obj(), row: row(), want: {} },
+    {
+      name: 'Render without a row: delete it',
+      render: makeRender().obj(),
+      row: undefined,
+      want: { deleteRender: true },
+    },
+    { name: 'queued, no Job: create it', render: makeRender().obj(), row: row(), want: { createJob: true } },
+    {
+      name: 'Job running, worker reports rendering 40%: mirror',
+      render: makeRender().status({ phase: 'rendering', progress: 40, durationSec: 5 }).obj(),
+      row: row({ status: 'preparing', progress: 10 }),
+      job: makeJob().active(1).obj(),
+      want: { progress: { phase: 'rendering', progress: 40, durationSec: 5 } },
+    },
+    {
+      name: 'Job running, nothing new reported: nothing to mirror',
+      render: makeRender().status({ phase: 'rendering', progress: 40, durationSec: 5 }).obj(),
+      row: row({ status: 'rendering', progress: 40, durationSec: 5 }),
+      job: makeJob().active(1).obj(),
+      want: {},
+    },
+    {
+      name: 'Job complete with the output reported: complete',
+      render: makeRender()
+        .status({ phase: 'rendering', progress: 99, ...output })
+        .obj(),
+      row: row({ status: 'rendering', progress: 90, durationSec: 5 }),
+      job: makeJob().condition('Complete').obj(),
+      want: { complete: output, jobTtl: true },
+    },
+    {
+      name: 'Job complete without an output: INTERNAL',
+      render: makeRender().status({ phase: 'rendering', progress: 99 }).obj(),
+      row: row({ status: 'rendering' }),
+      job: makeJob().condition('Complete').obj(),
+      want: {
+        fail: {
+          code: 'INTERNAL',
+          message: 'The render worker exited without reporting its output. Create the render again.',
+        },
+        jobTtl: true,
+      },
+    },
+    {
+      name: "Job failed by the pod failure policy: the worker's own error, with its path",
+      render: makeRender()
+        .status({
+          phase: 'preparing',
+          error: { code: 'ASSET_UNREACHABLE', message: 'gone', path: 'scenes[0].elements[1].src' },
+        })
+        .obj(),
+      row: row({ status: 'preparing' }),
+      job: makeJob().failed(1).condition('Failed', 'PodFailurePolicy').obj(),
+      want: {
+        fail: { code: 'ASSET_UNREACHABLE', message: 'gone', path: 'scenes[0].elements[1].src' },
+        jobTtl: true,
+      },
+    },
+    {
+      name: 'Job failed, backoff limit: INTERNAL, stopped twice',
+      render: makeRender().status({ phase: 'preparing' }).obj(),
+      row: row({ status: 'preparing' }),
+      job: makeJob().failed(2).condition('Failed', 'BackoffLimitExceeded').obj(),
+      want: {
+        fail: {
+          code: 'INTERNAL',
+          message:
+            'The render worker stopped unexpectedly 2 times, so the render was stopped. Create it again; if that fails too, report the render id.',
+        },
+        jobTtl: true,
+      },
+    },
+    {
+      name: 'render done, finished Job without TTL: let it be collected',
+      render: makeRender().status({ phase: 'done', progress: 100 }).obj(),
+      row: row({ status: 'done', progress: 100, durationSec: 5 }),
+      job: makeJob().condition('Complete').obj(),
+      want: { jobTtl: true },
+    },
+    {
+      name: 'render done, TTL already set: nothing',
+      render: makeRender().status({ phase: 'done', progress: 100 }).obj(),
+      row: row({ status: 'done', progress: 100, durationSec: 5 }),
+      job: makeJob().condition('Complete').ttl(3600).obj(),
+      want: {},
+    },
+    {
+      name: 'render failed elsewhere while its Job runs: stop the Job',
+      render: makeRender().obj(),
+      row: row({ status: 'failed', error: { code: 'INTERNAL', message: 'x', docsUrl: 'http://d' } }),
+      job: makeJob().active(1).obj(),
+      want: { deleteJob: true },
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.deepEqual(core(run(c.render, c.row, c.job)), c.want));
+  }
+
+  it('a created Job is an event and the status says queued, not started', () => {
+    const a = run(makeRender().obj(), row(), undefined);
+    assert.deepEqual(a.events, [{ type: 'Normal', reason: 'JobCreated', message: `Created Job ${NAME}` }]);
+    assert.equal(a.status?.phase, 'queued');
+    assert.deepEqual(
+      a.status?.conditions?.map((c) => [c.type, c.status, c.reason]),
+      [['Started', 'False', 'Pending']],
+    );
+  });
+
+  it('completion writes the final status once: done, 100, Complete, attempts, completion time', () => {
+    const render = makeRender()
+      .status({ phase: 'rendering', progress: 99, ...output })
+      .obj();
+    const job = makeJob().condition('Complete').obj();
+    job.status = { ...job.status, succeeded: 1, failed: 1 };
+    const a = run(render, row({ status: 'rendering', progress: 90 }), job);
+    assert.equal(a.status?.phase, 'done');
+    assert.equal(a.status?.progress, 100);
+    assert.equal(a.status?.attempts, 2);
+    assert.equal(a.status?.jobName, NAME);
+    assert.equal(a.status?.completionTime, '2026-11-23T12:00:00Z');
+    assert.deepEqual(
+      a.status?.conditions?.map((c) => [c.type, c.status, c.reason]),
+      [
+        ['Started', 'True', 'JobCreated'],
+        ['Complete', 'True', 'Rendered'],
+      ],
+    );
+    assert.deepEqual(
+      a.events.map((e) => e.reason),
+      ['Completed'],
+    );
+  });
+
+  it('a failure names its code as the Failed condition reason and is a Warning event', () => {
+    const render = makeRender()
+      .status({ error: { code: 'ASSET_UNREACHABLE', message: 'gone' } })
+      .obj();
+    const a = run(render, row({ status: 'preparing' }), makeJob().condition('Failed', 'PodFailurePolicy').obj());
+    assert.equal(a.status?.phase, 'failed');
+    assert.deepEqual(a.status?.error, { code: 'ASSET_UNREACHABLE', message: 'gone' });
+    assert.equal(a.status?.conditions?.find((c) => c.type === 'Failed')?.reason, 'AssetUnreachable');
+    assert.deepEqual(a.events, [{ type: 'Warning', reason: 'Failed', message: 'ASSET_UNREACHABLE: gone' }]);
+  });
+
+  it('a second pass over the status it wrote writes nothing (one status write per change)', () => {
+    const render = makeRender()
+      .status({ phase: 'rendering', progress: 99, ...output })
+      .obj();
+    const job = makeJob().condition('Complete').obj();
+    const first = run(render, row({ status: 'rendering' }), job);
+    const after = makeRender()
+      .status({ ...render.status, ...first.status })
+      .obj();
+    const second = run(
+      after,
+      row({ status: 'done', progress: 100, durationSec: 5 }),
+      makeJob().condition('Complete').ttl(60).obj(),
+    );
+    assert.equal(second.status, undefined);
+    assert.deepEqual(second.events, []);
+  });
+});

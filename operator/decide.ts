@@ -1,0 +1,250 @@
+import type { V1Job } from '@kubernetes/client-node';
+import type { ErrorBody } from '../lib/errors.ts';
+import type { Render, RenderCondition, RenderStatus } from '../lib/kube/render-resource.ts';
+import type { JobMeaning, ObservedJob } from '../store/lifecycle/decisions.ts';
+import type { ActivePhase } from '../store/lifecycle/transitions.ts';
+import type { RenderStatus as RowStatus } from '../store/types.ts';
+
+/**
+ * One reconcile pass of a Render, decided without I/O: what the operator observed in, what to
+ * do out. The reconciler (operator/reconciler.ts) performs the actions in order and writes the
+ * status once. Table tests: operator/decide.test.ts.
+ */
+
+/** Condition types of a Render, in metav1.Condition form. */
+export const CONDITION = { started: 'Started', complete: 'Complete', failed: 'Failed' } as const;
+
+/** The render's row in Postgres, as far as a decision needs it. */
+export interface RowView {
+  status: RowStatus;
+  progress: number;
+  durationSec: number | null;
+  error: ErrorBody | null;
+  updatedAt: Date;
+}
+
+export interface Observed {
+  /** The Render, or undefined once it is deleted (informer tombstone). */
+  render: Render | undefined;
+  row: RowView | undefined;
+  job: V1Job | undefined;
+  /** What the Job means for the render (store/lifecycle/decisions.ts jobMeaning). */
+  meaning: JobMeaning;
+  now: Date;
+}
+
+export interface Event {
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+export interface Actions {
+  /** The Render has no row (never had, or it was deleted): remove it and with it the Job. */
+  deleteRender?: true;
+  /** The Render was deleted while the render ran: fail it as cancelled (credits released). */
+  cancel?: true;
+  createJob?: true;
+  /** The render is over but its Job still runs (failed elsewhere): stop it. */
+  deleteJob?: true;
+  /** Mirror the worker's progress into Postgres. */
+  progress?: { phase: ActivePhase; progress: number; durationSec?: number };
+  /** Record the outcome in Postgres (metering, credits, retention, webhook) via the lifecycle. */
+  complete?: { durationSec: number; outputKey: string };
+  fail?: { code: ErrorBody['code']; message: string; path?: string };
+  /** Let the finished Job be garbage-collected: its outcome is safely in Postgres. */
+  jobTtl?: true;
+  /** The operator's fields of the status to merge, when they differ from what is there. */
+  status?: RenderStatus;
+  events: Event[];
+}
+
+const ACTIVE: ReadonlySet<string> = new Set(['preparing', 'rendering']);
+
+function jobPods(job: V1Job | undefined): number {
+  const s = job?.status;
+  return (s?.active ?? 0) + (s?.failed ?? 0) + (s?.succeeded ?? 0);
+}
+
+function condition(
+  current: RenderCondition[] | undefined,
+  type: string,
+  status: RenderCondition['status'],
+  reason: string,
+  message: string,
+  generation: number | undefined,
+  now: Date,
+): RenderCondition {
+  const previous = current?.find((c) => c.type === type);
+  return {
+    type,
+    status,
+    ...(generation !== undefined ? { observedGeneration: generation } : {}),
+    // The transition time moves only when the status does (metav1.Condition semantics).
+    lastTransitionTime:
+      previous && previous.status === status ? previous.lastTransitionTime : now.toISOString().replace(/\.\d+Z$/, 'Z'),
+    reason,
+    message,
+  };
+}
+
+/** The operator-owned fields of the status that the pass ends with. */
+function desiredStatus(o: Observed & { render: Render }, terminal: RowView | undefined): RenderStatus {
+  const { render, job, now } = o;
+  const s = render.status ?? {};
+  const gen = render.metadata.generation;
+  const conditions: RenderCondition[] = [];
+  const started = !!job;
+  conditions.push(
+    condition(
+      s.conditions,
+      CONDITION.started,
+      started ? 'True' : 'False',
+      started ? 'JobCreated' : 'Pending',
+      started ? `Job ${job?.metadata?.name} runs the render` : 'Waiting for its Job',
+      gen,
+      now,
+    ),
+  );
+  if (terminal?.status === 'done') {
+    conditions.push(condition(s.conditions, CONDITION.complete, 'True', 'Rendered', 'The MP4 is stored', gen, now));
+  } else if (terminal?.status === 'failed') {
+    const code = terminal.error?.code ?? 'INTERNAL';
+    const reason = code
+      .toLowerCase()
+      .split('_')
+      .map((w) => w[0]?.toUpperCase() + w.slice(1))
+      .join('');
+    conditions.push(condition(s.conditions, CONDITION.failed, 'True', reason, terminal.error?.message ?? '', gen, now));
+  }
+  const out: RenderStatus = {
+    ...(job?.metadata?.name ? { jobName: job.metadata.name } : {}),
+    attempts: Math.max(s.attempts ?? 0, jobPods(job)),
+    ...(job?.status?.startTime ? { startTime: toIso(job.status.startTime) } : {}),
+    ...(gen !== undefined ? { observedGeneration: gen } : {}),
+    conditions,
+  };
+  if (!s.phase && !terminal) out.phase = 'queued';
+  if (terminal) {
+    out.phase = terminal.status as 'done' | 'failed';
+    if (terminal.status === 'done') out.progress = 100;
+    if (terminal.durationSec !== null) out.durationSec = terminal.durationSec;
+    if (terminal.error) {
+      out.error = {
+        code: terminal.error.code,
+        message: terminal.error.message,
+        ...(terminal.error.path ? { path: terminal.error.path } : {}),
+      };
+    }
+    out.completionTime = s.completionTime ?? toIso(terminal.updatedAt);
+  }
+  return out;
+}
+
+function toIso(d: Date | string): string {
+  return (typeof d === 'string' ? d : d.toISOString()).replace(/\.\d+Z$/, 'Z');
+}
+
+const isTerminal = (s: RowStatus) => s === 'done' || s === 'failed';
+
+/** Whether merging `want` into `have` changes anything (the status is written only then). */
+export function statusChanges(have: RenderStatus | undefined, want: RenderStatus): boolean {
+  const h = (have ?? {}) as Record<string, unknown>;
+  return Object.entries(want).some(([k, v]) => JSON.stringify(h[k]) !== JSON.stringify(v));
+}
+
+export function decide(o: Observed): Actions {
+  const { render, row, job, meaning } = o;
+  const events: Event[] = [];
+  if (!render) {
+    // Deleted: `kubectl delete render` cancels a render that has not finished.
+    return row && !isTerminal(row.status) ? { cancel: true, events } : { events };
+  }
+  if (render.metadata.deletionTimestamp) return { events };
+  if (!row) return { deleteRender: true, events };
+
+  const actions: Actions = { events };
+  let terminal: RowView | undefined = isTerminal(row.status) ? row : undefined;
+  if (!terminal) {
+    const reported = render.status ?? {};
+    if (meaning.state === 'missing') {
+      actions.createJob = true;
+      events.push({ type: 'Normal', reason: 'JobCreated', message: `Created Job ${render.metadata.name}` });
+    } else if (meaning.state === 'running') {
+      const phase = reported.phase;
+      if (phase && ACTIVE.has(phase)) {
+        const progress = reported.progress ?? 0;
+        const moved =
+          (phase === 'rendering' && row.status !== 'rendering') ||
+          (phase === 'preparing' && row.status === 'queued') ||
+          progress > row.progress ||
+          (reported.durationSec !== undefined && row.durationSec === null);
+        if (moved) {
+          actions.progress = {
+            phase: phase as ActivePhase,
+            progress,
+            ...(reported.durationSec !== undefined ? { durationSec: reported.durationSec } : {}),
+          };
+        }
+      }
+    } else if (meaning.state === 'done') {
+      actions.complete = meaning.output;
+      terminal = { ...row, status: 'done', progress: 100, durationSec: meaning.output.durationSec, updatedAt: o.now };
+      events.push({
+        type: 'Normal',
+        reason: 'Completed',
+        message: `Rendered ${meaning.output.durationSec} s of video`,
+      });
+    } else {
+      actions.fail = meaning.error;
+    }
+    if (actions.fail) {
+      const e = actions.fail;
+      terminal = { ...row, status: 'failed', error: { ...e } as ErrorBody, updatedAt: o.now };
+      events.push({ type: 'Warning', reason: 'Failed', message: `${e.code}: ${e.message}` });
+    }
+  } else if (job && (job.status?.active ?? 0) > 0) {
+    actions.deleteJob = true;
+  }
+  if (terminal && job && isJobFinished(job) && job.spec?.ttlSecondsAfterFinished === undefined) {
+    actions.jobTtl = true;
+  }
+  const status = desiredStatus({ ...o, render }, terminal);
+  if (statusChanges(render.status, status)) actions.status = status;
+  return actions;
+}
+
+export function isJobFinished(job: V1Job): boolean {
+  return (job.status?.conditions ?? []).some(
+    (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  );
+}
+
+/** The Job and the worker's report on the Render, in the terms of jobMeaning. Pure. */
+export function observeJob(job: V1Job | undefined, render: Render): ObservedJob {
+  const s = render.status ?? {};
+  return {
+    exists: job !== undefined,
+    active: job?.status?.active,
+    succeeded: job?.status?.succeeded,
+    failed: job?.status?.failed,
+    conditions: (job?.status?.conditions ?? []).map((c) => ({
+      type: c.type,
+      status: c.status as 'True' | 'False' | 'Unknown',
+      reason: c.reason,
+      message: c.message,
+    })),
+    activeDeadlineSeconds: job?.spec?.activeDeadlineSeconds,
+    reported: {
+      error: s.error
+        ? {
+            code: s.error.code as ErrorBody['code'],
+            message: s.error.message,
+            ...(s.error.path ? { path: s.error.path } : {}),
+          }
+        : undefined,
+      output:
+        s.outputKey && s.durationSec !== undefined ? { durationSec: s.durationSec, outputKey: s.outputKey } : undefined,
+    },
+  };
+}

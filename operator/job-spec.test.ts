@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ERROR_CATALOG } from '../lib/errors.ts';
+import { FINAL_EXIT_CODES, workerExitCode } from '../lib/worker-exit.ts';
+import { activeDeadlineSeconds, workerJob } from './job-spec.ts';
+import { operatorSettings } from './settings.ts';
+
+const render = {
+  metadata: { name: 'rnd-0123456789abcdefghjkmnpqrs', uid: 'uid-1' },
+  spec: { renderId: 'rnd_0123456789abcdefghjkmnpqrs', accountId: 'acc_x', estimatedDurationSec: 30 },
+};
+
+describe('the worker Job of a Render', () => {
+  it('defaults: one GPU, owned by the Render, retried on crashes only, deadline from the length', () => {
+    const job = workerJob(render, operatorSettings({ KUBE_NAMESPACE: 'fw', WORKER_IMAGE: 'reg/fw:1' }).job);
+    assert.equal(job.metadata?.name, render.metadata.name);
+    assert.deepEqual(job.metadata?.ownerReferences, [
+      {
+        apiVersion: 'framewright.dev/v1alpha1',
+        kind: 'Render',
+        name: render.metadata.name,
+        uid: 'uid-1',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
+    assert.equal(job.spec?.backoffLimit, 1);
+    assert.equal(job.spec?.activeDeadlineSeconds, 2 * (120 + 300));
+    assert.equal(job.spec?.ttlSecondsAfterFinished, undefined, 'set only once the outcome is in Postgres');
+    const pod = job.spec?.template.spec;
+    const c = pod?.containers[0];
+    assert.equal(pod?.restartPolicy, 'Never');
+    assert.equal(pod?.serviceAccountName, 'framewright-worker');
+    assert.deepEqual(c?.command, ['framewright', 'worker', '--render', render.metadata.name]);
+    assert.equal(c?.image, 'reg/fw:1');
+    assert.deepEqual(c?.resources?.limits, { 'nvidia.com/gpu': '1' });
+    assert.match(c?.env?.find((e) => e.name === 'NVIDIA_DRIVER_CAPABILITIES')?.value ?? '', /video.*graphics/);
+    const rules = job.spec?.podFailurePolicy?.rules ?? [];
+    assert.deepEqual(rules[0], { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] });
+    assert.equal(rules[1]?.action, 'FailJob');
+    assert.deepEqual(rules[1]?.onExitCodes?.values, [...FINAL_EXIT_CODES]);
+  });
+
+  it('settings: no GPU, node selector, tolerations, classes, resources, env sources, Kueue', () => {
+    const s = operatorSettings({
+      WORKER_GPUS: '0',
+      WORKER_NODE_SELECTOR: '{"pool":"render"}',
+      WORKER_TOLERATIONS: '[{"key":"gpu","operator":"Exists","effect":"NoSchedule"}]',
+      WORKER_RUNTIME_CLASS: 'nvidia',
+      WORKER_PRIORITY_CLASS: 'batch-low',
+      WORKER_RESOURCES: '{"requests":{"cpu":"2","memory":"4Gi"},"limits":{"memory":"8Gi"}}',
+      WORKER_ENV_SECRET: 'fw-s3',
+      WORKER_ENV_CONFIGMAP: 'fw-worker',
+      KUEUE_QUEUE_NAME: 'renders',
+      RENDER_MAX_ATTEMPTS: '3',
+    }).job;
+    const job = workerJob(render, s);
+    const pod = job.spec?.template.spec;
+    assert.equal(job.spec?.backoffLimit, 2);
+    assert.equal(job.metadata?.labels?.['kueue.x-k8s.io/queue-name'], 'renders');
+    assert.deepEqual(pod?.nodeSelector, { pool: 'render' });
+    assert.deepEqual(pod?.tolerations, [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }]);
+    assert.equal(pod?.runtimeClassName, 'nvidia');
+    assert.equal(pod?.priorityClassName, 'batch-low');
+    assert.deepEqual(pod?.containers[0]?.resources, {
+      requests: { cpu: '2', memory: '4Gi' },
+      limits: { memory: '8Gi' },
+    });
+    assert.deepEqual(pod?.containers[0]?.envFrom, [
+      { configMapRef: { name: 'fw-worker' } },
+      { secretRef: { name: 'fw-s3' } },
+    ]);
+  });
+
+  it('a bad setting names its variable', () => {
+    assert.throws(() => operatorSettings({ WORKER_TOLERATIONS: '{"not":"a list"}' }), /WORKER_TOLERATIONS/);
+    assert.throws(() => operatorSettings({ WORKER_NODE_SELECTOR: 'pool=render' }), /WORKER_NODE_SELECTOR must be JSON/);
+    assert.throws(() => operatorSettings({ WORKER_GPUS: 'many' }), /WORKER_GPUS/);
+  });
+
+  it('deadline: two minutes plus ten times the length per attempt, capped at a day', () => {
+    for (const [duration, attempts, want] of [
+      [0, 1, 120],
+      [60, 2, 1440],
+      [undefined, 1, 720],
+      [100_000, 2, 86_400],
+    ] as const) {
+      assert.equal(activeDeadlineSeconds(duration, attempts), want, `${duration} s x ${attempts}`);
+    }
+  });
+
+  it('exit codes: a reported failure exits with its catalogue status and is final; INTERNAL is retried', () => {
+    assert.equal(workerExitCode('ASSET_UNREACHABLE'), ERROR_CATALOG.ASSET_UNREACHABLE.exit);
+    assert.ok(FINAL_EXIT_CODES.includes(ERROR_CATALOG.ASSET_UNREACHABLE.exit));
+    assert.ok(FINAL_EXIT_CODES.includes(ERROR_CATALOG.SCHEMA_INVALID.exit));
+    assert.equal(workerExitCode('INTERNAL'), 1);
+    for (const retried of [0, 1, 137, 143, ERROR_CATALOG.INTERNAL.exit]) assert.ok(!FINAL_EXIT_CODES.includes(retried));
+  });
+});

@@ -1,0 +1,111 @@
+import type { V1Job, V1Toleration } from '@kubernetes/client-node';
+import { FINAL_EXIT_CODES } from '../lib/worker-exit.ts';
+import type { WorkerJobSettings } from './settings.ts';
+
+/** The container of a worker pod, named in the podFailurePolicy. */
+export const WORKER_CONTAINER = 'render';
+export const MANAGED_BY = 'framewright-operator';
+export const RENDER_LABEL = 'framewright.dev/render';
+
+/** What the Job is built from: the Render as the operator sees it. */
+export interface RenderRef {
+  metadata: { name: string; uid: string };
+  spec: { renderId: string; accountId: string; estimatedDurationSec?: number | undefined };
+}
+
+/**
+ * activeDeadlineSeconds of a render's Job: every attempt gets two minutes (start, assets, speech)
+ * plus ten times the movie's length (a CPU-only node renders at about realtime; a GPU node at 6x
+ * and more), capped at a day. A Job past it fails with DeadlineExceeded.
+ */
+export function activeDeadlineSeconds(estimatedDurationSec: number | undefined, maxAttempts: number): number {
+  const perAttempt = 120 + 10 * Math.ceil(Math.max(0, estimatedDurationSec ?? 60));
+  return Math.min(86_400, perAttempt * maxAttempts);
+}
+
+/**
+ * The batch/v1 Job of one Render: one pod at a time, owned by the Render (deleting the Render
+ * deletes the Job and its pods), retried on crashes only. Pure: the operator creates it as is.
+ */
+export function workerJob(render: RenderRef, s: WorkerJobSettings): V1Job {
+  const name = render.metadata.name;
+  const labels: Record<string, string> = {
+    'app.kubernetes.io/name': 'framewright',
+    'app.kubernetes.io/component': 'worker',
+    'app.kubernetes.io/managed-by': MANAGED_BY,
+    [RENDER_LABEL]: name,
+    ...(s.kueueQueueName ? { 'kueue.x-k8s.io/queue-name': s.kueueQueueName } : {}),
+  };
+  const gpu: Record<string, string> = s.gpus > 0 ? { 'nvidia.com/gpu': String(s.gpus) } : {};
+  const resources = s.resources as { limits?: Record<string, string>; requests?: Record<string, string> };
+  const envFrom = [
+    ...(s.envConfigMap ? [{ configMapRef: { name: s.envConfigMap } }] : []),
+    ...(s.envSecret ? [{ secretRef: { name: s.envSecret } }] : []),
+  ];
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: {
+      name,
+      labels,
+      ownerReferences: [
+        {
+          apiVersion: 'framewright.dev/v1alpha1',
+          kind: 'Render',
+          name,
+          uid: render.metadata.uid,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    spec: {
+      completions: 1,
+      parallelism: 1,
+      // A crash is retried until maxAttempts pods have run; a reported failure ends it at once.
+      backoffLimit: Math.max(0, s.maxAttempts - 1),
+      activeDeadlineSeconds: activeDeadlineSeconds(render.spec.estimatedDurationSec, s.maxAttempts),
+      podFailurePolicy: {
+        rules: [
+          // A node drained or a pod preempted is nobody's fault: not counted as an attempt.
+          { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+          {
+            action: 'FailJob',
+            onExitCodes: { containerName: WORKER_CONTAINER, operator: 'In', values: [...FINAL_EXIT_CODES] },
+          },
+        ],
+      },
+      template: {
+        metadata: { labels },
+        spec: {
+          restartPolicy: 'Never',
+          serviceAccountName: s.serviceAccount,
+          ...(Object.keys(s.nodeSelector).length ? { nodeSelector: s.nodeSelector } : {}),
+          ...(s.tolerations.length ? { tolerations: s.tolerations as V1Toleration[] } : {}),
+          ...(s.runtimeClassName ? { runtimeClassName: s.runtimeClassName } : {}),
+          ...(s.priorityClassName ? { priorityClassName: s.priorityClassName } : {}),
+          containers: [
+            {
+              name: WORKER_CONTAINER,
+              image: s.image,
+              imagePullPolicy: s.imagePullPolicy,
+              command: ['framewright', 'worker', '--render', name],
+              env: [
+                { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+                { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+                // NVENC needs `video`, headless GL on the GPU needs `graphics`.
+                { name: 'NVIDIA_DRIVER_CAPABILITIES', value: 'compute,utility,video,graphics' },
+              ],
+              ...(envFrom.length ? { envFrom } : {}),
+              resources: {
+                ...resources,
+                limits: { ...resources.limits, ...gpu },
+                ...(resources.requests || s.gpus > 0 ? { requests: { ...resources.requests, ...gpu } } : {}),
+              },
+            },
+          ],
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import type { KubeConfig, V1Job } from '@kubernetes/client-node';
+import { RendersClient } from '../lib/kube/client.ts';
+import { API_VERSION, PLURAL, type Render } from '../lib/kube/render-resource.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { Database } from '../store/database.ts';
+import type { Actions } from './decide.ts';
+import { MANAGED_BY, RENDER_LABEL } from './job-spec.ts';
+import { Informer } from './kube/informer.ts';
+import { LeaderElector } from './kube/leader-election.ts';
+import { WorkQueue } from './kube/work-queue.ts';
+import { Reconciler } from './reconciler.ts';
+import type { OperatorSettings } from './settings.ts';
+
+export interface OperatorOptions {
+  kc: KubeConfig;
+  db: Database;
+  settings: OperatorSettings;
+  publicBaseUrl: string;
+  logger: Logger;
+  now?: () => Date;
+  /** Every Render is reconciled again this often, events or not (default 60 s). */
+  resyncMs?: number;
+  /** For tests: the informers' watchdog silence. */
+  silenceMs?: number;
+  onActions?: (name: string, actions: Actions) => void;
+}
+
+const byName = (o: { metadata?: { name?: string } }) => o.metadata?.name ?? '';
+
+/**
+ * `framewright operator`: informers on Renders and on the Jobs it owns feed a keyed work queue;
+ * while this replica holds the leader Lease, N workers reconcile one Render each at a time.
+ * Replicas that do not lead keep their caches warm, so a takeover starts at once.
+ */
+export class Operator {
+  readonly renders: Informer<Render>;
+  readonly jobs: Informer<V1Job>;
+  readonly queue: WorkQueue;
+  readonly elector: LeaderElector | undefined;
+  private readonly reconciler: Reconciler;
+  private working: Promise<void> | undefined;
+  private resyncTimer: NodeJS.Timeout | undefined;
+  /** The current leadership term; aborted when it ends. */
+  private term: AbortSignal | undefined;
+
+  constructor(private readonly opts: OperatorOptions) {
+    const { kc, settings, logger } = opts;
+    const ns = settings.job.namespace;
+    const silence = opts.silenceMs ? { silenceMs: opts.silenceMs } : {};
+    this.renders = new Informer<Render>(kc, {
+      path: `/apis/${API_VERSION}/namespaces/${ns}/${PLURAL}`,
+      keyOf: byName,
+      logger: logger.child({ informer: 'renders' }),
+      ...silence,
+    });
+    this.jobs = new Informer(kc, {
+      path: `/apis/batch/v1/namespaces/${ns}/jobs`,
+      labelSelector: `app.kubernetes.io/managed-by=${MANAGED_BY}`,
+      keyOf: byName,
+      logger: logger.child({ informer: 'jobs' }),
+      ...silence,
+    });
+    this.queue = new WorkQueue({ logger: logger.child({ component: 'queue' }) });
+    this.reconciler = new Reconciler({
+      kc,
+      lifecycle: { db: opts.db, now: opts.now ?? (() => new Date()) },
+      renders: new RendersClient(kc, ns),
+      renderCache: this.renders,
+      jobCache: this.jobs,
+      settings: settings.job,
+      publicBaseUrl: opts.publicBaseUrl,
+      logger,
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.onActions ? { onActions: opts.onActions } : {}),
+    });
+    this.renders.addHandlers({ onChange: (name) => this.queue.add(name) });
+    this.jobs.addHandlers({
+      onChange: (name, job) => this.queue.add(job?.metadata?.labels?.[RENDER_LABEL] ?? name),
+    });
+    if (settings.leaderElection.enabled) {
+      this.elector = new LeaderElector(kc, {
+        namespace: ns,
+        name: 'framewright-operator',
+        identity: settings.identity,
+        leaseDurationMs: settings.leaderElection.leaseDurationMs,
+        renewDeadlineMs: settings.leaderElection.renewDeadlineMs,
+        retryPeriodMs: settings.leaderElection.retryPeriodMs,
+        logger: logger.child({ component: 'leader-election' }),
+        onStartedLeading: (term) => this.lead(term),
+        onStoppedLeading: () => this.follow(),
+      });
+    }
+  }
+
+  start(): void {
+    this.renders.start();
+    this.jobs.start();
+    // The workers run for the process's life; they reconcile only during a leadership term.
+    this.working = this.queue.run(async (name) => {
+      const term = this.term;
+      if (!term || term.aborted) return undefined;
+      await this.reconciler.reconcile(name);
+      return undefined;
+    }, this.opts.settings.workers);
+    if (this.elector) this.elector.start();
+    else this.lead(new AbortController().signal);
+  }
+
+  /** A term begins: once both caches are synced, every Render is reconciled, then on each change. */
+  private lead(term: AbortSignal): void {
+    this.opts.logger.info('leading: reconciling Renders');
+    void (async () => {
+      while (!(this.renders.hasSynced() && this.jobs.hasSynced())) {
+        if (term.aborted) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      if (term.aborted) return;
+      this.term = term;
+      this.enqueueAll();
+      clearInterval(this.resyncTimer);
+      this.resyncTimer = setInterval(() => this.enqueueAll(), this.opts.resyncMs ?? 60_000);
+      this.resyncTimer.unref();
+    })();
+  }
+
+  /**
+   * The term ended (the Lease could not be renewed in time, or another replica holds it): stop
+   * acting at once, since another replica may lead now. A pass already running finishes; every
+   * action it takes is idempotent. The elector keeps competing, and the caches stay warm.
+   */
+  private follow(): void {
+    clearInterval(this.resyncTimer);
+    this.opts.logger.warn('no longer leading; waiting to lead again');
+  }
+
+  private enqueueAll(): void {
+    for (const name of this.renders.keys()) this.queue.add(name);
+  }
+
+  /** Stops reconciling, lets passes in flight finish, releases the Lease, stops the informers. */
+  async stop(): Promise<void> {
+    this.term = undefined;
+    clearInterval(this.resyncTimer);
+    await this.queue.shutdown({ drain: false });
+    await this.working;
+    if (this.elector) await this.elector.release();
+    await Promise.all([this.renders.stop(), this.jobs.stop()]);
+  }
+}

@@ -1,0 +1,193 @@
+import type { KubeConfig, V1Job } from '@kubernetes/client-node';
+import { errorBody } from '../lib/errors.ts';
+import { isNotFound, type RendersClient } from '../lib/kube/client.ts';
+import { API_VERSION, KIND, type Render, renderIdFromName } from '../lib/kube/render-resource.ts';
+import type { Logger } from '../lib/logger.ts';
+import { jobMeaning } from '../store/lifecycle/decisions.ts';
+import * as lifecycle from '../store/lifecycle/render-lifecycle.ts';
+import { type Actions, decide, type Event, isJobFinished, observeJob, type RowView } from './decide.ts';
+import { workerJob } from './job-spec.ts';
+import { KubeApiError, kubeRequest } from './kube/kube-http.ts';
+import type { WorkerJobSettings } from './settings.ts';
+
+/** The catalogue code of a render cancelled by deleting its Render (docs/errors). */
+export const CANCELLED_MESSAGE = 'The render was cancelled: its Render resource was deleted. Nothing was charged.';
+
+export interface ReconcilerDeps {
+  kc: KubeConfig;
+  lifecycle: lifecycle.LifecycleDeps;
+  renders: RendersClient;
+  /** The informers' caches: Renders and the Jobs this operator owns, keyed by name. */
+  renderCache: { get(name: string): Render | undefined };
+  jobCache: { get(name: string): V1Job | undefined };
+  settings: WorkerJobSettings;
+  publicBaseUrl: string;
+  logger: Logger;
+  now?: () => Date;
+  /** Called after each pass with what it did (metrics, benchmarks). */
+  onActions?: (name: string, actions: Actions) => void;
+}
+
+/**
+ * One reconcile pass of one Render: read what is (the informers' caches, the row in Postgres),
+ * let decide() say what to do, do it, write the status once, then record the events. Idempotent:
+ * every action checks or tolerates that it was done before (a second leader, a retried pass), and
+ * the lifecycle records an outcome only once, so no render is charged twice.
+ */
+export class Reconciler {
+  private readonly now: () => Date;
+  private readonly ns: string;
+
+  constructor(private readonly deps: ReconcilerDeps) {
+    this.now = deps.now ?? (() => new Date());
+    this.ns = deps.settings.namespace;
+  }
+
+  async reconcile(name: string): Promise<void> {
+    const renderId = renderIdFromName(name);
+    if (!renderId) return; // not ours: a Render created by hand with another name
+    let render = this.deps.renderCache.get(name);
+    let job = this.deps.jobCache.get(name);
+    // A finished Job is decided on the Render as it is now, not as a lagging cache has it: the
+    // worker wrote its output there just before it exited.
+    if (render && job && isJobFinished(job)) render = await this.freshRender(name);
+    if (render && job?.metadata?.ownerReferences?.every((o) => o.uid !== render?.metadata.uid)) {
+      job = undefined; // a Job left from an earlier Render of the same name, being collected
+    }
+    const row = await lifecycle.find(this.deps.lifecycle, renderId);
+    const view: RowView | undefined = row && {
+      status: row.status,
+      progress: row.progress,
+      durationSec: row.durationSec,
+      error: row.error as RowView['error'],
+      updatedAt: row.updatedAt,
+    };
+    const actions = decide({
+      render,
+      row: view,
+      job,
+      meaning: render ? jobMeaning(observeJob(job, render)) : { state: 'missing' },
+      now: this.now(),
+    });
+    await this.act(name, renderId, render, actions);
+    this.deps.onActions?.(name, actions);
+  }
+
+  private async freshRender(name: string): Promise<Render | undefined> {
+    try {
+      return await this.deps.renders.get(name);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  private async act(name: string, renderId: string, render: Render | undefined, a: Actions): Promise<void> {
+    const log = this.deps.logger.child({ render: name });
+    const lc = this.deps.lifecycle;
+    if (a.cancel) {
+      if (await lifecycle.fail(lc, renderId, null, this.error('RENDER_CANCELLED', CANCELLED_MESSAGE))) {
+        log.info('render cancelled: its Render was deleted');
+      }
+      return;
+    }
+    if (a.deleteRender) {
+      log.warn('the Render has no render row; deleting it');
+      await this.deps.renders.delete(name).catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      });
+      return;
+    }
+    if (!render) return;
+    if (a.createJob) {
+      try {
+        await kubeRequest(this.deps.kc, {
+          method: 'POST',
+          path: `/apis/batch/v1/namespaces/${this.ns}/jobs`,
+          body: workerJob(
+            {
+              metadata: { name, uid: render.metadata.uid ?? '' },
+              spec: { ...render.spec },
+            },
+            { ...this.deps.settings, maxAttempts: render.spec.maxAttempts ?? this.deps.settings.maxAttempts },
+          ),
+          timeoutMs: 30_000,
+        });
+      } catch (err) {
+        // Created by an earlier pass whose answer was lost, or by another leader: the cache will show it.
+        if (!(err instanceof KubeApiError && err.statusCode === 409)) throw err;
+      }
+    }
+    if (a.progress) await lifecycle.reportProgress(lc, renderId, null, a.progress);
+    if (a.complete) await lifecycle.complete(lc, renderId, null, a.complete);
+    if (a.fail) {
+      const e = a.fail;
+      await lifecycle.fail(lc, renderId, null, this.error(e.code, e.message, e.path));
+    }
+    if (a.deleteJob) {
+      await kubeRequest(this.deps.kc, {
+        method: 'DELETE',
+        path: `/apis/batch/v1/namespaces/${this.ns}/jobs/${name}`,
+        query: { propagationPolicy: 'Background' },
+        timeoutMs: 30_000,
+      }).catch((err: unknown) => {
+        if (!(err instanceof KubeApiError && err.statusCode === 404)) throw err;
+      });
+    }
+    // Only now, with the outcome committed in Postgres, may the Job (and its record) go.
+    if (a.jobTtl) {
+      await kubeRequest(this.deps.kc, {
+        method: 'PATCH',
+        path: `/apis/batch/v1/namespaces/${this.ns}/jobs/${name}`,
+        contentType: 'application/merge-patch+json',
+        body: { spec: { ttlSecondsAfterFinished: this.deps.settings.ttlSecondsAfterFinished } },
+        timeoutMs: 30_000,
+      }).catch((err: unknown) => {
+        if (!(err instanceof KubeApiError && err.statusCode === 404)) throw err;
+      });
+    }
+    if (a.status) {
+      try {
+        await this.deps.renders.patchStatus(name, a.status);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        return;
+      }
+    }
+    for (const e of a.events) await this.event(render, e, log);
+  }
+
+  private error(code: Parameters<typeof errorBody>[1], message: string, path?: string) {
+    return errorBody(this.deps.publicBaseUrl, code, message, path);
+  }
+
+  /** A core/v1 Event on the Render: `kubectl describe render` tells its story. Best effort. */
+  private async event(render: Render, e: Event, log: Logger): Promise<void> {
+    const at = this.now().toISOString();
+    await kubeRequest(this.deps.kc, {
+      method: 'POST',
+      path: `/api/v1/namespaces/${this.ns}/events`,
+      body: {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { generateName: `${render.metadata.name}.` },
+        involvedObject: {
+          apiVersion: API_VERSION,
+          kind: KIND,
+          name: render.metadata.name,
+          namespace: this.ns,
+          uid: render.metadata.uid,
+        },
+        type: e.type,
+        reason: e.reason,
+        message: e.message,
+        source: { component: 'framewright-operator' },
+        reportingComponent: 'framewright-operator',
+        firstTimestamp: at,
+        lastTimestamp: at,
+        count: 1,
+      },
+      timeoutMs: 10_000,
+    }).catch((err: unknown) => log.warn({ err, reason: e.reason }, 'recording an event failed'));
+  }
+}

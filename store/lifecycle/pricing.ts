@@ -1,0 +1,82 @@
+import { type Movie, outputFormat } from '../../movie/index.ts';
+import type { RenderRow } from '../types.ts';
+
+/**
+ * Render pricing (spec section 8). It lives with the lifecycle, which meters and settles every
+ * finished render whichever executor ran it; the API prices its estimate with the same functions.
+ */
+
+/** Credits per weighted render minute (spec section 8). */
+export const CREDITS_PER_MINUTE = 10;
+
+/**
+ * Price weight of a frame size: 1 up to 1920x1080 pixels, 2 up to 2560x1440, 4 above. Measured in
+ * pixels, so a portrait 1080x1920 frame weighs the same as a landscape one.
+ */
+export function frameWeight(width: number, height: number): 1 | 2 | 4 {
+  const pixels = width * height;
+  if (pixels <= 1920 * 1080) return 1;
+  if (pixels <= 2560 * 1440) return 2;
+  return 4;
+}
+
+export interface MeterInput {
+  durationSec: number;
+  /** Full-resolution frame size of the movie (a draft's halving is priced by `draft`, not twice). */
+  width: number;
+  height: number;
+  draft: boolean;
+}
+
+/** Weighted render minutes: minutes x frame weight, halved for drafts. */
+export function weightedMinutes(input: MeterInput): number {
+  const minutes = Math.max(0, input.durationSec) / 60;
+  return minutes * frameWeight(input.width, input.height) * (input.draft ? 0.5 : 1);
+}
+
+/** Whole credits for a render, rounded up; any non-empty render costs at least one. */
+export function renderCredits(input: MeterInput): number {
+  const exact = weightedMinutes(input) * CREDITS_PER_MINUTE;
+  if (exact <= 0) return 0;
+  // Round away float noise first (0.1 min x 10 must be 1, not 2).
+  return Math.max(1, Math.ceil(Math.round(exact * 1e6) / 1e6));
+}
+
+/** What a finished render costs before it meets the balance. */
+export interface RenderPrice {
+  /** Weighted minutes, rounded to 4 decimals (the `meteredMinutes` the API shows). */
+  meteredMinutes: number;
+  credits: number;
+}
+
+/**
+ * The price of a finished render of `durationSec` seconds, from its row: metered by the movie's
+ * full-size frame (a draft's half resolution is the "drafts cost half" rule, not priced twice);
+ * test mode is metered but costs nothing.
+ */
+export function priceRender(
+  render: Pick<RenderRow, 'movie' | 'draft' | 'mode' | 'width' | 'height'>,
+  durationSec: number,
+): RenderPrice {
+  const full = fullFrame(render);
+  const meter: MeterInput = { durationSec, width: full.width, height: full.height, draft: render.draft };
+  return {
+    meteredMinutes: Math.round(weightedMinutes(meter) * 10_000) / 10_000,
+    credits: render.mode === 'test' ? 0 : renderCredits(meter),
+  };
+}
+
+/**
+ * The movie's full-size frame. A row whose movie names no valid frame (written by hand, or by an
+ * older version) is priced by the frame it stored, undoing a draft's halving.
+ */
+function fullFrame(render: Pick<RenderRow, 'movie' | 'draft' | 'width' | 'height'>): { width: number; height: number } {
+  try {
+    const full = outputFormat({ ...(render.movie as Movie), draft: false } as Movie);
+    if (Number.isFinite(full.width * full.height)) return full;
+  } catch {
+    // An unknown preset: fall through to the stored frame.
+  }
+  const scale = render.draft ? 2 : 1;
+  return { width: render.width * scale, height: render.height * scale };
+}

@@ -1,0 +1,540 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { V1Job } from '@kubernetes/client-node';
+import postgres from 'postgres';
+import sharp from 'sharp';
+import { Webhook } from 'standardwebhooks';
+import { newWebhookSecret } from '../../lib/webhooks/signature.ts';
+import { type Identity, role } from '../../operator/rbac.ts';
+import { type Database, openDatabase } from '../../store/database.ts';
+import { ensureWebhookSecret } from '../../store/lifecycle/webhook-outbox-repo.ts';
+import { logger, newAccount } from '../api/helpers.ts';
+import { freePort, tinyMovie } from '../pipeline/harness.ts';
+import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
+import { NodeHarness } from '../services/node-harness.ts';
+import { type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
+import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
+
+/**
+ * The cluster shape end to end, on a real kube-apiserver, etcd and Job controller: the API
+ * (RENDER_EXECUTOR=kubernetes) creates Renders, `framewright operator` (a child process, with
+ * only its Role's permissions) reconciles them into Jobs, the node harness runs each pod's
+ * `framewright worker --render NAME` as a local process with the worker's identity, and the
+ * outcome lands in S3, in the Render's status and in PostgreSQL, exactly once.
+ */
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = path.join(REPO, 'bin/framewright');
+const NS = 'framewright';
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const s3Endpoint = process.env.TEST_S3_ENDPOINT;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn().catch(() => undefined);
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+interface Child {
+  child: ChildProcess;
+  log: () => string;
+}
+
+function spawnOperator(env: NodeJS.ProcessEnv): Child {
+  const child = spawn(BIN, ['operator'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (c) => {
+    out += c;
+  });
+  child.stderr?.on('data', (c) => {
+    out += c;
+  });
+  return { child, log: () => out };
+}
+
+async function stopChild(c: Child, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (c.child.exitCode !== null || c.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => c.child.once('exit', resolve));
+  c.child.kill(signal);
+  await Promise.race([exited, sleep(20_000).then(() => c.child.kill('SIGKILL'))]);
+}
+
+/** A kubeconfig like `file` whose server is `server` (the API reaches the apiserver through a proxy). */
+async function kubeconfigVia(file: string, server: string): Promise<string> {
+  const text = await readFile(file, 'utf8');
+  const out = `${file}.via-proxy`;
+  await writeFile(out, text.replace(/server: *\S+/g, `server: ${server}`));
+  return out;
+}
+
+describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S3, Render status and Postgres', {
+  timeout: 900_000,
+}, () => {
+  let cp: ControlPlane;
+  let node: NodeHarness;
+  let db: Database;
+  let admin: postgres.Sql;
+  let dbName: string;
+  let clusterDbUrl: string;
+  let api: ServeProcess & { base: string };
+  let apiProxy: TcpProxy;
+  const operators: Child[] = [];
+  let operatorEnv: NodeJS.ProcessEnv;
+  let receiver: Server;
+  const hooks: { body: string; headers: IncomingHttpHeaders }[] = [];
+  const bucket = `fw-cluster-${Date.now()}`;
+  let s3: S3Client;
+  const kubeconfigs = {} as Record<Identity, string>;
+
+  const kubectl = async (...args: string[]) => (await cp.kubectl(['-n', NS, ...args])).stdout;
+
+  before(async () => {
+    assert.ok(databaseUrl, 'TEST_DATABASE_URL is set by scripts/test.sh');
+    assert.ok(s3Endpoint, 'TEST_S3_ENDPOINT is set by scripts/test.sh');
+    // A database of its own: queued renders of other test files must not reach this cluster.
+    dbName = `fw_cluster_${randomBytes(4).toString('hex')}`;
+    admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${dbName}`);
+    clusterDbUrl = databaseUrl.replace(/\/[^/]*$/, `/${dbName}`);
+    db = await openDatabase({ databaseUrl: clusterDbUrl, dataDir: '.', logger, max: 2 });
+
+    s3 = new S3Client({
+      endpoint: s3Endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    const s3Env = {
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: s3Endpoint,
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'test',
+      S3_SECRET_ACCESS_KEY: 'test',
+    };
+
+    cp = await startControlPlane({ namespace: NS });
+    await cp.kubectl(['apply', '-f', path.join(REPO, 'crds/renders.framewright.dev.yaml')]);
+    await cp.kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/renders.framewright.dev']);
+    // Each identity gets exactly its Role (operator/rbac.ts), as the Helm chart binds it.
+    const items = (['api', 'operator', 'worker'] as const).flatMap((id) => [
+      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `framewright-${id}`, namespace: NS } },
+      role(id, NS),
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: `framewright-${id}`, namespace: NS },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: `framewright-${id}` },
+        subjects: [{ kind: 'ServiceAccount', name: `framewright-${id}`, namespace: NS }],
+      },
+    ]);
+    await cp.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    for (const id of ['api', 'operator', 'worker'] as const) {
+      kubeconfigs[id] = await cp.serviceAccountKubeconfig(NS, `framewright-${id}`);
+    }
+
+    node = await NodeHarness.start(cp, {
+      namespace: NS,
+      env: { ...s3Env, ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
+    });
+
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        hooks.push({ body, headers: req.headers });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+
+    // The API reaches the apiserver through a proxy that a test can make refuse connections.
+    apiProxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(cp.server).port) });
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const served = spawnServe({
+      ...s3Env,
+      DATABASE_URL: clusterDbUrl,
+      DATA_DIR: path.join(cp.dir, 'api-data'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: base,
+      ALLOW_PRIVATE_URLS: 'true',
+      RENDER_EXECUTOR: 'kubernetes',
+      KUBE_NAMESPACE: NS,
+      KUBECONFIG: await kubeconfigVia(kubeconfigs.api, apiProxy.url('https')),
+      LOG_LEVEL: 'info',
+    });
+    api = { ...served, base };
+    await untilReady(api, base);
+
+    operatorEnv = {
+      DATABASE_URL: clusterDbUrl,
+      KUBECONFIG: kubeconfigs.operator,
+      KUBE_NAMESPACE: NS,
+      PUBLIC_BASE_URL: base,
+      WORKER_IMAGE: 'framewright:test',
+      LEASE_DURATION_SEC: '4',
+      RENEW_DEADLINE_SEC: '3',
+      RETRY_PERIOD_SEC: '1',
+      JOB_TTL_SECONDS: '3600',
+      LOG_LEVEL: 'info',
+    };
+    operators.push(spawnOperator({ ...operatorEnv, POD_NAME: 'operator-a' }));
+  });
+
+  after(async () => {
+    for (const o of operators) await stopChild(o).catch(() => {});
+    if (api) await stopServe(api).catch(() => {});
+    await node?.stop();
+    await apiProxy?.close();
+    receiver?.close();
+    await db?.close();
+    await cp?.stop();
+    if (admin) {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+      await admin.end();
+    }
+  });
+
+  /** Diagnostics for a failing case: the operator's and the pods' logs. */
+  const logs = () =>
+    [
+      ...operators.map((o, i) => `--- operator ${i} ---\n${o.log().slice(-3000)}`),
+      `--- api ---\n${api.log().slice(-2000)}`,
+      ...node.history.slice(-3).map((h) => `--- pod ${h.pod} (exit ${h.exitCode}) ---\n${h.output().slice(-2000)}`),
+      `--- node problems ---\n${node.problems.join('\n')}`,
+    ].join('\n');
+
+  async function post(key: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+    const res = await fetch(`${api.base}/v1/renders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  async function row(id: string) {
+    const [r] = await db.sql<
+      {
+        status: string;
+        progress: number;
+        chargedCredits: number;
+        reservedCredits: number;
+        error: { code: string; message: string; path?: string } | null;
+        outputKey: string | null;
+      }[]
+    >`SELECT status, progress, charged_credits, reserved_credits, error, output_key FROM renders WHERE id = ${id}`;
+    return r;
+  }
+
+  async function finished(id: string, timeoutMs = 120_000) {
+    try {
+      return await until(
+        `render ${id} to finish`,
+        async () => {
+          const r = await row(id);
+          return r && (r.status === 'done' || r.status === 'failed') ? r : undefined;
+        },
+        timeoutMs,
+      );
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n${logs()}`);
+    }
+  }
+
+  const renderName = (id: string) => id.replace('_', '-');
+  const job = async (name: string) =>
+    JSON.parse(await kubectl('get', 'job', name, '-o', 'json').catch(() => 'null')) as V1Job | null;
+  const jobsOf = async (name: string) =>
+    (JSON.parse(await kubectl('get', 'jobs', '-o', 'json')) as { items: V1Job[] }).items.filter(
+      (j) => j.metadata?.name === name,
+    );
+  const balance = async (accountId: string) =>
+    (await db.sql<{ creditBalance: number }[]>`SELECT credit_balance FROM accounts WHERE id = ${accountId}`)[0]
+      ?.creditBalance;
+
+  it('a render goes through the cluster: Job, pod, MP4 in S3, status in the Render and in Postgres, signed webhook', async () => {
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const secret = await ensureWebhookSecret(db.sql, accountId, newWebhookSecret);
+    const { port } = receiver.address() as { port: number };
+    const created = await post(key, {
+      movie: tinyMovie({ duration: 2 }),
+      webhook_url: `http://127.0.0.1:${port}/hook`,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.id as string;
+    const name = renderName(id);
+
+    const done = await finished(id);
+    assert.equal(done.status, 'done', JSON.stringify(done.error));
+    assert.ok(done.chargedCredits > 0);
+    assert.equal(done.reservedCredits, 0);
+    assert.equal(await balance(accountId), 1000 - done.chargedCredits);
+    assert.equal(done.outputKey, `renders/${id}.mp4`);
+    const mp4 = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: `renders/${id}.mp4` }));
+    const bytes = Buffer.from(
+      await (mp4.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+    );
+    assert.equal(bytes.subarray(4, 8).toString('latin1'), 'ftyp', 'an MP4 in the object store');
+
+    // The Render tells the story: kubectl get shows the columns, describe shows the events.
+    const status = await until('the Render to say done', async () => {
+      const r = JSON.parse(await kubectl('get', 'render', name, '-o', 'json'));
+      return r.status?.phase === 'done' ? r.status : undefined;
+    });
+    assert.equal(status.progress, 100);
+    assert.equal(status.jobName, name);
+    assert.equal(status.attempts, 1);
+    assert.equal(status.outputKey, `renders/${id}.mp4`);
+    assert.ok(
+      status.conditions.some((c: { type: string; status: string }) => c.type === 'Complete' && c.status === 'True'),
+    );
+    const table = await kubectl('get', 'renders', '-o', 'wide');
+    assert.match(table.split('\n')[0] ?? '', /NAME\s+STATUS\s+PROGRESS\s+DURATION\s+AGE\s+ACCOUNT\s+JOB\s+ATTEMPTS/);
+    assert.match(table, new RegExp(`${name}\\s+done\\s+100\\s+2\\s+\\S+\\s+${accountId}\\s+${name}\\s+1`));
+    const described = await kubectl('describe', 'render', name);
+    assert.match(described, /JobCreated/);
+    assert.match(described, /Completed/);
+
+    // The Job ran one pod; its TTL was set only after the outcome was in Postgres.
+    const j = await until('the Job TTL', async () => {
+      const x = await job(name);
+      return x?.spec?.ttlSecondsAfterFinished !== undefined ? x : undefined;
+    });
+    assert.equal(j.spec?.ttlSecondsAfterFinished, 3600);
+    assert.equal(j.status?.succeeded, 1);
+
+    const hook = await until('the webhook', async () => hooks.find((h) => h.body.includes(id)));
+    const event = new Webhook(secret).verify(hook.body, hook.headers as Record<string, string>) as {
+      type: string;
+      data: { id: string; status: string; outputUrl: string };
+    };
+    assert.equal(event.type, 'render.completed');
+    assert.equal(event.data.status, 'done');
+    assert.match(event.data.outputUrl, new RegExp(`^${api.base}/v1/outputs/${id}`));
+    const download = await fetch(event.data.outputUrl, { redirect: 'follow' });
+    assert.equal(download.status, 200);
+  });
+
+  it('a worker pod killed with exit 137 is retried, and the render is done and charged once', async () => {
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const created = await post(key, { movie: tinyMovie({ duration: 20 }) });
+    const id = created.body.id as string;
+    const name = renderName(id);
+    const pod = await until('the first pod to run', async () => node.running().find((p) => p.startsWith(name)), 60_000);
+    await until('the pod to report progress', async () => {
+      const r = await row(id);
+      return r && r.status !== 'queued' ? r : undefined;
+    });
+    assert.ok(node.kill(pod, 'SIGKILL'));
+    const done = await finished(id);
+    assert.equal(done.status, 'done', JSON.stringify(done.error));
+    assert.equal(node.history.find((h) => h.pod === pod)?.exitCode, 137);
+    const status = JSON.parse(await kubectl('get', 'render', name, '-o', 'json')).status;
+    assert.equal(status.attempts, 2);
+    const ledger = await db.sql<{ n: number; sum: number }[]>`
+      SELECT count(*)::int AS n, coalesce(sum(delta), 0)::int AS sum FROM credit_ledger
+      WHERE account_id = ${accountId} AND reason = 'render'`;
+    assert.equal(ledger[0]?.n, 1, 'one charge');
+    assert.equal(await balance(accountId), 1000 - done.chargedCredits);
+    assert.equal((await jobsOf(name)).length, 1, 'one Job, two pods');
+  });
+
+  it('a bad asset fails the render at once, without a retry, and releases the credits', async () => {
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const closed = await freePort(); // nothing listens there: the asset is unreachable
+    const movie = tinyMovie({
+      elements: [{ id: 'img', type: 'image', src: `http://127.0.0.1:${closed}/missing.png` }],
+    });
+    const created = await post(key, { movie });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.id as string;
+    const failed = await finished(id);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error?.code, 'ASSET_UNREACHABLE', JSON.stringify(failed.error));
+    assert.equal(failed.error?.path, 'scenes[0].elements[0].src');
+    assert.equal(failed.chargedCredits, 0);
+    assert.equal(failed.reservedCredits, 0);
+    assert.equal(await balance(accountId), 1000);
+    const j = await job(renderName(id));
+    assert.equal(j?.status?.failed, 1, 'one pod: no retry');
+    assert.equal(j?.status?.conditions?.find((c) => c.type === 'Failed')?.reason, 'PodFailurePolicy');
+  });
+
+  it('kubectl delete render cancels it: the Job and its pod go, the row fails RENDER_CANCELLED, credits released', async () => {
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const id = (await post(key, { movie: tinyMovie({ duration: 60 }) })).body.id as string;
+    const name = renderName(id);
+    await until('the pod to run', async () => node.running().find((p) => p.startsWith(name)), 60_000);
+    await kubectl('delete', 'render', name, '--wait=true');
+    const failed = await finished(id, 60_000);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error?.code, 'RENDER_CANCELLED');
+    assert.equal(failed.reservedCredits, 0);
+    assert.equal(await balance(accountId), 1000);
+    await until('the Job to be gone', async () => (await jobsOf(name)).length === 0, 60_000);
+    await until('the pod process to stop', async () => !node.running().some((p) => p.startsWith(name)), 60_000);
+  });
+
+  it('the operator killed mid-render and restarted makes no second Job and loses nothing', async () => {
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const id = (await post(key, { movie: tinyMovie({ duration: 10 }) })).body.id as string;
+    const name = renderName(id);
+    await until('the pod to run', async () => node.running().find((p) => p.startsWith(name)), 60_000);
+    const first = operators.pop() as Child;
+    await stopChild(first, 'SIGKILL');
+    // The render finishes while no operator runs; the restarted one records it.
+    await until('the Job to complete', async () => (await job(name))?.status?.succeeded === 1, 120_000);
+    assert.equal((await row(id))?.status !== 'done', true, 'nobody recorded it yet');
+    operators.push(spawnOperator({ ...operatorEnv, POD_NAME: 'operator-b' }));
+    const done = await finished(id, 90_000);
+    assert.equal(done.status, 'done', JSON.stringify(done.error));
+    assert.equal((await jobsOf(name)).length, 1);
+    assert.equal(await balance(accountId), 1000 - done.chargedCredits);
+  });
+
+  it('two operators: one leads; when it dies the other takes over within the lease', async () => {
+    operators.push(spawnOperator({ ...operatorEnv, POD_NAME: 'operator-c' }));
+    const holder = async () =>
+      JSON.parse(await kubectl('get', 'lease', 'framewright-operator', '-o', 'json')).spec?.holderIdentity as string;
+    const leader = await until('a leader', async () => (await holder()) || undefined);
+    assert.equal(leader, 'operator-b', 'the running leader keeps the lease');
+    const b = operators.find((o) => o.log().includes('operator-b')) ?? (operators[0] as Child);
+    const killedAt = Date.now();
+    await stopChild(b, 'SIGKILL');
+    operators.splice(operators.indexOf(b), 1);
+    await until('operator-c to lead', async () => (await holder()) === 'operator-c', 20_000);
+    const took = Date.now() - killedAt;
+    assert.ok(took < 4_000 + 3_000, `took over in ${took} ms (lease 4 s, retry 1 s)`);
+    const { key } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const id = (await post(key, { movie: tinyMovie({ duration: 1 }) })).body.id as string;
+    assert.equal((await finished(id)).status, 'done');
+  });
+
+  it('the apiserver restarted: the informers recover and the next render runs', async () => {
+    await cp.restartApiserver();
+    const { key } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const id = (await post(key, { movie: tinyMovie({ duration: 1 }) })).body.id as string;
+    assert.equal((await finished(id)).status, 'done');
+  });
+
+  it('the apiserver unreachable when the render is made: 201, and the Render is created once it answers', async () => {
+    const { key } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    apiProxy.refuse = true;
+    apiProxy.cut();
+    const created = await post(key, { movie: tinyMovie({ duration: 1 }) });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.id as string;
+    await sleep(1_000);
+    assert.equal((await row(id))?.status, 'queued');
+    apiProxy.refuse = false;
+    const done = await finished(id, 120_000);
+    assert.equal(done.status, 'done', JSON.stringify(done.error));
+  });
+
+  it('a Render without a render row is removed', async () => {
+    const orphan = 'rnd-0000000000zzzzzzzzzzzzzzzz';
+    const render = {
+      apiVersion: 'framewright.dev/v1alpha1',
+      kind: 'Render',
+      metadata: { name: orphan, namespace: NS },
+      spec: {
+        renderId: orphan.replace('-', '_'),
+        accountId: 'acc_0000000000zzzzzzzzzzzzzzzz',
+        mode: 'live',
+        movieKey: 'movies/none.json',
+        movieBytes: 1,
+        movieSha256: '0'.repeat(64),
+        outputKey: 'renders/none.mp4',
+        width: 320,
+        height: 180,
+        fps: 15,
+        draft: false,
+        watermark: false,
+        estimatedDurationSec: 1,
+      },
+    };
+    await cp.kubectl(['apply', '-f', '-'], JSON.stringify(render));
+    await until(
+      'the orphan Render to be deleted',
+      async () => {
+        const out = await kubectl('get', 'renders', '-o', 'name');
+        return !out.includes(orphan);
+      },
+      30_000,
+    );
+    assert.equal((await jobsOf(orphan)).length, 0, 'no Job was made for it');
+  });
+
+  it('a 5 MB movie: the Render stays small (the movie is in the object store) and the render is done', async () => {
+    // A request body is at most 1 MiB, but variables multiply: one 0.9 MB data: URL used by six
+    // images resolves to a movie of over 5 MB. Noise does not compress, so the PNG stays large.
+    const noise = randomBytes(470 * 470 * 3);
+    const png = await sharp(noise, { raw: { width: 470, height: 470, channels: 3 } })
+      .png()
+      .toBuffer();
+    const src = `data:image/png;base64,${png.toString('base64')}`;
+    const images = Array.from({ length: 6 }, (_, i) => ({
+      id: `img${i}`,
+      type: 'image',
+      src: '{{picture}}',
+      x: (i % 3) * 100,
+      y: Math.floor(i / 3) * 90,
+      width: 100,
+      height: 90,
+    }));
+    const movie = { ...tinyMovie({ elements: images }), variables: { picture: { type: 'string' } } };
+    const { key } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const created = await post(key, { movie, variables: { picture: src } });
+    assert.equal(created.status, 201, JSON.stringify(created.body).slice(0, 500));
+    const id = created.body.id as string;
+    const [stored] = await db.sql<
+      { bytes: number }[]
+    >`SELECT octet_length(movie::text)::int AS bytes FROM renders WHERE id = ${id}`;
+    assert.ok((stored?.bytes ?? 0) > 5_000_000, `the resolved movie is over 5 MB (${stored?.bytes})`);
+    const size = (await kubectl('get', 'render', renderName(id), '-o', 'json')).length;
+    assert.ok(size < 10_000, `the Render is ${size} bytes`);
+    const done = await finished(id);
+    assert.equal(done.status, 'done', JSON.stringify(done.error));
+  });
+
+  it('each identity can do what its Role grants and nothing more', async () => {
+    const as = (id: Identity, ...args: string[]) =>
+      cp.kubectl(['--kubeconfig', kubeconfigs[id], '-n', NS, ...args]).then(
+        () => 'allowed',
+        (err: Error) => (/forbidden/i.test(err.message) ? 'forbidden' : err.message),
+      );
+    const can = (id: Identity, verb: string, resource: string, ...flags: string[]) =>
+      cp.kubectl(['--kubeconfig', kubeconfigs[id], '-n', NS, 'auth', 'can-i', verb, resource, ...flags]).then(
+        (r) => r.stdout.trim(),
+        (err: Error & { stdout?: string }) => (/no/.test(err.message) ? 'no' : err.message),
+      );
+    assert.equal(await as('worker', 'get', 'renders'), 'forbidden', 'a worker may not list Renders');
+    assert.equal(await as('worker', 'get', 'jobs'), 'forbidden');
+    assert.equal(await as('worker', 'get', 'secrets'), 'forbidden');
+    assert.equal(await as('api', 'delete', 'render', 'x'), 'forbidden', 'the API never deletes Renders');
+    assert.equal(await as('api', 'get', 'jobs'), 'forbidden');
+    assert.equal(await as('operator', 'get', 'secrets'), 'forbidden');
+    assert.equal(await as('operator', 'get', 'pods'), 'forbidden', 'the operator reads Jobs, not pods');
+    assert.equal(await can('operator', 'create', 'jobs.batch'), 'yes');
+    assert.equal(await can('worker', 'patch', 'renders.framewright.dev', '--subresource=status'), 'yes');
+    assert.equal(await can('worker', 'patch', 'renders.framewright.dev'), 'no', 'a worker cannot change a spec');
+  });
+});

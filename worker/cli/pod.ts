@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { EnvSchema, readEnv } from '../../lib/config.ts';
+import { AppError } from '../../lib/errors.ts';
+import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
+import type { Render, RenderStatus } from '../../lib/kube/render-resource.ts';
+import { createLogger, type Logger } from '../../lib/logger.ts';
+import { objectStoreFromEnv } from '../../lib/storage/from-env.ts';
+import type { ObjectStore } from '../../lib/storage/object-store.ts';
+import { workerExitCode } from '../../lib/worker-exit.ts';
+import type { WorkerMessage } from '../job-protocol.ts';
+import { workerConfigFromEnv } from '../render-movie.ts';
+import { runJob } from './worker.ts';
+
+/** Progress patches go to the apiserver at most this often; the last one is always sent. */
+const PATCH_EVERY_MS = 1_000;
+
+/**
+ * `framewright worker --render NAME`: the command of a render's Job pod. Reads its Render and the
+ * movie the spec points at (object store), renders with the same code as the one-machine worker,
+ * stores the MP4, and reports through the Render's status subresource (the cluster's status
+ * sink). It holds no database credentials: get on its Render and patch on renders/status is all.
+ * Exit 0 when the output is stored and reported; a failure of the render itself exits with its
+ * catalogue code's status (the Job fails without a retry); anything else is a crash (retried).
+ */
+export async function runPod(name: string, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const logger = createLogger({ level: env.LOG_LEVEL ?? 'info', name: 'worker' }).child({ render: name });
+  const namespace = env.POD_NAMESPACE;
+  if (!namespace) {
+    logger.error('POD_NAMESPACE is not set (the Job sets it from metadata.namespace)');
+    return 1;
+  }
+  const renders = new RendersClient(loadKubeConfig(env), namespace);
+  const { values } = readEnv(EnvSchema, env);
+  const objects = objectStoreFromEnv(values);
+  const render = await renders.get(name);
+  const sink = new StatusSink(renders, name, logger);
+  const controller = new AbortController();
+  process.once('SIGTERM', () => controller.abort(new AppError('RENDER_FAILED', 'The render was stopped')));
+
+  const scratch = await mkdtemp(path.join(env.TMPDIR ?? tmpdir(), 'fw-pod-'));
+  try {
+    let movie: unknown;
+    try {
+      movie = await readMovie(objects, render);
+    } catch (err) {
+      return await sink.failed(err);
+    }
+    const output = path.join(scratch, 'output.mp4');
+    const result = await runJob(
+      {
+        type: 'job',
+        renderId: render.spec.renderId,
+        movie,
+        output,
+        watermark: render.spec.watermark,
+        draft: render.spec.draft,
+      },
+      workerConfigFromEnv(env),
+      controller.signal,
+      logger,
+      async (m) => sink.progress(m),
+    );
+    if (result.type === 'failed') {
+      return await sink.failed(
+        new AppError(result.error.code, result.error.message, result.error.path ? { path: result.error.path } : {}),
+      );
+    }
+    if (result.type !== 'done') throw new Error(`unexpected worker result ${result.type}`);
+    const { outputKey } = render.spec;
+    await objects.putFile(outputKey, output, 'video/mp4');
+    // The operator completes the render once the Job is Complete and these fields are in the status.
+    await sink.flush({ phase: 'rendering', progress: 99, durationSec: result.durationSec, outputKey });
+    logger.info({ durationSec: result.durationSec, renderMs: result.renderMs }, 'render done');
+    return 0;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The resolved movie, from the object store, checked against the digest in the spec. */
+async function readMovie(objects: ObjectStore, render: Render): Promise<unknown> {
+  const object = await objects.get(render.spec.movieKey);
+  if (!object) throw new AppError('RENDER_FAILED', `The movie object ${render.spec.movieKey} does not exist`);
+  const bytes = await buffer(object.body);
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  if (bytes.length !== render.spec.movieBytes || digest !== render.spec.movieSha256) {
+    throw new AppError('RENDER_FAILED', `The movie object ${render.spec.movieKey} does not match its digest`);
+  }
+  return JSON.parse(bytes.toString('utf8'));
+}
+
+/**
+ * Progress reports as merge patches of the Render's status, at most one a second. A patch that
+ * fails is logged and superseded by the next; the final report must go through (it is retried).
+ */
+class StatusSink {
+  private last = 0;
+  private pending: Partial<RenderStatus> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private inflight: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly renders: RendersClient,
+    private readonly name: string,
+    private readonly logger: Logger,
+  ) {}
+
+  progress(m: WorkerMessage): void {
+    if (m.type !== 'progress') return;
+    this.pending = {
+      phase: m.phase,
+      progress: Math.floor(m.progress),
+      ...(m.durationSec !== undefined ? { durationSec: m.durationSec } : {}),
+    };
+    const wait = this.last + PATCH_EVERY_MS - Date.now();
+    if (wait <= 0) this.send();
+    else this.timer ??= setTimeout(() => this.send(), wait);
+  }
+
+  private send(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const status = this.pending;
+    this.pending = undefined;
+    if (!status) return;
+    this.last = Date.now();
+    this.inflight = this.inflight.then(() =>
+      this.renders.patchStatus(this.name, status).then(
+        () => undefined,
+        (err: unknown) => this.logger.warn({ err }, 'progress report not recorded'),
+      ),
+    );
+  }
+
+  /** The last report: waits for earlier ones, then retries until it is recorded (or throws). */
+  async flush(status: Partial<RenderStatus>): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = undefined;
+    await this.inflight;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.renders.patchStatus(this.name, status);
+        return;
+      } catch (err) {
+        if (attempt >= 5) throw err;
+        this.logger.warn({ err, attempt }, 'reporting the outcome failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+      }
+    }
+  }
+
+  /** Reports a failure of the render itself and returns the exit status that says so. */
+  async failed(err: unknown): Promise<number> {
+    const e =
+      err instanceof AppError ? err : new AppError('RENDER_FAILED', err instanceof Error ? err.message : String(err));
+    this.logger.warn({ code: e.code, message: e.message, path: e.path }, 'render failed');
+    await this.flush({ error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } });
+    return workerExitCode(e.code);
+  }
+}

@@ -20,13 +20,22 @@ function withText(field: string, value: unknown): Json {
   return d;
 }
 
-/** Runs all three entry points and checks each returns a well-formed result quickly. */
+/**
+ * Runs all three entry points and checks each returns a well-formed result quickly: within 2 s
+ * in the best of up to three tries, so that a machine busy with other work (the test suite runs
+ * two files at once, some start a control plane) does not fail it, while work that grows faster
+ * than the input (what this guards against) is slow on every try.
+ */
 function survive(input: unknown, values?: unknown): void {
   for (const run of [() => validateMovie(input), () => validateTemplate(input), () => resolveMovie(input, values)]) {
-    const t0 = performance.now();
-    const r = run();
-    const ms = performance.now() - t0;
-    assert.ok(ms < 2000, `took ${ms} ms`);
+    let r: ReturnType<typeof run> | undefined;
+    let ms = Number.POSITIVE_INFINITY;
+    for (let attempt = 0; attempt < 3 && ms >= 2000; attempt++) {
+      const t0 = performance.now();
+      r = run();
+      ms = Math.min(ms, performance.now() - t0);
+    }
+    assert.ok(r && ms < 2000, `took ${ms} ms at best of three`);
     if (!r.ok) {
       assert.ok(r.findings.length >= 1 && r.findings.length <= MAX_FINDINGS);
       for (const f of r.findings) {

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
-import { retryTransient } from '../lib/backoff.ts';
 import { EnvSchema, readEnv } from '../lib/config.ts';
 import { loadKubeConfig } from '../lib/kube/client.ts';
 import { createLogger, logUnhandledRejections } from '../lib/logger.ts';
-import { openDatabase } from '../store/database.ts';
-import { isDatabaseUnavailable } from '../store/db-unavailable.ts';
+import { untilShutdown } from '../lib/shutdown.ts';
+import { openDatabaseWhenUp } from '../store/database.ts';
 import { Operator } from './operator.ts';
 import { operatorSettings } from './settings.ts';
 
@@ -31,14 +30,12 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const kc = loadKubeConfig(process.env);
-  const db = await retryTransient(
-    () => openDatabase({ databaseUrl: values.DATABASE_URL, dataDir: values.DATA_DIR ?? './data', logger, max: 4 }),
-    {
-      isTransient: isDatabaseUnavailable,
-      onRetry: (err, attempt, retryInMs) =>
-        logger.warn({ err, attempt, retryInMs }, 'the database cannot be reached yet; waiting for it'),
-    },
-  );
+  const db = await openDatabaseWhenUp({
+    databaseUrl: values.DATABASE_URL,
+    dataDir: values.DATA_DIR ?? './data',
+    logger,
+    max: 4,
+  });
   const operator = new Operator({
     kc,
     db,
@@ -48,28 +45,11 @@ export async function main(argv: string[]): Promise<number> {
   });
   operator.start();
   logger.info({ namespace: settings.job.namespace, identity: settings.identity }, 'operator started');
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      logger.info({ signal }, 'shutting down');
-      operator
-        .stop()
-        .then(() => db.close())
-        .then(
-          () => 0,
-          (err: unknown) => {
-            logger.error({ err }, 'shutdown failed');
-            return 1;
-          },
-        )
-        .then((code) => {
-          setTimeout(() => process.exit(code), 1_000).unref();
-          resolve(code);
-        });
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+  // Stop reconciling and release the Lease (another replica takes over at once), then close.
+  return untilShutdown(logger, async () => {
+    await operator.stop();
+    // One line for benchmarks (bench/operator.ts): how much reconciling this process did.
+    logger.info({ reconciles: operator.reconciles }, 'operator stopped');
+    await db.close();
   });
 }

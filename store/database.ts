@@ -1,9 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
+import { retryTransient } from '../lib/backoff.ts';
 import type { Logger } from '../lib/logger.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { DataDirInUseError } from './data-dir-lock.ts';
+import { isDatabaseUnavailable } from './db-unavailable.ts';
 import { migrate } from './migrate.ts';
 import {
   type EmbeddedPostgres,
@@ -208,4 +210,17 @@ async function attachEmbedded(dir: string, shared: SharedServer): Promise<Databa
     );
   }
   return { sql, kind: 'pglite', url, renderChanges: new ChangeFeed(), close: () => sql.end({ timeout: 5 }) };
+}
+
+/**
+ * openDatabase, waiting for a database that cannot be reached yet (a cluster starting, a
+ * failover) rather than failing: each try that finds it unreachable is logged, then retried
+ * with backoff. Any other error (a wrong URL, a failed migration) fails at once.
+ */
+export function openDatabaseWhenUp(options: OpenDatabaseOptions): Promise<Database> {
+  return retryTransient(() => openDatabase(options), {
+    isTransient: isDatabaseUnavailable,
+    onRetry: (err, attempt, retryInMs) =>
+      options.logger.warn({ err, attempt, retryInMs }, 'the database cannot be reached yet; waiting for it'),
+  });
 }

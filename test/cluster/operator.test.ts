@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -24,7 +23,7 @@ import { logger, newAccount } from '../api/helpers.ts';
 import { freePort, tinyMovie } from '../pipeline/harness.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
 import { NodeHarness } from '../services/node-harness.ts';
-import { type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
+import { type ServeProcess, spawnFramewright, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
 
 /**
@@ -36,7 +35,6 @@ import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
  */
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = path.join(REPO, 'bin/framewright');
 const NS = 'framewright';
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const s3Endpoint = process.env.TEST_S3_ENDPOINT;
@@ -52,22 +50,9 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
   }
 }
 
-interface Child {
-  child: ChildProcess;
-  log: () => string;
-}
+type Child = ServeProcess;
 
-function spawnOperator(env: NodeJS.ProcessEnv): Child {
-  const child = spawn(BIN, ['operator'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (c) => {
-    out += c;
-  });
-  child.stderr?.on('data', (c) => {
-    out += c;
-  });
-  return { child, log: () => out };
-}
+const spawnOperator = (env: NodeJS.ProcessEnv): Child => spawnFramewright(['operator'], env);
 
 async function stopChild(c: Child, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (c.child.exitCode !== null || c.child.signalCode !== null) return;

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,19 +8,10 @@ import { createPipeline, type Pipeline, pipelineConfig } from '../../api/pipelin
 import { EnvSchema, readEnv } from '../../lib/config.ts';
 import type { Database } from '../../store/database.ts';
 import { logger, startApp, testConfig } from '../api/helpers.ts';
+import { freePort } from '../services/free-port.ts';
 
 export const run = promisify(execFile);
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** A clock the test moves forward (retention, webhook backoff) without sleeping. */
 export class TestClock {

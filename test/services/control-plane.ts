@@ -2,10 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { access, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.ts';
 
 /**
  * A real Kubernetes control plane for tests: etcd (Debian's), kube-apiserver and
@@ -103,17 +103,6 @@ async function terminate(p: Proc, graceMs = 5000): Promise<void> {
     p.child.kill('SIGKILL');
     await p.exited;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Polls `probe` until it returns true; throws with the log tail when `proc` exits or time runs out. */

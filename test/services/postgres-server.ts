@@ -3,7 +3,7 @@ import { chown, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../pipeline/harness.ts';
+import { freePort } from './free-port.ts';
 
 const run = promisify(execFile);
 

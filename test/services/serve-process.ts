@@ -12,7 +12,12 @@ export interface ServeProcess {
 
 /** Starts `framewright serve` with this process's environment plus `env`. */
 export function spawnServe(env: NodeJS.ProcessEnv): ServeProcess {
-  const child = spawn(BIN, ['serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnFramewright(['serve'], env);
+}
+
+/** Starts `framewright ARGS...` (serve, operator) with this process's environment plus `env`. */
+export function spawnFramewright(args: string[], env: NodeJS.ProcessEnv): ServeProcess {
+  const child = spawn(BIN, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (c) => {
     out += c;

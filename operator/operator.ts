@@ -38,6 +38,8 @@ export class Operator {
   readonly queue: WorkQueue;
   readonly elector: LeaderElector | undefined;
   private readonly reconciler: Reconciler;
+  /** Reconcile passes run so far (logged at shutdown; `framewright bench operator` reads it). */
+  reconciles = 0;
   private working: Promise<void> | undefined;
   private resyncTimer: NodeJS.Timeout | undefined;
   /** The current leadership term; aborted when it ends. */
@@ -99,6 +101,7 @@ export class Operator {
     this.working = this.queue.run(async (name) => {
       const term = this.term;
       if (!term || term.aborted) return undefined;
+      this.reconciles++;
       await this.reconciler.reconcile(name);
       return undefined;
     }, this.opts.settings.workers);

@@ -154,7 +154,8 @@ export class Reconciler {
         return;
       }
     }
-    for (const e of a.events) await this.event(render, e, log);
+    // Best effort, and not awaited: a pass (and its worker) does not wait on an Event's round trip.
+    for (const e of a.events) void this.event(render, e, log);
   }
 
   private error(code: Parameters<typeof errorBody>[1], message: string, path?: string) {

@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install run test lint format typecheck test-only fuzz crds bench-movie bench-api bench-render bench-e2e clean
+.PHONY: help install run test lint format typecheck test-only fuzz crds bench-movie bench-api bench-render bench-e2e bench-operator clean
 
 help: ## Show the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -48,6 +48,9 @@ bench-render: install ## Render examples/bench-60s.json vs the ffmpeg encode flo
 
 bench-e2e: install ## 20 renders through the whole pipeline
 	./bin/framewright bench e2e
+
+bench-operator: install ## 1,000 Renders -> Jobs through the operator vs direct Job creates
+	scripts/with-services.sh ./bin/framewright bench operator
 
 clean: ## Remove local data and scratch files
 	rm -rf data .tmp

@@ -6,6 +6,7 @@ const BENCHES: Record<string, () => Promise<BenchModule>> = {
   api: () => import('./api.ts'),
   render: () => import('./render.ts'),
   e2e: () => import('./e2e.ts'),
+  operator: () => import('./operator.ts'),
 };
 
 export async function main(argv: string[]): Promise<number> {

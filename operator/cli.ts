@@ -34,7 +34,8 @@ export async function main(argv: string[]): Promise<number> {
     databaseUrl: values.DATABASE_URL,
     dataDir: values.DATA_DIR ?? './data',
     logger,
-    max: 4,
+    // A pass holds a connection only for its read and its one transaction: a few serve many workers.
+    max: Math.max(Number(values.DATABASE_POOL_SIZE ?? 4), Math.ceil(settings.workers / 4)),
   });
   const operator = new Operator({
     kc,

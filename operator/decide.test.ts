@@ -206,14 +206,20 @@ describe('decide: one reconcile pass of a Render', () => {
     it(c.name, () => assert.deepEqual(core(run(c.render, c.row, c.job)), c.want));
   }
 
-  it('a created Job is an event and the status says queued, not started', () => {
+  it('the pass that creates the Job names it in its one status write, with an event', () => {
     const a = run(makeRender().obj(), row(), undefined);
     assert.deepEqual(a.events, [{ type: 'Normal', reason: 'JobCreated', message: `Created Job ${NAME}` }]);
     assert.equal(a.status?.phase, 'queued');
+    assert.equal(a.status?.jobName, NAME);
     assert.deepEqual(
       a.status?.conditions?.map((c) => [c.type, c.status, c.reason]),
-      [['Started', 'False', 'Pending']],
+      [['Started', 'True', 'JobCreated']],
     );
+    // The next pass, which sees the Job in the cache, has nothing to write.
+    const next = makeRender()
+      .status({ ...a.status })
+      .obj();
+    assert.equal(run(next, row(), makeJob().obj()).status, undefined);
   });
 
   it('completion writes the final status once: done, 100, Complete, attempts, completion time', () => {

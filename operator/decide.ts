@@ -89,19 +89,24 @@ function condition(
 }
 
 /** The operator-owned fields of the status that the pass ends with. */
-function desiredStatus(o: Observed & { render: Render }, terminal: RowView | undefined): RenderStatus {
+function desiredStatus(
+  o: Observed & { render: Render },
+  terminal: RowView | undefined,
+  creatingJob: boolean,
+): RenderStatus {
   const { render, job, now } = o;
   const s = render.status ?? {};
   const gen = render.metadata.generation;
   const conditions: RenderCondition[] = [];
-  const started = !!job;
+  // The pass that creates the Job says so in its one status write (the Job is named after the Render).
+  const jobName = job?.metadata?.name ?? (creatingJob ? render.metadata.name : undefined);
   conditions.push(
     condition(
       s.conditions,
       CONDITION.started,
-      started ? 'True' : 'False',
-      started ? 'JobCreated' : 'Pending',
-      started ? `Job ${job?.metadata?.name} runs the render` : 'Waiting for its Job',
+      jobName ? 'True' : 'False',
+      jobName ? 'JobCreated' : 'Pending',
+      jobName ? `Job ${jobName} runs the render` : 'Waiting for its Job',
       gen,
       now,
     ),
@@ -118,7 +123,7 @@ function desiredStatus(o: Observed & { render: Render }, terminal: RowView | und
     conditions.push(condition(s.conditions, CONDITION.failed, 'True', reason, terminal.error?.message ?? '', gen, now));
   }
   const out: RenderStatus = {
-    ...(job?.metadata?.name ? { jobName: job.metadata.name } : {}),
+    ...(jobName ? { jobName } : {}),
     attempts: Math.max(s.attempts ?? 0, jobPods(job)),
     ...(job?.status?.startTime ? { startTime: toIso(job.status.startTime) } : {}),
     ...(gen !== undefined ? { observedGeneration: gen } : {}),
@@ -209,7 +214,7 @@ export function decide(o: Observed): Actions {
   if (terminal && job && isJobFinished(job) && job.spec?.ttlSecondsAfterFinished === undefined) {
     actions.jobTtl = true;
   }
-  const status = desiredStatus({ ...o, render }, terminal);
+  const status = desiredStatus({ ...o, render }, terminal, actions.createJob === true);
   if (statusChanges(render.status, status)) actions.status = status;
   return actions;
 }

@@ -118,7 +118,8 @@ test('of two electors started together one leads; stopped without release, the o
   a.start();
   b.start();
   await waitFor('a leader', 5000, () => a.isLeader() || b.isLeader());
-  await sleep(1500); // several renewals: the leader stays, the other keeps out
+  // Several renewals (however slow a busy machine makes them): the leader stays, the other keeps out.
+  await waitFor('two renewals', 15_000, () => a.stats.renewals + b.stats.renewals >= 2);
   assert.ok(a.isLeader() !== b.isLeader(), 'exactly one leader');
   const [leader, other] = a.isLeader() ? [a, b] : [b, a];
   assert.ok(leader.stats.renewals >= 2, `renewals: ${leader.stats.renewals}`);

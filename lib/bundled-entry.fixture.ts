@@ -6,5 +6,6 @@ import colors from 'color-name';
 import { ERROR_CATALOG } from './errors.ts';
 
 const typed: number = Object.keys(ERROR_CATALOG).length;
-process.send?.({ codes: typed, red: colors.red, loaders: process.execArgv });
+// Its own URL, not the bundle's: code that finds files beside itself works bundled too.
+process.send?.({ codes: typed, red: colors.red, loaders: process.execArgv, url: import.meta.url });
 process.disconnect?.();

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundledEntry } from './bundled-entry.ts';
 import { ERROR_CATALOG } from './errors.ts';
 
@@ -26,7 +26,12 @@ describe('bundledEntry', () => {
     assert.match(readFileSync(entry, 'utf8'), /from "file:\/\/\/.*\/node_modules\/color-name\//);
     const child = fork(entry, [], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     const message = await new Promise((resolve) => child.once('message', resolve));
-    assert.deepEqual(message, { codes: Object.keys(ERROR_CATALOG).length, red: [255, 0, 0], loaders: [] });
+    assert.deepEqual(message, {
+      codes: Object.keys(ERROR_CATALOG).length,
+      red: [255, 0, 0],
+      loaders: [],
+      url: pathToFileURL(FIXTURE).href,
+    });
   });
 
   it('builds once per process and names the file by its content', async () => {

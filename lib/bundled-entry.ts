@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build, type Plugin, stop } from 'esbuild';
 
 /**
@@ -31,6 +32,23 @@ const packagesByUrl: Plugin = {
   },
 };
 
+/**
+ * Each module keeps its own `import.meta.url` (its source file's URL), as it has when it runs
+ * unbundled: code that finds files beside itself (store/migrate.ts and its migrations/, the PGlite
+ * thread entry) works the same from a bundle in a temporary directory.
+ */
+const ownImportMetaUrl: Plugin = {
+  name: 'own-import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('import.meta.url')) return undefined;
+      const url = JSON.stringify(pathToFileURL(args.path).href);
+      return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
+    });
+  },
+};
+
 function cacheDir(): string {
   const dir = join(tmpdir(), `framewright-entries-${process.getuid?.() ?? 'user'}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -48,7 +66,7 @@ async function bundle(tsFile: string): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    plugins: [packagesByUrl],
+    plugins: [packagesByUrl, ownImportMetaUrl],
     logLevel: 'silent',
   });
   const code = out.outputFiles[0]!.contents;

@@ -1,20 +1,21 @@
-import type { KubeConfig, V1Job } from '@kubernetes/client-node';
+import type { V1Job } from '@kubernetes/client-node';
 import { errorBody } from '../lib/errors.ts';
-import { isNotFound, type RendersClient } from '../lib/kube/client.ts';
+import type { KubeAccess } from '../lib/kube/access.ts';
+import { isAlreadyExists, isNotFound, type RendersClient } from '../lib/kube/client.ts';
+import { kubeRequest } from '../lib/kube/http.ts';
 import { API_VERSION, KIND, type Render, renderIdFromName } from '../lib/kube/render-resource.ts';
 import type { Logger } from '../lib/logger.ts';
 import { jobMeaning } from '../store/lifecycle/decisions.ts';
 import * as lifecycle from '../store/lifecycle/render-lifecycle.ts';
 import { type Actions, decide, type Event, isJobFinished, observeJob, type RowView } from './decide.ts';
 import { workerJob } from './job-spec.ts';
-import { KubeApiError, kubeRequest } from './kube/kube-http.ts';
 import type { WorkerJobSettings } from './settings.ts';
 
 /** The catalogue code of a render cancelled by deleting its Render (docs/errors). */
 export const CANCELLED_MESSAGE = 'The render was cancelled: its Render resource was deleted. Nothing was charged.';
 
 export interface ReconcilerDeps {
-  kc: KubeConfig;
+  kc: KubeAccess;
   lifecycle: lifecycle.LifecycleDeps;
   renders: RendersClient;
   /** The informers' caches: Renders and the Jobs this operator owns, keyed by name. */
@@ -37,6 +38,20 @@ export interface ReconcilerDeps {
 export class Reconciler {
   private readonly now: () => Date;
   private readonly ns: string;
+  /**
+   * The resourceVersion of the last status this operator wrote, per Render: the informer's
+   * update for exactly that version is our own write coming back, with nothing new to decide.
+   */
+  private readonly ownWrites = new Map<string, string>();
+
+  /** Whether `render` is, as it stands, this operator's own last status write (and forgets it). */
+  isOwnWrite(render: Render): boolean {
+    const name = render.metadata.name;
+    const own = this.ownWrites.get(name);
+    if (own === undefined) return false;
+    this.ownWrites.delete(name);
+    return own === render.metadata.resourceVersion;
+  }
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -115,7 +130,7 @@ export class Reconciler {
         });
       } catch (err) {
         // Created by an earlier pass whose answer was lost, or by another leader: the cache will show it.
-        if (!(err instanceof KubeApiError && err.statusCode === 409)) throw err;
+        if (!isAlreadyExists(err)) throw err;
       }
     }
     if (a.progress) await lifecycle.reportProgress(lc, renderId, null, a.progress);
@@ -131,7 +146,7 @@ export class Reconciler {
         query: { propagationPolicy: 'Background' },
         timeoutMs: 30_000,
       }).catch((err: unknown) => {
-        if (!(err instanceof KubeApiError && err.statusCode === 404)) throw err;
+        if (!isNotFound(err)) throw err;
       });
     }
     // Only now, with the outcome committed in Postgres, may the Job (and its record) go.
@@ -143,12 +158,13 @@ export class Reconciler {
         body: { spec: { ttlSecondsAfterFinished: this.deps.settings.ttlSecondsAfterFinished } },
         timeoutMs: 30_000,
       }).catch((err: unknown) => {
-        if (!(err instanceof KubeApiError && err.statusCode === 404)) throw err;
+        if (!isNotFound(err)) throw err;
       });
     }
     if (a.status) {
       try {
-        await this.deps.renders.patchStatus(name, a.status);
+        const written = await this.deps.renders.patchStatus(name, a.status);
+        if (written.metadata.resourceVersion) this.ownWrites.set(name, written.metadata.resourceVersion);
       } catch (err) {
         if (!isNotFound(err)) throw err;
         return;

@@ -34,6 +34,8 @@ export class KubernetesExecutor implements ExecutorPort {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private closed = false;
+  /** Renders being created for requests (each call is bounded by the client's timeout). */
+  private readonly creating = new Set<Promise<void>>();
   private failures = 0;
   private readonly now: () => Date;
 
@@ -41,15 +43,20 @@ export class KubernetesExecutor implements ExecutorPort {
     this.now = opts.now ?? (() => new Date());
   }
 
+  /**
+   * Creates the Render in the background: the request that made the render answers 201 at once,
+   * however slow or unreachable the apiserver is (a failure leaves the row queued for the resync).
+   */
   async submit(render: RenderRow): Promise<void> {
-    try {
-      await this.ensureRender(render);
-    } catch (err) {
-      this.opts.logger.warn(
-        { err, renderId: render.id },
-        'creating the Render failed; it stays queued and is created when the apiserver answers',
-      );
-    }
+    const creating = this.ensureRender(render)
+      .catch((err: unknown) => {
+        this.opts.logger.warn(
+          { err, renderId: render.id },
+          'creating the Render failed; it stays queued and is created when the apiserver answers',
+        );
+      })
+      .finally(() => this.creating.delete(creating));
+    this.creating.add(creating);
   }
 
   /** Stores the movie and creates the Render; an existing Render (a retry) is fine. */
@@ -108,6 +115,6 @@ export class KubernetesExecutor implements ExecutorPort {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    await this.running;
+    await Promise.all([this.running, ...this.creating]);
   }
 }

@@ -28,15 +28,26 @@ test('loadKubeConfig: KUBECONFIG, then the service account, else an error naming
   t.after(() => rm(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'config');
   await writeFile(file, KUBECONFIG);
-  assert.equal(loadKubeConfig({ KUBECONFIG: file }, dir).getCurrentCluster()?.server, 'https://127.0.0.1:6443');
+  const fromFile = loadKubeConfig({ KUBECONFIG: file }, dir);
+  assert.equal(fromFile.getCurrentCluster()?.server, 'https://127.0.0.1:6443');
+  const fileOpts: { rejectUnauthorized?: boolean; headers?: Record<string, string> } = {};
+  await fromFile.applyToHTTPSOptions(fileOpts);
+  assert.deepEqual(fileOpts, { rejectUnauthorized: false, headers: { authorization: 'Bearer abc' } });
+  await writeFile(path.join(dir, 'exec'), KUBECONFIG.replace('{ token: abc }', '{ exec: { command: gcloud } }'));
+  assert.throws(() => loadKubeConfig({ KUBECONFIG: path.join(dir, 'exec') }, dir), /exec or auth-provider plugin/);
   assert.throws(() => loadKubeConfig({ KUBECONFIG: path.join(dir, 'missing') }, dir), /KUBECONFIG=.*: no such file/);
 
   assert.throws(() => loadKubeConfig({}, dir), /set KUBECONFIG .*KUBERNETES_SERVICE_HOST is not set/);
   assert.throws(() => loadKubeConfig({ KUBERNETES_SERVICE_HOST: '10.0.0.1' }, dir), /token is missing/);
-  await writeFile(path.join(dir, 'token'), 'sa-token');
+  await writeFile(path.join(dir, 'token'), 'sa-token\n');
+  await writeFile(path.join(dir, 'ca.crt'), 'ca-cert');
   const inCluster = loadKubeConfig({ KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443' }, dir);
   assert.equal(inCluster.getCurrentCluster()?.server, 'https://[fd00::1]:443');
-  assert.equal(inCluster.getCurrentCluster()?.caFile, path.join(dir, 'ca.crt'));
+  // The request carries the mounted CA and the token (read from its file, which the kubelet rotates).
+  const opts: import('node:https').RequestOptions = {};
+  await inCluster.applyToHTTPSOptions(opts);
+  assert.equal(String(opts.ca), 'ca-cert');
+  assert.equal((opts.headers as Record<string, string>).authorization, 'Bearer sa-token');
 });
 
 test('error helpers read the Status that client-node 1.4.0 keeps as text', () => {

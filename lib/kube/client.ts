@@ -1,14 +1,8 @@
 import { existsSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import path from 'node:path';
-import {
-  ApiException,
-  type ConfigurationOptions,
-  CustomObjectsApi,
-  KubeConfig,
-  PatchStrategy,
-  setHeaderOptions,
-} from '@kubernetes/client-node';
+import { type KubeAccess, kubeAccessFromFile, kubeAccessInCluster } from './access.ts';
+import { KubeApiError, type KubeRequest, kubeRequest } from './http.ts';
 import { GROUP, PLURAL, type Render, type RenderList, type RenderStatus, VERSION } from './render-resource.ts';
 
 /** Where a pod's service-account token, CA and namespace are mounted. */
@@ -22,33 +16,20 @@ export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccoun
 export function loadKubeConfig(
   env: NodeJS.ProcessEnv = process.env,
   serviceAccountDir: string = SERVICE_ACCOUNT_DIR,
-): KubeConfig {
-  const kc = new KubeConfig();
+): KubeAccess {
   const file = env.KUBECONFIG;
   if (file) {
     if (file.includes(path.delimiter)) {
       throw new Error(`KUBECONFIG=${file}: give one kubeconfig file, not a list`);
     }
     if (!existsSync(file)) throw new Error(`KUBECONFIG=${file}: no such file`);
-    kc.loadFromFile(file);
-    if (!kc.getCurrentCluster()) throw new Error(`KUBECONFIG=${file}: the file has no current context with a cluster`);
-    return kc;
+    return kubeAccessFromFile(file);
   }
   const host = env.KUBERNETES_SERVICE_HOST;
   const port = env.KUBERNETES_SERVICE_PORT ?? '443';
   const tokenFile = path.join(serviceAccountDir, 'token');
   if (host && existsSync(tokenFile)) {
-    // loadFromCluster() reads process.env; this reads the env it was given, as the rest of config does.
-    kc.loadFromClusterAndUser(
-      {
-        name: 'in-cluster',
-        server: `https://${isIPv6(host) ? `[${host}]` : host}:${port}`,
-        caFile: path.join(serviceAccountDir, 'ca.crt'),
-        skipTLSVerify: false,
-      },
-      { name: 'service-account', authProvider: { name: 'tokenFile', config: { tokenFile } } },
-    );
-    return kc;
+    return kubeAccessInCluster(`https://${isIPv6(host) ? `[${host}]` : host}:${port}`, serviceAccountDir);
   }
   throw new Error(
     'No Kubernetes credentials: set KUBECONFIG to a kubeconfig file, or run in a pod with a service account ' +
@@ -89,10 +70,26 @@ export class KubeError extends Error {
   }
 }
 
-/** The parsed Status of a KubeError or client-node ApiException; undefined for anything else. */
+/**
+ * client-node's ApiException, recognised by shape: importing the package to use instanceof would
+ * load all of it (about 70 MB) into processes that never make a request with it.
+ */
+function isApiException(err: unknown): err is Error & { code: number; body: unknown } {
+  return (
+    err instanceof Error &&
+    err.constructor.name === 'ApiException' &&
+    typeof (err as { code?: unknown }).code === 'number'
+  );
+}
+
+/**
+ * The parsed Status of a KubeError, a KubeApiError (lib/kube/http.ts) or a client-node
+ * ApiException; undefined for anything else (a refused connection, a timeout).
+ */
 export function kubeStatus(err: unknown): KubeStatus | undefined {
   if (err instanceof KubeError) return { code: err.code, reason: err.reason, message: err.message };
-  if (!(err instanceof ApiException)) return undefined;
+  if (err instanceof KubeApiError) return { code: err.statusCode, reason: err.reason, message: err.message };
+  if (!isApiException(err)) return undefined;
   const code = Number(err.code);
   let body: unknown = err.body;
   if (typeof body === 'string') {
@@ -138,31 +135,26 @@ export function isInvalid(err: unknown): boolean {
   return kubeStatus(err)?.code === 422;
 }
 
-// client-node 1.4.0 sends the first content type its generated code lists for a patch,
-// application/json-patch+json; a merge patch has to set the header itself.
-const MERGE_PATCH: ConfigurationOptions = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-
 /**
- * Renders of one namespace through client-node's CustomObjectsApi, typed with the schemas of
- * render-resource.ts. Failures are KubeErrors (see isNotFound, isConflict, ...).
+ * Renders of one namespace, typed with the schemas of render-resource.ts, over the same bounded
+ * transport as the operator's informers and leases (lib/kube/http.ts): every call ends within
+ * `timeoutMs`, so an apiserver that hangs can never hold up an API request or a worker for ever.
+ * Failures are KubeErrors (see isNotFound, isConflict, ...).
  */
 export class RendersClient {
-  private readonly api: CustomObjectsApi;
+  private readonly path: string;
 
   constructor(
-    kubeConfig: KubeConfig,
+    private readonly kubeConfig: KubeAccess,
     readonly namespace: string,
+    private readonly timeoutMs = 30_000,
   ) {
-    this.api = kubeConfig.makeApiClient(CustomObjectsApi);
+    this.path = `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/${PLURAL}`;
   }
 
-  private get base() {
-    return { group: GROUP, version: VERSION, namespace: this.namespace, plural: PLURAL };
-  }
-
-  private async call<T>(operation: string, request: () => Promise<unknown>): Promise<T> {
+  private async call<T>(operation: string, req: KubeRequest): Promise<T> {
     try {
-      return (await request()) as T;
+      return await kubeRequest<T>(this.kubeConfig, { timeoutMs: this.timeoutMs, ...req });
     } catch (err) {
       const status = kubeStatus(err);
       if (!status) throw err;
@@ -172,20 +164,20 @@ export class RendersClient {
 
   /** Creates the Render; 409 AlreadyExists when one of that name exists (isAlreadyExists). */
   create(render: Render): Promise<Render> {
-    return this.call(`create Render ${render.metadata.name}`, () =>
-      this.api.createNamespacedCustomObject({ ...this.base, body: render }),
-    );
+    return this.call(`create Render ${render.metadata.name}`, { method: 'POST', path: this.path, body: render });
   }
 
   get(name: string): Promise<Render> {
-    return this.call(`get Render ${name}`, () => this.api.getNamespacedCustomObject({ ...this.base, name }));
+    return this.call(`get Render ${name}`, { path: `${this.path}/${name}` });
   }
 
   /** Deletes the Render; its Job goes with it (owner reference, background propagation). */
   async delete(name: string): Promise<void> {
-    await this.call(`delete Render ${name}`, () =>
-      this.api.deleteNamespacedCustomObject({ ...this.base, name, propagationPolicy: 'Background' }),
-    );
+    await this.call(`delete Render ${name}`, {
+      method: 'DELETE',
+      path: `${this.path}/${name}`,
+      query: { propagationPolicy: 'Background' },
+    });
   }
 
   /** Every Render of the namespace matching the label selector, following continue tokens. */
@@ -193,14 +185,10 @@ export class RendersClient {
     const items: Render[] = [];
     let token: string | undefined;
     do {
-      const page: RenderList = await this.call(`list Renders${labelSelector ? ` (${labelSelector})` : ''}`, () =>
-        this.api.listNamespacedCustomObject({
-          ...this.base,
-          limit: 500,
-          ...(labelSelector ? { labelSelector } : {}),
-          ...(token ? { _continue: token } : {}),
-        }),
-      );
+      const page: RenderList = await this.call(`list Renders${labelSelector ? ` (${labelSelector})` : ''}`, {
+        path: this.path,
+        query: { limit: 500, labelSelector, continue: token },
+      });
       items.push(...page.items);
       token = page.metadata.continue || undefined;
     } while (token);
@@ -216,11 +204,12 @@ export class RendersClient {
       ...(options.resourceVersion ? { metadata: { resourceVersion: options.resourceVersion } } : {}),
       status,
     };
-    return this.call(`patch status of Render ${name}`, () =>
-      this.api.patchNamespacedCustomObjectStatus(
-        { ...this.base, name, body, ...(options.fieldManager ? { fieldManager: options.fieldManager } : {}) },
-        MERGE_PATCH,
-      ),
-    );
+    return this.call(`patch status of Render ${name}`, {
+      method: 'PATCH',
+      path: `${this.path}/${name}/status`,
+      contentType: 'application/merge-patch+json',
+      query: { fieldManager: options.fieldManager },
+      body,
+    });
   }
 }

@@ -1,8 +1,8 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { abortableSleep, type BackoffPolicy, jitteredDelay } from '../../lib/backoff.ts';
+import type { KubeAccess } from '../../lib/kube/access.ts';
+import { KubeApiError, kubeRequest, kubeStream } from '../../lib/kube/http.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { KubeApiError, kubeRequest, kubeStream } from './kube-http.ts';
 
 /** The part of a Kubernetes object the informer reads. */
 export interface KubeObject {
@@ -121,7 +121,7 @@ export class Informer<T extends KubeObject> {
   /** Resolves once the first list is in the cache; rejects if the informer is stopped before. */
   readonly synced: Promise<void>;
 
-  readonly #kc: KubeConfig;
+  readonly #kc: KubeAccess;
   readonly #opts: InformerOptions<T>;
   readonly #keyOf: (obj: T) => string;
   readonly #log: Logger;
@@ -134,7 +134,7 @@ export class Informer<T extends KubeObject> {
   #stop: AbortController | undefined;
   #loop: Promise<void> | undefined;
 
-  constructor(kc: KubeConfig, options: InformerOptions<T>) {
+  constructor(kc: KubeAccess, options: InformerOptions<T>) {
     this.#kc = kc;
     this.#opts = options;
     this.#keyOf = options.keyOf ?? metaNamespaceKey;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { abortableSleep } from '../../lib/backoff.ts';
+import type { KubeAccess } from '../../lib/kube/access.ts';
+import { KubeApiError, kubeRequest } from '../../lib/kube/http.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { KubeApiError, kubeRequest } from './kube-http.ts';
 
 export interface LeaderElectionOptions {
   /** Namespace and name of the coordination.k8s.io/v1 Lease. */
@@ -76,7 +76,7 @@ export class LeaderElector {
     transitions: 0,
   };
 
-  readonly #kc: KubeConfig;
+  readonly #kc: KubeAccess;
   readonly #opts: LeaderElectionOptions;
   readonly #leaseMs: number;
   readonly #deadlineMs: number;
@@ -90,7 +90,7 @@ export class LeaderElector {
   #deadline: NodeJS.Timeout | undefined;
   #observedHolder: string | undefined;
 
-  constructor(kc: KubeConfig, options: LeaderElectionOptions) {
+  constructor(kc: KubeAccess, options: LeaderElectionOptions) {
     this.#kc = kc;
     this.#opts = options;
     this.identity = options.identity ?? `${hostname()}_${randomUUID()}`;

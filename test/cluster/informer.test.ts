@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
+import { kubeRequest } from '../../lib/kube/http.ts';
 import { Informer, type InformerOptions, type KubeObject } from '../../operator/kube/informer.ts';
-import { kubeRequest } from '../../operator/kube/kube-http.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
 import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { KubeConfig } from '@kubernetes/client-node';
-import { kubeRequest } from '../../operator/kube/kube-http.ts';
+import { kubeRequest } from '../../lib/kube/http.ts';
 import { type LeaderElectionOptions, LeaderElector } from '../../operator/kube/leader-election.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
 import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';

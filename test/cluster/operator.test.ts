@@ -421,10 +421,14 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     const killedAt = Date.now();
     await stopChild(b, 'SIGKILL');
     operators.splice(operators.indexOf(b), 1);
-    const taken = await until('operator-c to lead', async () => {
-      const spec = await lease();
-      return spec.holderIdentity === 'operator-c' ? spec : undefined;
-    }, 30_000);
+    const taken = await until(
+      'operator-c to lead',
+      async () => {
+        const spec = await lease();
+        return spec.holderIdentity === 'operator-c' ? spec : undefined;
+      },
+      30_000,
+    );
     // Measured on the Lease (the new holder's own acquireTime), not on how fast kubectl polls: the
     // Lease expires 4 s after the dead leader's last renewal, and the other tries every second.
     const took = Date.parse(taken.acquireTime ?? '') - killedAt;
@@ -538,7 +542,7 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
       namespace: NS,
       logger,
     });
-    await executor.submit(queued);
+    await executor.ensureRender(queued); // what submit() starts in the background
     const [stored] = await db.sql<{ bytes: number }[]>`
       SELECT octet_length(movie::text)::int AS bytes FROM renders WHERE id = ${queued.id}`;
     assert.ok((stored?.bytes ?? 0) > 5_000_000, `the movie is over 5 MB (${stored?.bytes} bytes)`);

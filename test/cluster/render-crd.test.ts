@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CustomObjectsApi } from '@kubernetes/client-node';
+import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { newId } from '../../lib/ids.ts';
 import {
   isAlreadyExists,
@@ -100,8 +100,10 @@ before(
     // A schema the apiserver had to correct or prune shows as a warning: the generator must not cause one.
     assert.doesNotMatch(applied.stderr, /warning/i, applied.stderr);
     await cp.kubectl(['wait', '--for=condition=Established', `crd/${CRD_NAME}`, '--timeout=60s']);
-    const kc = loadKubeConfig({ KUBECONFIG: cp.adminKubeconfig });
-    renders = new RendersClient(kc, NS);
+    renders = new RendersClient(loadKubeConfig({ KUBECONFIG: cp.adminKubeconfig }), NS);
+    // client-node's own client, for the cases that show what it does by itself.
+    const kc = new KubeConfig();
+    kc.loadFromFile(cp.adminKubeconfig);
     custom = kc.makeApiClient(CustomObjectsApi);
   },
   { timeout: 240_000 },

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeAccess } from './access.ts';
 
 /**
  * An answer of the apiserver other than 2xx, or a watch ERROR event. `statusCode` is the HTTP
@@ -32,12 +32,12 @@ export interface KubeRequest {
 }
 
 /**
- * One JSON request to the apiserver with the KubeConfig's credentials and TLS settings (client
+ * One JSON request to the apiserver with the KubeAccess's credentials and TLS settings (client
  * certificates, tokens, exec plugins: `applyToHTTPSOptions` runs per request, so tokens refresh).
  * Written on node:http(s) rather than the generated clients so that every request can be aborted
  * and bounded in time, which leader election and the informer need.
  */
-export async function kubeRequest<T>(kc: KubeConfig, req: KubeRequest): Promise<T> {
+export async function kubeRequest<T>(kc: KubeAccess, req: KubeRequest): Promise<T> {
   const text = await new Promise<string>((resolve, reject) => {
     open(kc, req, reject, (res) => {
       const chunks: Buffer[] = [];
@@ -59,7 +59,7 @@ export async function kubeRequest<T>(kc: KubeConfig, req: KubeRequest): Promise<
  * body. Resolves when the server ends the stream, rejects on a non-2xx answer, a broken
  * connection or when `signal` aborts. There is no idle timeout here: the caller owns that.
  */
-export function kubeStream(kc: KubeConfig, req: KubeRequest, onLine: (line: string) => void): Promise<void> {
+export function kubeStream(kc: KubeAccess, req: KubeRequest, onLine: (line: string) => void): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     open(kc, req, reject, (res) => {
       const status = res.statusCode ?? 0;
@@ -100,14 +100,14 @@ export function kubeStream(kc: KubeConfig, req: KubeRequest, onLine: (line: stri
 }
 
 function open(
-  kc: KubeConfig,
+  kc: KubeAccess,
   req: KubeRequest,
   reject: (err: unknown) => void,
   onResponse: (res: http.IncomingMessage) => void,
 ): void {
   const cluster = kc.getCurrentCluster();
   if (!cluster) {
-    reject(new Error('the KubeConfig has no current cluster: set current-context'));
+    reject(new Error('the KubeAccess has no current cluster: set current-context'));
     return;
   }
   if (req.signal?.aborted) {

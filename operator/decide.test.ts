@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { V1Job } from '@kubernetes/client-node';
 import type { Render, RenderStatus } from '../lib/kube/render-resource.ts';
 import { jobMeaning } from '../store/lifecycle/decisions.ts';
-import { type Actions, decide, observeJob, type RowView } from './decide.ts';
+import { type Actions, decide, jobChangeMatters, observeJob, type RowView, renderChangeMatters } from './decide.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const NAME = 'rnd-0123456789abcdefghjkmnpqrs';
@@ -275,4 +275,71 @@ describe('decide: one reconcile pass of a Render', () => {
     assert.equal(second.status, undefined);
     assert.deepEqual(second.events, []);
   });
+});
+
+describe('which watch events make a pass', () => {
+  const base = makeRender().status({ phase: 'queued', jobName: NAME, attempts: 0 }).obj();
+  const cases: [string, Render, boolean][] = [
+    [
+      "the operator's own status write (attempts, conditions)",
+      makeRender()
+        .status({ ...base.status, attempts: 1, startTime: '2026-11-23T12:00:00Z' })
+        .obj(),
+      false,
+    ],
+    [
+      "the operator's own final phase",
+      makeRender()
+        .status({ ...base.status, phase: 'done' })
+        .obj(),
+      false,
+    ],
+    [
+      'the worker reports preparing',
+      makeRender()
+        .status({ ...base.status, phase: 'preparing' })
+        .obj(),
+      true,
+    ],
+    [
+      'the worker reports progress',
+      makeRender()
+        .status({ ...base.status, progress: 30 })
+        .obj(),
+      true,
+    ],
+    [
+      'the worker reports its output',
+      makeRender()
+        .status({ ...base.status, outputKey: 'renders/x.mp4', durationSec: 5 })
+        .obj(),
+      true,
+    ],
+    [
+      'the worker reports an error',
+      makeRender()
+        .status({ ...base.status, error: { code: 'ASSET_UNREACHABLE', message: 'x' } })
+        .obj(),
+      true,
+    ],
+    [
+      'the Render is being deleted',
+      makeRender()
+        .status({ ...base.status })
+        .deleting()
+        .obj(),
+      true,
+    ],
+  ];
+  for (const [name, now, want] of cases)
+    it(`Render: ${name}`, () => assert.equal(renderChangeMatters(base, now), want));
+
+  const job = makeJob().obj();
+  const jobCases: [string, V1Job, boolean][] = [
+    ['metadata only (our TTL patch)', makeJob().ttl(60).obj(), false],
+    ['a pod started', makeJob().active(1).obj(), true],
+    ['a pod failed', makeJob().failed(1).obj(), true],
+    ['finished', makeJob().condition('Complete').obj(), true],
+  ];
+  for (const [name, now, want] of jobCases) it(`Job: ${name}`, () => assert.equal(jobChangeMatters(job, now), want));
 });

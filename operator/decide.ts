@@ -253,3 +253,36 @@ export function observeJob(job: V1Job | undefined, render: Render): ObservedJob 
     },
   };
 }
+
+/** The status fields a worker reports; the operator's own fields coming back decide nothing new. */
+const REPORTED = ['phase', 'progress', 'durationSec', 'outputKey', 'error'] as const;
+
+/**
+ * Whether an update of a Render can change a decision: the worker reported something (its
+ * phase, progress, duration, output or error), or the Render is being deleted. The operator's own
+ * status write coming back changes only its fields (and a phase it set itself: queued, done,
+ * failed), so it is not a reason for another pass.
+ */
+export function renderChangeMatters(old: Render, now: Render): boolean {
+  if (now.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) return true;
+  const a = old.status ?? {};
+  const b = now.status ?? {};
+  return REPORTED.some((k) => {
+    if (JSON.stringify(a[k]) === JSON.stringify(b[k])) return false;
+    // A phase the operator writes (queued, done, failed) is its own write coming back.
+    return !(k === 'phase' && b.phase !== 'preparing' && b.phase !== 'rendering');
+  });
+}
+
+/** Whether an update of a Job can change a decision: its pods or its conditions moved. */
+export function jobChangeMatters(old: V1Job, now: V1Job): boolean {
+  const pick = (j: V1Job) =>
+    JSON.stringify([
+      j.status?.active ?? 0,
+      j.status?.succeeded ?? 0,
+      j.status?.failed ?? 0,
+      j.status?.startTime ?? null,
+      (j.status?.conditions ?? []).map((c) => [c.type, c.status, c.reason]),
+    ]);
+  return pick(old) !== pick(now);
+}

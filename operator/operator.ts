@@ -4,7 +4,7 @@ import { RendersClient } from '../lib/kube/client.ts';
 import { API_VERSION, PLURAL, type Render } from '../lib/kube/render-resource.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Database } from '../store/database.ts';
-import type { Actions } from './decide.ts';
+import { type Actions, jobChangeMatters, renderChangeMatters } from './decide.ts';
 import { MANAGED_BY, RENDER_LABEL } from './job-spec.ts';
 import { Informer } from './kube/informer.ts';
 import { LeaderElector } from './kube/leader-election.ts';
@@ -76,14 +76,26 @@ export class Operator {
       ...(opts.now ? { now: opts.now } : {}),
       ...(opts.onActions ? { onActions: opts.onActions } : {}),
     });
+    // Only changes that can change a decision make a pass (our own status writes coming back, a
+    // Job we just created, metadata churn do not): under load, passes are the operator's budget.
+    const enqueue = (name: string) => this.queue.add(name);
     this.renders.addHandlers({
-      // Our own status write coming back needs no pass: half the passes of a busy operator.
-      onChange: (name, render) => {
-        if (!render || !this.reconciler.isOwnWrite(render)) this.queue.add(name);
+      onAdd: (r) => enqueue(r.metadata.name),
+      onUpdate: (old, r) => {
+        if (renderChangeMatters(old, r)) enqueue(r.metadata.name);
       },
+      onDelete: (r) => enqueue(r.metadata.name),
     });
+    const renderOf = (job: V1Job) => job.metadata?.labels?.[RENDER_LABEL] ?? job.metadata?.name ?? '';
     this.jobs.addHandlers({
-      onChange: (name, job) => this.queue.add(job?.metadata?.labels?.[RENDER_LABEL] ?? name),
+      onAdd: (job) => {
+        const name = renderOf(job);
+        if (this.renders.get(name)?.status?.jobName !== job.metadata?.name) enqueue(name);
+      },
+      onUpdate: (old, job) => {
+        if (jobChangeMatters(old, job)) enqueue(renderOf(job));
+      },
+      onDelete: (job) => enqueue(renderOf(job)),
     });
     if (settings.leaderElection.enabled) {
       this.elector = new LeaderElector(kc, {

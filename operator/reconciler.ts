@@ -38,20 +38,6 @@ export interface ReconcilerDeps {
 export class Reconciler {
   private readonly now: () => Date;
   private readonly ns: string;
-  /**
-   * The resourceVersion of the last status this operator wrote, per Render: the informer's
-   * update for exactly that version is our own write coming back, with nothing new to decide.
-   */
-  private readonly ownWrites = new Map<string, string>();
-
-  /** Whether `render` is, as it stands, this operator's own last status write (and forgets it). */
-  isOwnWrite(render: Render): boolean {
-    const name = render.metadata.name;
-    const own = this.ownWrites.get(name);
-    if (own === undefined) return false;
-    this.ownWrites.delete(name);
-    return own === render.metadata.resourceVersion;
-  }
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -163,8 +149,7 @@ export class Reconciler {
     }
     if (a.status) {
       try {
-        const written = await this.deps.renders.patchStatus(name, a.status);
-        if (written.metadata.resourceVersion) this.ownWrites.set(name, written.metadata.resourceVersion);
+        await this.deps.renders.patchStatus(name, a.status);
       } catch (err) {
         if (!isNotFound(err)) throw err;
         return;

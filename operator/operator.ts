@@ -136,6 +136,7 @@ export class Operator {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       if (term.aborted) return;
+      this.opts.logger.info({ renders: this.renders.keys().length }, 'caches synced; reconciling');
       this.term = term;
       this.enqueueAll();
       clearInterval(this.resyncTimer);

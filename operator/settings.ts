@@ -115,7 +115,7 @@ export function operatorSettings(env: NodeJS.ProcessEnv): OperatorSettings {
       maxAttempts: Number(v.RENDER_MAX_ATTEMPTS ?? 2),
       ttlSecondsAfterFinished: Number(v.JOB_TTL_SECONDS ?? 3600),
     },
-    workers: Number(v.OPERATOR_WORKERS ?? 32),
+    workers: Number(v.OPERATOR_WORKERS ?? 64),
     leaderElection: {
       enabled: (v.LEADER_ELECTION ?? 'true') === 'true',
       leaseDurationMs: sec(v.LEASE_DURATION_SEC, 15),

@@ -6,7 +6,7 @@ SHELL := /bin/bash
 .PHONY: help install run test lint format typecheck test-only fuzz crds bench-movie bench-api bench-render bench-e2e bench-operator clean
 
 help: ## Show the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 
 install: ## Install system and npm dependencies when missing
 	@scripts/install.sh

@@ -81,6 +81,12 @@ function summarize(started: Map<string, number>, seen: Map<string, number>): Run
   return { latencies, rate: (latencies.length / wall) * 1000, wall };
 }
 
+/** Latencies measured from the first request of the burst (every object was asked for at once). */
+function fromStart(started: Map<string, number>, seen: Map<string, number>): number[] {
+  const first = Math.min(...started.values());
+  return [...started.keys()].map((k) => (seen.get(k) as number) - first).sort((a, b) => a - b);
+}
+
 /** A Job informer of one namespace that records when each Job is first seen. */
 async function jobWatch(kc: KubeConfig, ns: string) {
   const seen = new Map<string, number>();
@@ -438,6 +444,12 @@ export async function main(argv: string[]): Promise<number> {
       ['rate vs baseline', `${(measured.rate / baseline.rate).toFixed(2)}x (target >= 0.7x)  ${verdict(rateOk)}`],
       ['p99 vs baseline', `${(p99o / p99b).toFixed(2)}x (target <= 2x)  ${verdict(p99Ok)}`],
       ['p50 vs baseline', `${(pct(measured.latencies, 0.5) / pct(baseline.latencies, 0.5)).toFixed(2)}x`],
+      // All 1,000 are asked for at once: measured from that moment, the baseline's wait in its own
+      // client (32 in flight) counts as the operator's wait in its queue does. Shown, not judged.
+      [
+        'p99 from the burst start',
+        `baseline ${ms(pct(fromStart(directStarted, direct.seen), 0.99))}, operator ${ms(pct(fromStart(opStarted, op.seen), 0.99))}`,
+      ],
       ['every Render names its Job', `${settleS.toFixed(1)} s after the last Job was seen`],
       [
         'mirror: status patch -> Postgres',

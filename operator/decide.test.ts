@@ -206,20 +206,27 @@ describe('decide: one reconcile pass of a Render', () => {
     it(c.name, () => assert.deepEqual(core(run(c.render, c.row, c.job)), c.want));
   }
 
-  it('the pass that creates the Job names it in its one status write, with an event', () => {
-    const a = run(makeRender().obj(), row(), undefined);
-    assert.deepEqual(a.events, [{ type: 'Normal', reason: 'JobCreated', message: `Created Job ${NAME}` }]);
-    assert.equal(a.status?.phase, 'queued');
-    assert.equal(a.status?.jobName, NAME);
+  it('the pass that creates the Job writes nothing else; the next names it, with the event', () => {
+    const first = run(makeRender().obj(), row(), undefined);
+    assert.deepEqual(first, { createJob: true, events: [] });
+    const second = run(makeRender().obj(), row(), makeJob().obj());
+    assert.deepEqual(second.events, [{ type: 'Normal', reason: 'JobCreated', message: `Created Job ${NAME}` }]);
+    assert.equal(second.status?.phase, 'queued');
+    assert.equal(second.status?.jobName, NAME);
     assert.deepEqual(
-      a.status?.conditions?.map((c) => [c.type, c.status, c.reason]),
+      second.status?.conditions?.map((c) => [c.type, c.status, c.reason]),
       [['Started', 'True', 'JobCreated']],
     );
-    // The next pass, which sees the Job in the cache, has nothing to write.
-    const next = makeRender()
-      .status({ ...a.status })
-      .obj();
-    assert.equal(run(next, row(), makeJob().obj()).status, undefined);
+    // Once the status names the Job, a pass has nothing to write and no event to record.
+    const third = run(
+      makeRender()
+        .status({ ...second.status })
+        .obj(),
+      row(),
+      makeJob().obj(),
+    );
+    assert.equal(third.status, undefined);
+    assert.deepEqual(third.events, []);
   });
 
   it('completion writes the final status once: done, 100, Complete, attempts, completion time', () => {

@@ -89,17 +89,12 @@ function condition(
 }
 
 /** The operator-owned fields of the status that the pass ends with. */
-function desiredStatus(
-  o: Observed & { render: Render },
-  terminal: RowView | undefined,
-  creatingJob: boolean,
-): RenderStatus {
+function desiredStatus(o: Observed & { render: Render }, terminal: RowView | undefined): RenderStatus {
   const { render, job, now } = o;
   const s = render.status ?? {};
   const gen = render.metadata.generation;
   const conditions: RenderCondition[] = [];
-  // The pass that creates the Job says so in its one status write (the Job is named after the Render).
-  const jobName = job?.metadata?.name ?? (creatingJob ? render.metadata.name : undefined);
+  const jobName = job?.metadata?.name;
   conditions.push(
     condition(
       s.conditions,
@@ -174,7 +169,6 @@ export function decide(o: Observed): Actions {
     const reported = render.status ?? {};
     if (meaning.state === 'missing') {
       actions.createJob = true;
-      events.push({ type: 'Normal', reason: 'JobCreated', message: `Created Job ${render.metadata.name}` });
     } else if (meaning.state === 'running') {
       const phase = reported.phase;
       if (phase && ACTIVE.has(phase)) {
@@ -214,8 +208,13 @@ export function decide(o: Observed): Actions {
   if (terminal && job && isJobFinished(job) && job.spec?.ttlSecondsAfterFinished === undefined) {
     actions.jobTtl = true;
   }
-  const status = desiredStatus({ ...o, render }, terminal, actions.createJob === true);
-  if (statusChanges(render.status, status)) actions.status = status;
+  const status = desiredStatus({ ...o, render }, terminal);
+  // A pass that creates the Job writes nothing else: under load a new render's Job comes first, and
+  // the pass its arrival makes names it in the status (with the event) a moment later.
+  if (!actions.createJob && statusChanges(render.status, status)) actions.status = status;
+  if (job && !render.status?.jobName && !terminal) {
+    events.unshift({ type: 'Normal', reason: 'JobCreated', message: `Created Job ${job.metadata?.name}` });
+  }
   return actions;
 }
 

@@ -80,7 +80,8 @@ export class Operator {
     // Job we just created, metadata churn do not): under load, passes are the operator's budget.
     const enqueue = (name: string) => this.queue.add(name);
     this.renders.addHandlers({
-      onAdd: (r) => enqueue(r.metadata.name),
+      // A Render without a Job yet goes first: its latency is the one users wait on.
+      onAdd: (r) => (r.status?.jobName ? enqueue(r.metadata.name) : this.queue.addUrgent(r.metadata.name)),
       onUpdate: (old, r) => {
         if (renderChangeMatters(old, r)) enqueue(r.metadata.name);
       },

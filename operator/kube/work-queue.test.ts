@@ -234,3 +234,20 @@ describe('WorkQueue', () => {
     for (const [key, v] of lastAdded) assert.equal(lastSeenVersion.get(key), v, `${key} saw its last version`);
   });
 });
+
+test('addUrgent: urgent keys are handed out before the others, and a queued key is not added twice', async () => {
+  const q = new WorkQueue();
+  q.add('a');
+  q.add('b');
+  q.addUrgent('x');
+  q.addUrgent('a'); // already waiting: stays where it is
+  q.addUrgent('y');
+  assert.equal(q.length, 4);
+  const order: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const key = (await q.get()) as string;
+    order.push(key);
+    q.done(key);
+  }
+  assert.deepEqual(order, ['x', 'y', 'a', 'b']);
+});

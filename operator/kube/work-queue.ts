@@ -64,6 +64,8 @@ export class WorkQueue {
 
   readonly #log: Logger;
   readonly #queue: string[] = [];
+  /** Keys added with addUrgent: handed out before any in #queue (new work before follow-ups). */
+  readonly #urgent: string[] = [];
   /** Keys that need handling: in #queue, or being handled and to be queued again after. */
   readonly #dirty = new Set<string>();
   readonly #processing = new Set<string>();
@@ -80,7 +82,7 @@ export class WorkQueue {
 
   /** Keys waiting to be handled (not those being handled). */
   get length(): number {
-    return this.#queue.length;
+    return this.#queue.length + this.#urgent.length;
   }
 
   /** Whether `key` is waiting, delayed, or being handled. */
@@ -99,6 +101,19 @@ export class WorkQueue {
     this.#dirty.add(key);
     if (this.#processing.has(key)) return;
     this.#push(key);
+  }
+
+  /**
+   * Adds `key` ahead of every key added with add(): new work (a Render without a Job) before
+   * follow-ups of work already started. Otherwise as add(): a key waiting already stays where it is.
+   */
+  addUrgent(key: string): void {
+    if (this.#shuttingDown) return;
+    this.stats.adds++;
+    if (this.#dirty.has(key)) return;
+    this.#dirty.add(key);
+    if (this.#processing.has(key)) return;
+    this.#push(key, true);
   }
 
   /** Adds `key` after `ms`; of several pending delays for one key, the earliest stands. */
@@ -132,7 +147,7 @@ export class WorkQueue {
 
   /** Waits for the next key; undefined once the queue is shut down (and drained). */
   get(): Promise<string | undefined> {
-    const key = this.#queue.shift();
+    const key = this.#urgent.shift() ?? this.#queue.shift();
     if (key !== undefined) return Promise.resolve(this.#take(key));
     if (this.#shuttingDown) return Promise.resolve(undefined);
     return new Promise((resolve) => this.#waiters.push(resolve));
@@ -168,8 +183,9 @@ export class WorkQueue {
     for (const { timer } of this.#delayed.values()) clearTimeout(timer);
     this.#delayed.clear();
     if (!this.#drain) {
-      for (const key of this.#queue) this.#dirty.delete(key);
+      for (const key of [...this.#urgent, ...this.#queue]) this.#dirty.delete(key);
       this.#queue.length = 0;
+      this.#urgent.length = 0;
     }
     this.#wakeIdle();
     await Promise.all(this.#workers);
@@ -200,15 +216,15 @@ export class WorkQueue {
     return key;
   }
 
-  #push(key: string): void {
+  #push(key: string, urgent = false): void {
     const waiter = this.#waiters.shift();
     if (waiter) waiter(this.#take(key));
-    else this.#queue.push(key);
+    else (urgent ? this.#urgent : this.#queue).push(key);
   }
 
   /** Once shut down with nothing left to hand out, idle workers are released. */
   #wakeIdle(): void {
-    if (!this.#shuttingDown || this.#queue.length > 0) return;
+    if (!this.#shuttingDown || this.length > 0) return;
     for (const waiter of this.#waiters.splice(0)) waiter(undefined);
   }
 }

@@ -6,7 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { kubeRequest } from '../../lib/kube/http.ts';
 import { Informer, type InformerOptions, type KubeObject } from '../../operator/kube/informer.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
-import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
+import { kubeConfigViaProxy, type TcpProxy } from '../services/tcp-proxy.ts';
 
 const NS = 'informer-test';
 const CM_PATH = `/api/v1/namespaces/${NS}/configmaps`;
@@ -41,17 +41,9 @@ after(async () => {
 
 /** The admin's KubeConfig, talking to the apiserver through a proxy the test controls. */
 async function viaProxy(): Promise<{ kc: KubeConfig; proxy: TcpProxy }> {
-  const url = new URL(cp.server);
-  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
-  proxies.push(proxy);
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: admin.clusters.map((c) => ({ ...c, server: proxy.url('https') })),
-    users: admin.users,
-    contexts: admin.contexts,
-    currentContext: admin.currentContext,
-  });
-  return { kc, proxy };
+  const via = await kubeConfigViaProxy(admin, cp.server);
+  proxies.push(via.proxy);
+  return via;
 }
 
 // Each test has its own label (its case) and its objects are named `case-name`; the test sees

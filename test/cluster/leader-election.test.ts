@@ -6,7 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { kubeRequest } from '../../lib/kube/http.ts';
 import { type LeaderElectionOptions, LeaderElector } from '../../operator/kube/leader-election.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
-import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
+import { kubeConfigViaProxy, type TcpProxy } from '../services/tcp-proxy.ts';
 
 const NS = 'leader-test';
 const LEASE_MS = 3000;
@@ -36,18 +36,11 @@ after(async () => {
   await cp?.stop();
 });
 
+/** The admin's KubeConfig, talking to the apiserver through a proxy the test controls. */
 async function viaProxy(): Promise<{ kc: KubeConfig; proxy: TcpProxy }> {
-  const url = new URL(cp.server);
-  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
-  proxies.push(proxy);
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: admin.clusters.map((c) => ({ ...c, server: proxy.url('https') })),
-    users: admin.users,
-    contexts: admin.contexts,
-    currentContext: admin.currentContext,
-  });
-  return { kc, proxy };
+  const via = await kubeConfigViaProxy(admin, cp.server);
+  proxies.push(via.proxy);
+  return via;
 }
 
 /** Who started and stopped leading when, across every elector of one test. */

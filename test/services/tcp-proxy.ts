@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { KubeConfig } from '@kubernetes/client-node';
 
 /**
  * A TCP proxy between a client under test and a server, that can misbehave like a network:
@@ -103,4 +104,18 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
   };
   return proxy;
+}
+
+/** A copy of `kc` (an admin's, say) that reaches the apiserver at `server` through a new proxy. */
+export async function kubeConfigViaProxy(kc: KubeConfig, server: string): Promise<{ kc: KubeConfig; proxy: TcpProxy }> {
+  const url = new URL(server);
+  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
+  const via = new KubeConfig();
+  via.loadFromOptions({
+    clusters: kc.clusters.map((c) => ({ ...c, server: proxy.url('https') })),
+    users: kc.users,
+    contexts: kc.contexts,
+    currentContext: kc.currentContext,
+  });
+  return { kc: via, proxy };
 }

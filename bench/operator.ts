@@ -32,7 +32,7 @@ import { movieObject, type Render, renderResource, renderResourceName } from '..
 import { createLogger } from '../lib/logger.ts';
 import { MANAGED_BY, workerJob } from '../operator/job-spec.ts';
 import { Informer } from '../operator/kube/informer.ts';
-import { role } from '../operator/rbac.ts';
+import { identityObjects } from '../operator/rbac.ts';
 import { operatorSettings } from '../operator/settings.ts';
 import { openDatabase } from '../store/database.ts';
 import { insertRender } from '../store/renders-repo.ts';
@@ -186,47 +186,18 @@ export async function main(argv: string[]): Promise<number> {
     cp = await startControlPlane({ namespace: NS_DIRECT });
     await cp.kubectl(['apply', '-f', path.join(REPO, 'crds/renders.framewright.dev.yaml')]);
     await cp.kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/renders.framewright.dev']);
-    const sa = (ns: string, name: string) => ({
-      apiVersion: 'v1',
-      kind: 'ServiceAccount',
-      metadata: { name, namespace: ns },
-    });
     const items = [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS_OPERATOR } },
       // The worker pods' identity: a pod naming a ServiceAccount that does not exist is refused.
-      sa(NS_DIRECT, 'framewright-worker'),
-      sa(NS_OPERATOR, 'framewright-worker'),
-      sa(NS_OPERATOR, 'framewright-operator'),
+      ...identityObjects('worker', NS_DIRECT),
+      ...identityObjects('worker', NS_OPERATOR),
+      ...identityObjects('operator', NS_OPERATOR),
       // Renders are created as the API creates them: a ServiceAccount with the API's Role.
-      sa(NS_OPERATOR, 'framewright-api'),
-      role('api', NS_OPERATOR),
-      {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'RoleBinding',
-        metadata: { name: 'framewright-api', namespace: NS_OPERATOR },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'framewright-api' },
-        subjects: [{ kind: 'ServiceAccount', name: 'framewright-api', namespace: NS_OPERATOR }],
-      },
-      role('operator', NS_OPERATOR),
+      ...identityObjects('api', NS_OPERATOR),
       // The baseline's client has the operator's identity and Role in its own namespace: the
       // apiserver queues a ServiceAccount's requests (API Priority and Fairness) where an admin's
       // are exempt, so an admin baseline would not be the same client.
-      sa(NS_DIRECT, 'framewright-operator'),
-      role('operator', NS_DIRECT),
-      {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'RoleBinding',
-        metadata: { name: 'framewright-operator', namespace: NS_DIRECT },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'framewright-operator' },
-        subjects: [{ kind: 'ServiceAccount', name: 'framewright-operator', namespace: NS_DIRECT }],
-      },
-      {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'RoleBinding',
-        metadata: { name: 'framewright-operator', namespace: NS_OPERATOR },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'framewright-operator' },
-        subjects: [{ kind: 'ServiceAccount', name: 'framewright-operator', namespace: NS_OPERATOR }],
-      },
+      ...identityObjects('operator', NS_DIRECT),
     ];
     await cp.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
     const operatorKubeconfig = await cp.serviceAccountKubeconfig(NS_OPERATOR, 'framewright-operator');

@@ -40,3 +40,22 @@ export function role(identity: Identity, namespace: string): V1Role {
     })),
   };
 }
+
+/**
+ * An identity as installed: its ServiceAccount, its Role and the RoleBinding between them, all
+ * named framewright-<identity>. Ready for `kubectl apply` (as a List's items).
+ */
+export function identityObjects(identity: Identity, namespace: string): object[] {
+  const name = `framewright-${identity}`;
+  return [
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } },
+    role(identity, namespace),
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name, namespace },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+      subjects: [{ kind: 'ServiceAccount', name, namespace }],
+    },
+  ];
+}

@@ -55,14 +55,8 @@ export class Reconciler {
     if (render && job?.metadata?.ownerReferences?.every((o) => o.uid !== render?.metadata.uid)) {
       job = undefined; // a Job left from an earlier Render of the same name, being collected
     }
-    const row = await lifecycle.find(this.deps.lifecycle, renderId);
-    const view: RowView | undefined = row && {
-      status: row.status,
-      progress: row.progress,
-      durationSec: row.durationSec,
-      error: row.error as RowView['error'],
-      updatedAt: row.updatedAt,
-    };
+    const row = await lifecycle.state(this.deps.lifecycle, renderId);
+    const view: RowView | undefined = row && { ...row, error: row.error as RowView['error'] };
     const actions = decide({
       render,
       row: view,

@@ -5,6 +5,7 @@ import type { Logger } from '../../lib/logger.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { Database } from '../../store/database.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
+import { getRenderById } from '../../store/renders-repo.ts';
 import type { RenderRow } from '../../store/types.ts';
 import type { ExecutorPort } from '../executor.ts';
 
@@ -99,12 +100,14 @@ export class KubernetesExecutor implements ExecutorPort {
   /** One pass: every queued row older than the grace period gets its Render. Returns how many. */
   async resync(): Promise<number> {
     const before = new Date(this.now().getTime() - (this.opts.graceMs ?? 5_000));
-    const rows = await lifecycle.queuedBefore({ db: this.opts.db, now: this.now }, before, 500);
-    if (rows.length === 0) return 0;
+    const ids = await lifecycle.queuedBefore({ db: this.opts.db, now: this.now }, before, 500);
+    if (ids.length === 0) return 0;
     const existing = new Set((await this.opts.renders.list()).map((r) => r.metadata.name));
     let created = 0;
-    for (const row of rows) {
-      if (existing.has(renderResourceName(row.id))) continue;
+    for (const id of ids) {
+      if (existing.has(renderResourceName(id))) continue;
+      const row = await getRenderById(this.opts.db.sql, id);
+      if (row?.status !== 'queued') continue; // taken or finished meanwhile
       await this.ensureRender(row);
       created++;
     }

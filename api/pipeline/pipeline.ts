@@ -3,10 +3,9 @@ import path from 'node:path';
 import { type Env, envBool } from '../../lib/config.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { s3OptionsFromEnv } from '../../lib/storage/from-env.ts';
-import { LocalObjectStore } from '../../lib/storage/local-store.ts';
+import { objectStore, s3OptionsFromEnv } from '../../lib/storage/from-env.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
-import { S3ObjectStore, type S3StoreOptions } from '../../lib/storage/s3-store.ts';
+import type { S3StoreOptions } from '../../lib/storage/s3-store.ts';
 import type { Database } from '../../store/database.ts';
 import type { ApiConfig } from '../config.ts';
 import type { ExecutorPort } from '../executor.ts';
@@ -69,9 +68,7 @@ export async function createPipeline(deps: {
   const { api, config, db, logger } = deps;
   const workerEnv = deps.executor?.workerEnv ?? process.env;
   const now = deps.now ?? (() => new Date());
-  const objects: ObjectStore = config.s3
-    ? new S3ObjectStore(config.s3)
-    : new LocalObjectStore(path.join(api.dataDir, 'objects'));
+  const objects = objectStore(config.s3, api.dataDir);
   const links = new SignedLinks(await loadSigningSecret(config.signingSecret, api.dataDir), api.publicBaseUrl);
   const inProcess = config.kubernetes
     ? undefined

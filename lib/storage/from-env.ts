@@ -17,8 +17,12 @@ export function s3OptionsFromEnv(values: Env): S3StoreOptions | undefined {
   };
 }
 
+/** S3 when it is configured, else local disk under `dataDir/objects` (the embedded default). */
+export function objectStore(s3: S3StoreOptions | undefined, dataDir: string): ObjectStore {
+  return s3 ? new S3ObjectStore(s3) : new LocalObjectStore(path.join(dataDir, 'objects'));
+}
+
 /** The object store the environment names: S3 when S3_BUCKET is set, else DATA_DIR/objects. */
 export function objectStoreFromEnv(values: Env): ObjectStore {
-  const s3 = s3OptionsFromEnv(values);
-  return s3 ? new S3ObjectStore(s3) : new LocalObjectStore(path.join(values.DATA_DIR ?? './data', 'objects'));
+  return objectStore(s3OptionsFromEnv(values), values.DATA_DIR ?? './data');
 }

@@ -1,7 +1,6 @@
 import type { ErrorBody } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Database, Queryable } from '../database.ts';
-import { getRenderById } from '../renders-repo.ts';
 import type { Plan, RenderRow } from '../types.ts';
 import type { CompletedOutput } from './decisions.ts';
 import { priceRender } from './pricing.ts';
@@ -214,21 +213,28 @@ export async function retryAfterCrash(deps: LifecycleDeps, id: string, lease: Le
 }
 
 /**
- * Queued renders created before `before`, oldest first: the ones an executor that is handed each
- * new render (the cluster's) may have missed, to hand over again.
+ * Ids of queued renders created before `before`, oldest first: the ones an executor that is
+ * handed each new render (the cluster's) may have missed, to hand over again. Ids only: this
+ * runs every few seconds, and the whole row (the movie) is read only for one that was missed.
  */
-export async function queuedBefore(deps: LifecycleDeps, before: Date, limit: number): Promise<RenderRow[]> {
-  return deps.db.sql<RenderRow[]>`
-    SELECT * FROM renders WHERE status = 'queued' AND created_at < ${before}
+export async function queuedBefore(deps: LifecycleDeps, before: Date, limit: number): Promise<string[]> {
+  const rows = await deps.db.sql<{ id: string }[]>`
+    SELECT id FROM renders WHERE status = 'queued' AND created_at < ${before}
     ORDER BY created_at, id LIMIT ${limit}`;
+  return rows.map((r) => r.id);
 }
 
+/** Where a render stands: what a decision about it reads. */
+export type RenderState = Pick<RenderRow, 'status' | 'progress' | 'durationSec' | 'error' | 'updatedAt'>;
+
 /**
- * The render as the lifecycle has it (the operator reads it before each decision), or undefined
- * when there is no such render.
+ * Where the render stands (the operator reads it before each decision), or undefined when there
+ * is no such render. Only these columns: a pass runs on every change, and a movie can be megabytes.
  */
-export async function find(deps: LifecycleDeps, id: string): Promise<RenderRow | undefined> {
-  return getRenderById(deps.db.sql, id);
+export async function state(deps: LifecycleDeps, id: string): Promise<RenderState | undefined> {
+  const [row] = await deps.db.sql<RenderState[]>`
+    SELECT status, progress, duration_sec, error, updated_at FROM renders WHERE id = ${id}`;
+  return row;
 }
 
 /** Renders whose lease expired with no attempts left: the ids to fail with INTERNAL. */

@@ -15,7 +15,7 @@ import { newId } from '../../lib/ids.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import { S3ObjectStore, type S3StoreOptions } from '../../lib/storage/s3-store.ts';
 import { newWebhookSecret } from '../../lib/webhooks/signature.ts';
-import { type Identity, role } from '../../operator/rbac.ts';
+import { type Identity, identityObjects } from '../../operator/rbac.ts';
 import { type Database, openDatabase } from '../../store/database.ts';
 import { ensureWebhookSecret } from '../../store/lifecycle/webhook-outbox-repo.ts';
 import { insertRender } from '../../store/renders-repo.ts';
@@ -128,17 +128,7 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     await cp.kubectl(['apply', '-f', path.join(REPO, 'crds/renders.framewright.dev.yaml')]);
     await cp.kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/renders.framewright.dev']);
     // Each identity gets exactly its Role (operator/rbac.ts), as the Helm chart binds it.
-    const items = (['api', 'operator', 'worker'] as const).flatMap((id) => [
-      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: `framewright-${id}`, namespace: NS } },
-      role(id, NS),
-      {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'RoleBinding',
-        metadata: { name: `framewright-${id}`, namespace: NS },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: `framewright-${id}` },
-        subjects: [{ kind: 'ServiceAccount', name: `framewright-${id}`, namespace: NS }],
-      },
-    ]);
+    const items = (['api', 'operator', 'worker'] as const).flatMap((id) => identityObjects(id, NS));
     await cp.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
     for (const id of ['api', 'operator', 'worker'] as const) {
       kubeconfigs[id] = await cp.serviceAccountKubeconfig(NS, `framewright-${id}`);

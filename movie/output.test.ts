@@ -121,6 +121,16 @@ describe('buildTimeline', () => {
     );
     assert.equal(t.totalFrames, 25);
   });
+  test('a half frame rounds up, float noise below the half included', () => {
+    // 0.35 * 10 is 3.4999999999999996 in floating point: still the half, so 4 frames.
+    assert.equal(buildTimeline(three, [0.35, 0, 0], 10).totalFrames, 4);
+    assert.equal(buildTimeline(three, [0.15, 0, 0], 10).totalFrames, 2);
+    // A sum that drifted below the half: 0.05 + 0.05 + 0.35 is 13.499999999999998 frames at 30 fps.
+    const t = buildTimeline(three, [0.05, 0.05, 0.35], 30);
+    assert.deepEqual([t.scenes[0]!.endFrame, t.scenes[1]!.endFrame, t.totalFrames], [2, 3, 14]);
+    // Noise above a whole frame is removed too (0.1 * 30 = 3.0000000000000004).
+    assert.equal(buildTimeline(three, [0.1, 0, 0], 30).totalFrames, 3);
+  });
   test('wrong inputs are programming errors', () => {
     assert.throws(() => buildTimeline(three, [1, 1], 30), RangeError);
     assert.throws(() => buildTimeline(three, [1, 1, -1], 30), RangeError);

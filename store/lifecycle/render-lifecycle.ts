@@ -48,7 +48,7 @@ export async function claimNext(
     const [row] = await tx<{ id: string }[]>`
       SELECT id FROM renders
       WHERE status = 'queued'
-         OR (status IN ('preparing', 'rendering') AND lease_expires_at < ${now} AND attempts < ${maxAttempts})
+         OR (status IN ('preparing', 'rendering') AND lease_expires_at <= ${now} AND attempts < ${maxAttempts})
       ORDER BY created_at, id
       LIMIT 1
       FOR UPDATE SKIP LOCKED`;
@@ -241,6 +241,6 @@ export async function state(deps: LifecycleDeps, id: string): Promise<RenderStat
 export async function abandonedRenders(deps: LifecycleDeps, maxAttempts: number): Promise<string[]> {
   const rows = await deps.db.sql<{ id: string }[]>`
     SELECT id FROM renders
-    WHERE status IN ('preparing', 'rendering') AND lease_expires_at < ${deps.now()} AND attempts >= ${maxAttempts}`;
+    WHERE status IN ('preparing', 'rendering') AND lease_expires_at <= ${deps.now()} AND attempts >= ${maxAttempts}`;
   return rows.map((r) => r.id);
 }

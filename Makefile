@@ -3,13 +3,16 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install run test lint format typecheck test-only fuzz crds bench-movie bench-api bench-render bench-e2e bench-operator clean
+.PHONY: help install build run test lint format typecheck test-only fuzz crds bench-movie bench-api bench-render bench-e2e bench-operator clean
 
 help: ## Show the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 
 install: ## Install system and npm dependencies when missing
 	@scripts/install.sh
+
+build: install ## Compile to plain JavaScript in dist/ (what the images run; bin/framewright uses it when current)
+	scripts/build.sh
 
 run: install ## Start API + executor on the embedded defaults (PGlite, local disk)
 	./bin/framewright serve
@@ -53,4 +56,4 @@ bench-operator: install ## 1,000 Renders -> Jobs through the operator vs direct 
 	scripts/with-services.sh ./bin/framewright bench operator
 
 clean: ## Remove local data and scratch files
-	rm -rf data .tmp
+	rm -rf data .tmp dist

@@ -5,10 +5,14 @@ import fp from 'fastify-plugin';
 import { newId } from '../lib/ids.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { Database } from '../store/database.ts';
+import { countByStatus } from '../store/lifecycle/render-lifecycle.ts';
+import { pendingCount } from '../store/lifecycle/webhook-outbox-repo.ts';
 import type { ApiConfig } from './config.ts';
 import './context.ts';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { ApiMetrics } from '../lib/metrics/api-metrics.ts';
+import { createRegistry } from '../lib/metrics/registry.ts';
 import { LocalObjectStore } from '../lib/storage/local-store.ts';
 import type { ObjectStore } from '../lib/storage/object-store.ts';
 import { type ExecutorPort, QueueOnlyExecutor } from './executor.ts';
@@ -44,6 +48,27 @@ export interface BuildAppOptions {
   objects?: ObjectStore;
   /** Default: links signed with a secret made for this app (serve passes the kept one). */
   links?: SignedLinks;
+  /** Default: a registry of its own (createApiMetrics); serve shares one with the pipeline. */
+  metrics?: ApiMetrics;
+}
+
+/** The API's metrics on `registry` (default: a new one), their gauges read from `db` at scrape time. */
+export function createApiMetrics(db: Database, registry = createRegistry()): ApiMetrics {
+  return new ApiMetrics(registry, {
+    rendersByStatus: () => countByStatus({ db }),
+    outboxBacklog: () => pendingCount(db.sql),
+  });
+}
+
+/** Counts each accepted render once: create-render hands every committed render to submit once. */
+function countingExecutor(executor: ExecutorPort, metrics: ApiMetrics): ExecutorPort {
+  return {
+    submit: (render) => {
+      metrics.rendersCreated.inc();
+      return executor.submit(render);
+    },
+    close: () => executor.close(),
+  };
 }
 
 export const API_VERSION = '1.0.0';
@@ -81,6 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         a.decorate('config', config);
         a.decorate('plans', config.plans);
         a.decorate('now', options.now ?? (() => new Date()));
+        a.decorate('readiness', { draining: false });
       },
       { name: 'config' },
     ),
@@ -93,6 +119,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       { name: 'db' },
     ),
   );
+  const metrics = options.metrics ?? createApiMetrics(db);
+  app.decorate('metrics', metrics);
+  // Every response, 404s included: one histogram observation, labelled by the route pattern.
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observeRequest(request.routeOptions.url, request.method, reply.statusCode, reply.elapsedTime);
+    done();
+  });
   await app.register(errorHandlerPlugin);
   await app.register(requestIdPlugin);
   await app.register(swagger, {
@@ -130,7 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(
     fp(
       async (a) => {
-        a.decorate('executor', executor);
+        a.decorate('executor', countingExecutor(executor, metrics));
         a.decorate('objects', options.objects ?? new LocalObjectStore(path.join(config.dataDir, 'objects')));
         a.decorate('links', options.links ?? new SignedLinks(randomBytes(32), config.publicBaseUrl));
       },

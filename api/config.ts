@@ -7,6 +7,8 @@ import { type PlanRules, parsePlanNumbers, planTable } from './billing/plans.ts'
 export interface ApiConfig {
   port: number;
   host: string;
+  /** METRICS_PORT: the Prometheus listener's port; undefined: none. */
+  metricsPort: number | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   /** Connections to PostgreSQL (DATABASE_POOL_SIZE); the embedded database always uses one. */
@@ -21,6 +23,8 @@ export interface ApiConfig {
   authCacheTtlMs: number;
   /** GET /v1/renders/{id} answers from a cache evicted on every change; this bounds a lost eviction (0 = off). */
   renderCacheTtlMs: number;
+  /** SHUTDOWN_DELAY_SEC in ms: after SIGTERM, not ready but still serving for this long. */
+  shutdownDelayMs: number;
   /** JSON body limit in bytes (1 MiB). */
   bodyLimit: number;
   logLevel: string;
@@ -46,6 +50,7 @@ export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiC
   return {
     port,
     host,
+    metricsPort: values.METRICS_PORT ? Number(values.METRICS_PORT) : undefined,
     dataDir: values.DATA_DIR ?? './data',
     databaseUrl: values.DATABASE_URL,
     databasePoolSize: Number(values.DATABASE_POOL_SIZE ?? DEFAULT_POOL_SIZE),
@@ -58,6 +63,7 @@ export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiC
     authFailuresPerMinute: Number(values.AUTH_FAILURES_PER_MINUTE ?? '30'),
     authCacheTtlMs: Number(values.AUTH_CACHE_TTL_MS ?? '60000'),
     renderCacheTtlMs: Number(values.RENDER_CACHE_TTL_MS ?? '60000'),
+    shutdownDelayMs: Number(values.SHUTDOWN_DELAY_SEC ?? '0') * 1000,
     bodyLimit: BODY_LIMIT,
     logLevel: values.LOG_LEVEL ?? 'info',
     ffprobePath: values.FFPROBE_PATH ?? 'ffprobe',

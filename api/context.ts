@@ -27,6 +27,8 @@ declare module 'fastify' {
     plans: Record<Plan, PlanRules>;
     /** Verified API keys (auth plugin); `delete(hash)` evicts one at once. */
     keyCache: KeyCache;
+    /** Set `draining` when shutting down: /readyz then answers 503 while requests still run. */
+    readiness: { draining: boolean };
   }
   interface FastifyRequest {
     /** Null on public routes and before the auth hook ran; use `requireAuth`. */

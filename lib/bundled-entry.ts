@@ -80,8 +80,12 @@ async function bundle(tsFile: string): Promise<string> {
   return file;
 }
 
-/** The path of `tsFile` bundled to an ES module, built on first use in this process. */
+/**
+ * The path of `tsFile` bundled to an ES module, built on first use in this process. A .js file
+ * (the build in dist/, which is plain JavaScript already) is its own entry.
+ */
 export function bundledEntry(tsFile: string): Promise<string> {
+  if (tsFile.endsWith('.js')) return Promise.resolve(tsFile);
   let entry = built.get(tsFile);
   if (!entry) {
     building++;

@@ -20,6 +20,12 @@ const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Liter
 export const EnvSchema = Type.Object({
   PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$', default: '8080', description: 'HTTP port of the API.' })),
   HOST: Type.Optional(Type.String({ minLength: 1, default: '0.0.0.0', description: 'Interface the API binds.' })),
+  METRICS_PORT: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,5}$',
+      description: "Port of the API's Prometheus listener (GET /metrics, apart from PORT); unset: no listener.",
+    }),
+  ),
   DATA_DIR: Type.Optional(
     Type.String({
       minLength: 1,
@@ -155,6 +161,14 @@ export const EnvSchema = Type.Object({
       default: '60000',
       description:
         'How long GET /v1/renders/{id} may answer from the API process cache (0 disables). Every change to a render evicts it at once (a trigger NOTIFYs on PostgreSQL); the time only bounds a notification lost to a dropped connection.',
+    }),
+  ),
+  SHUTDOWN_DELAY_SEC: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,3}$',
+      default: '0',
+      description:
+        'After SIGTERM, how long serve keeps answering (with /readyz at 503) before it stops taking connections: the time a load balancer needs to take it out of rotation. The Helm chart sets 5.',
     }),
   ),
 });

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { EnvSchema, readEnv } from '../lib/config.ts';
 import { loadKubeConfig } from '../lib/kube/client.ts';
 import { createLogger, logUnhandledRejections } from '../lib/logger.ts';
+import { startMetricsServer } from '../lib/metrics/metrics-server.ts';
 import { untilShutdown } from '../lib/shutdown.ts';
 import { openDatabaseWhenUp } from '../store/database.ts';
 import { Operator } from './operator.ts';
@@ -44,11 +45,22 @@ export async function main(argv: string[]): Promise<number> {
     publicBaseUrl: values.PUBLIC_BASE_URL ?? 'http://localhost:8080',
     logger,
   });
+  // /metrics, /healthz (the process answers) and /readyz (database, synced caches, not stopping).
+  const metricsServer =
+    settings.metricsPort === undefined
+      ? undefined
+      : await startMetricsServer({
+          registry: operator.registry,
+          port: settings.metricsPort,
+          healthz: () => true,
+          readyz: () => operator.ready(),
+        });
   operator.start();
   logger.info({ namespace: settings.job.namespace, identity: settings.identity }, 'operator started');
   // Stop reconciling and release the Lease (another replica takes over at once), then close.
   return untilShutdown(logger, async () => {
     await operator.stop();
+    await metricsServer?.close();
     // One line for benchmarks (bench/operator.ts): how much reconciling this process did.
     logger.info({ reconciles: operator.reconciles }, 'operator stopped');
     await db.close();

@@ -27,6 +27,9 @@ export function activeDeadlineSeconds(estimatedDurationSec: number | undefined, 
  * The batch/v1 Job of one Render: one pod at a time, owned by the Render (deleting the Render
  * deletes the Job and its pods), retried on crashes only. Pure: the operator creates it as is.
  */
+/** The images' non-root user and group (Dockerfile: USER 10001:10001). */
+export const WORKER_UID = 10001;
+
 export function workerJob(render: RenderRef, s: WorkerJobSettings): V1Job {
   const name = render.metadata.name;
   const labels: Record<string, string> = {
@@ -84,6 +87,16 @@ export function workerJob(render: RenderRef, s: WorkerJobSettings): V1Job {
           ...(s.tolerations.length ? { tolerations: s.tolerations as V1Toleration[] } : {}),
           ...(s.runtimeClassName ? { runtimeClassName: s.runtimeClassName } : {}),
           ...(s.priorityClassName ? { priorityClassName: s.priorityClassName } : {}),
+          // The restricted Pod Security profile: a namespace that enforces it admits the pod. The
+          // root filesystem is read-only; scratch files, Xvfb's socket and Mesa's cache go to /tmp.
+          securityContext: {
+            runAsNonRoot: true,
+            runAsUser: WORKER_UID,
+            runAsGroup: WORKER_UID,
+            fsGroup: WORKER_UID,
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
+          volumes: [{ name: 'tmp', emptyDir: {} }],
           containers: [
             {
               name: WORKER_CONTAINER,
@@ -95,7 +108,14 @@ export function workerJob(render: RenderRef, s: WorkerJobSettings): V1Job {
                 { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
                 // NVENC needs `video`, headless GL on the GPU needs `graphics`.
                 { name: 'NVIDIA_DRIVER_CAPABILITIES', value: 'compute,utility,video,graphics' },
+                { name: 'XDG_CACHE_HOME', value: '/tmp/.cache' },
               ],
+              securityContext: {
+                allowPrivilegeEscalation: false,
+                capabilities: { drop: ['ALL'] },
+                readOnlyRootFilesystem: true,
+              },
+              volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
               ...(envFrom.length ? { envFrom } : {}),
               resources: {
                 ...resources,

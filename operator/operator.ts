@@ -1,8 +1,12 @@
 import type { V1Job } from '@kubernetes/client-node';
+import type { Registry } from 'prom-client';
 import type { KubeAccess } from '../lib/kube/access.ts';
 import { RendersClient } from '../lib/kube/client.ts';
 import { API_VERSION, PLURAL, type Render } from '../lib/kube/render-resource.ts';
 import type { Logger } from '../lib/logger.ts';
+import { OperatorMetrics } from '../lib/metrics/operator-metrics.ts';
+import { createRegistry } from '../lib/metrics/registry.ts';
+import { RenderMetrics } from '../lib/metrics/render-metrics.ts';
 import type { Database } from '../store/database.ts';
 import { type Actions, jobChangeMatters, renderChangeMatters } from './decide.ts';
 import { MANAGED_BY, RENDER_LABEL } from './job-spec.ts';
@@ -24,7 +28,13 @@ export interface OperatorOptions {
   /** For tests: the informers' watchdog silence. */
   silenceMs?: number;
   onActions?: (name: string, actions: Actions) => void;
+  /** Where its metrics go (default: a registry of its own); the operator's /metrics serves it. */
+  registry?: Registry;
 }
+
+/** controller-runtime's `controller` label, the work queue's and the Lease's names. */
+const CONTROLLER = 'render';
+const LEASE_NAME = 'framewright-operator';
 
 const byName = (o: { metadata?: { name?: string } }) => o.metadata?.name ?? '';
 
@@ -38,7 +48,10 @@ export class Operator {
   readonly jobs: Informer<V1Job>;
   readonly queue: WorkQueue;
   readonly elector: LeaderElector | undefined;
+  readonly registry: Registry;
+  readonly metrics: OperatorMetrics;
   private readonly reconciler: Reconciler;
+  private stopping = false;
   /** Reconcile passes run so far (logged at shutdown; `framewright bench operator` reads it). */
   reconciles = 0;
   private working: Promise<void> | undefined;
@@ -63,10 +76,21 @@ export class Operator {
       logger: logger.child({ informer: 'jobs' }),
       ...silence,
     });
-    this.queue = new WorkQueue({ logger: logger.child({ component: 'queue' }) });
+    this.registry = opts.registry ?? createRegistry();
+    this.metrics = new OperatorMetrics(this.registry, {
+      controller: CONTROLLER,
+      queueName: CONTROLLER,
+      leaseName: LEASE_NAME,
+      queueDepth: () => this.queue.length,
+      // Without leader election this replica is the only one, and leads.
+      isLeader: () => (this.elector ? this.elector.isLeader() : !this.stopping),
+    });
+    this.queue = new WorkQueue({ logger: logger.child({ component: 'queue' }), metrics: this.metrics.workQueue() });
+    const now = opts.now ?? (() => new Date());
     this.reconciler = new Reconciler({
       kc,
-      lifecycle: { db: opts.db, now: opts.now ?? (() => new Date()) },
+      // The operator completes and fails renders in the cluster shape: it counts those transitions.
+      lifecycle: { db: opts.db, now, observer: new RenderMetrics(this.registry) },
       renders: new RendersClient(kc, ns),
       renderCache: this.renders,
       jobCache: this.jobs,
@@ -75,6 +99,11 @@ export class Operator {
       logger,
       ...(opts.now ? { now: opts.now } : {}),
       ...(opts.onActions ? { onActions: opts.onActions } : {}),
+      onJobCreated: (render) =>
+        this.metrics.jobCreated(
+          render.metadata.creationTimestamp ? new Date(render.metadata.creationTimestamp) : undefined,
+          now(),
+        ),
     });
     // Only changes that can change a decision make a pass (our own status writes coming back, a
     // Job we just created, metadata churn do not): under load, passes are the operator's budget.
@@ -101,7 +130,7 @@ export class Operator {
     if (settings.leaderElection.enabled) {
       this.elector = new LeaderElector(kc, {
         namespace: ns,
-        name: 'framewright-operator',
+        name: LEASE_NAME,
         identity: settings.identity,
         leaseDurationMs: settings.leaderElection.leaseDurationMs,
         renewDeadlineMs: settings.leaderElection.renewDeadlineMs,
@@ -121,7 +150,14 @@ export class Operator {
       const term = this.term;
       if (!term || term.aborted) return undefined;
       this.reconciles++;
-      await this.reconciler.reconcile(name);
+      const started = performance.now();
+      try {
+        await this.reconciler.reconcile(name);
+      } catch (err) {
+        this.metrics.reconciled('error', (performance.now() - started) / 1000);
+        throw err;
+      }
+      this.metrics.reconciled('success', (performance.now() - started) / 1000);
       return undefined;
     }, this.opts.settings.workers);
     if (this.elector) this.elector.start();
@@ -160,8 +196,19 @@ export class Operator {
     for (const name of this.renders.keys()) this.queue.add(name);
   }
 
+  /**
+   * Ready to reconcile: not stopping, both informers synced, the database answering. A replica
+   * that does not lead is ready too (it takes over at once): readiness is not leadership.
+   */
+  async ready(): Promise<boolean> {
+    if (this.stopping || !this.renders.hasSynced() || !this.jobs.hasSynced()) return false;
+    await this.opts.db.sql`SELECT 1`;
+    return !this.stopping;
+  }
+
   /** Stops reconciling, lets passes in flight finish, releases the Lease, stops the informers. */
   async stop(): Promise<void> {
+    this.stopping = true;
     this.term = undefined;
     clearInterval(this.resyncTimer);
     await this.queue.shutdown({ drain: false });

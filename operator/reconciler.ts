@@ -27,6 +27,8 @@ export interface ReconcilerDeps {
   now?: () => Date;
   /** Called after each pass with what it did (metrics, benchmarks). */
   onActions?: (name: string, actions: Actions) => void;
+  /** Called when this pass created the Render's worker Job (not when it existed already). */
+  onJobCreated?: (render: Render) => void;
 }
 
 /**
@@ -108,6 +110,7 @@ export class Reconciler {
           ),
           timeoutMs: 30_000,
         });
+        this.deps.onJobCreated?.(render);
       } catch (err) {
         // Created by an earlier pass whose answer was lost, or by another leader: the cache will show it.
         if (!isAlreadyExists(err)) throw err;

@@ -1,11 +1,13 @@
 /**
- * Writes the Render CRD (crds/renders.framewright.dev.yaml) from the TypeBox schemas of
- * lib/kube/render-resource.ts. `make crds`; lib/kube/crd.test.ts fails while the file is stale.
+ * Writes the Render CRD (crds/renders.framewright.dev.yaml, and the Helm chart's copy) from the
+ * TypeBox schemas of lib/kube/render-resource.ts. `make crds`; lib/kube/crd.test.ts fails while
+ * either file is stale.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CRD_FILE, renderCrdYaml } from '../lib/kube/crd.ts';
+import { CHART_CRD_FILE, CRD_FILE, renderCrdYaml } from '../lib/kube/crd.ts';
 
-const target = fileURLToPath(new URL(`../${CRD_FILE}`, import.meta.url));
-writeFileSync(target, renderCrdYaml());
-process.stdout.write(`wrote ${CRD_FILE}\n`);
+for (const file of [CRD_FILE, CHART_CRD_FILE]) {
+  writeFileSync(fileURLToPath(new URL(`../${file}`, import.meta.url)), renderCrdYaml());
+  process.stdout.write(`wrote ${file}\n`);
+}

@@ -3,6 +3,11 @@
 # real PostgreSQL and Redis started for this run; without arguments, then the API fuzzer too.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# The build (dist/) when a source is newer: the CLI the tests spawn (bin/framewright) runs the
+# build, as an image does, and one test runs it on bare Node with development packages refused.
+# A build that fails (a type error: `make test` reports it from tsc too) leaves the old one, the
+# spawned CLI then runs the sources, and the built-CLI test fails, saying so.
+scripts/build.sh --if-stale || echo "test: the build failed; the tests run the sources" >&2
 . scripts/services.sh
 
 if [ $# -gt 0 ]; then

@@ -26,6 +26,21 @@ export async function loadMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
 }
 
 /**
+ * The versions of `migrations` (default: this build's) that the database has not recorded: none
+ * once this process migrated it, some when it was restored from an older backup or another
+ * version's process rolled it back. A database without the table lacks them all.
+ */
+export async function pendingMigrations(sql: postgres.Sql, migrations?: Migration[]): Promise<string[]> {
+  const versions = (migrations ?? (await loadMigrations())).map((m) => m.version);
+  const [table] = await sql<{ exists: boolean }[]>`SELECT to_regclass('schema_migrations') IS NOT NULL AS exists`;
+  if (!table?.exists) return versions;
+  const rows = await sql<{ version: string }[]>`
+    SELECT version FROM schema_migrations WHERE version = ANY(${versions})`;
+  const done = new Set(rows.map((r) => r.version));
+  return versions.filter((v) => !done.has(v));
+}
+
+/**
  * Applies the migrations not yet recorded, all in one transaction under an advisory lock: a second
  * process waits for the first and then finds nothing left to do, and a failure leaves no half.
  * Returns the versions applied by this call.

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { bundledEntry } from '../lib/bundled-entry.ts';
+import { ownModule } from '../lib/module-path.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import type { PgliteThreadData, PgliteThreadMessage } from './pglite-thread.ts';
 
@@ -51,7 +51,7 @@ export async function findSharedServer(dataDir: string, pid: number): Promise<Sh
   return info as SharedServer;
 }
 
-const threadEntry = fileURLToPath(new URL('./pglite-thread.ts', import.meta.url));
+const threadEntry = ownModule('./pglite-thread.ts', import.meta.url);
 
 /**
  * PGlite persisted in `dataDir`, served on a loopback port by pglite-wire.ts so the regular

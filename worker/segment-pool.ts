@@ -1,11 +1,11 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { bundledEntry } from '../lib/bundled-entry.ts';
 import { AppError, isErrorCode } from '../lib/errors.ts';
+import { ownModule } from '../lib/module-path.ts';
 import type { SegmentJob, SegmentStats } from './render-segment.ts';
 import type { FromChild, ToChild } from './segment-child.ts';
 
-const CHILD = fileURLToPath(new URL('./segment-child.ts', import.meta.url));
+const CHILD = ownModule('./segment-child.ts', import.meta.url);
 
 /**
  * A segment renderer process, started before its job is known: loading three.js and headless-gl

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { EnvSchema, readEnv } from '../../lib/config.ts';
 import { createLogger, logUnhandledRejections } from '../../lib/logger.ts';
+import { startMetricsServer } from '../../lib/metrics/metrics-server.ts';
 import { untilShutdown } from '../../lib/shutdown.ts';
 import { countAccounts } from '../../store/accounts-repo.ts';
 import { openDatabaseWhenUp } from '../../store/database.ts';
-import { buildApp } from '../app.ts';
+import { buildApp, createApiMetrics } from '../app.ts';
 import { createAccountWithKey } from '../auth/provision.ts';
 import { apiConfig } from '../config.ts';
 import { createPipeline, pipelineConfig } from '../pipeline/pipeline.ts';
@@ -37,7 +38,9 @@ export async function main(argv: string[]): Promise<number> {
         `  curl -H 'Authorization: Bearer ${key.secret}' ${config.publicBaseUrl}/v1/usage\n\n`,
     );
   }
-  const pipeline = await createPipeline({ api: config, config: pipelineConfig(values), db, logger });
+  // One registry for the app, the executor and the webhook dispatcher of this process.
+  const metrics = createApiMetrics(db);
+  const pipeline = await createPipeline({ api: config, config: pipelineConfig(values), db, logger, metrics });
   const app = await buildApp({
     config,
     db,
@@ -45,14 +48,26 @@ export async function main(argv: string[]): Promise<number> {
     executor: pipeline.executor,
     objects: pipeline.objects,
     links: pipeline.links,
+    metrics,
   });
+  // Its own port, so an Ingress in front of PORT never exposes /metrics.
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : await startMetricsServer({ registry: metrics.registry, port: config.metricsPort, host: config.host });
   await app.listen({ port: config.port, host: config.host });
   pipeline.start();
 
-  // Stop taking requests, drain the renders (finish or hand back), then close the database.
+  // Not ready at once (load balancers take the pod out of rotation) while still answering for
+  // SHUTDOWN_DELAY_SEC; then stop taking requests, drain the renders (finish or hand back), and
+  // close the database.
   return untilShutdown(logger, async () => {
+    app.readiness.draining = true;
+    if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
     await app.close();
     await pipeline.close();
+    // Last: the drain can be watched until the end.
+    await metricsServer?.close();
     await db.close();
   });
 }

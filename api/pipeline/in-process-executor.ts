@@ -2,10 +2,10 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { jitteredDelay, LOOP_BACKOFF, retryTransient } from '../../lib/backoff.ts';
 import { type ErrorCode, errorBody } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { isBuilt, ownModule } from '../../lib/module-path.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { Database } from '../../store/database.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
@@ -15,8 +15,11 @@ import type { RenderRow } from '../../store/types.ts';
 import type { JobMessage, WorkerMessage } from '../../worker/job-protocol.ts';
 import type { ExecutorPort } from '../executor.ts';
 
-const CLI = fileURLToPath(new URL('../../bin/cli.ts', import.meta.url));
-const TSX_LOADER = import.meta.resolve('tsx/esm');
+const CLI = ownModule('../../bin/cli.ts', import.meta.url);
+/** Built, the worker runs on bare Node; from the sources, through tsx (a development dependency). */
+const WORKER_EXEC_ARGV = isBuilt(import.meta.url)
+  ? ['--enable-source-maps']
+  : ['--import', import.meta.resolve('tsx/esm')];
 
 export interface InProcessExecutorOptions {
   db: Database;
@@ -38,6 +41,8 @@ export interface InProcessExecutorOptions {
   now?: () => Date;
   /** Environment of the worker processes (default: this process's). */
   workerEnv?: NodeJS.ProcessEnv;
+  /** Told of each lifecycle transition this executor commits (metrics). */
+  observer?: lifecycle.LifecycleObserver | undefined;
 }
 
 /** A worker process and the tail of its stderr (for the message when it dies). */
@@ -99,7 +104,7 @@ export class InProcessExecutor implements ExecutorPort {
   }
 
   private get deps(): lifecycle.LifecycleDeps {
-    return { db: this.opts.db, now: this.now };
+    return { db: this.opts.db, now: this.now, observer: this.opts.observer };
   }
 
   /** Starts claiming. Renders left behind by a killed process are retried or failed first. */
@@ -191,7 +196,7 @@ export class InProcessExecutor implements ExecutorPort {
 
   private spawnWorker(): WorkerProcess {
     const child = fork(CLI, ['worker'], {
-      execArgv: ['--import', TSX_LOADER],
+      execArgv: WORKER_EXEC_ARGV,
       env: this.opts.workerEnv ?? process.env,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });

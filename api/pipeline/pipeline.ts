@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type Env, envBool } from '../../lib/config.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import type { Logger } from '../../lib/logger.ts';
+import type { ApiMetrics } from '../../lib/metrics/api-metrics.ts';
 import { objectStore, s3OptionsFromEnv } from '../../lib/storage/from-env.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { S3StoreOptions } from '../../lib/storage/s3-store.ts';
@@ -51,6 +52,10 @@ export interface Pipeline {
   close(): Promise<void>;
 }
 
+function countAttempt(metrics: ApiMetrics) {
+  return (outcome: string) => metrics.webhookDeliveries.inc({ outcome });
+}
+
 /**
  * The render pipeline of one machine: object storage (local disk or S3), signed links, the
  * in-process executor, the webhook dispatcher and the retention sweeper.
@@ -61,6 +66,8 @@ export async function createPipeline(deps: {
   db: Database;
   logger: Logger;
   now?: () => Date;
+  /** The API's metrics: the executor's lifecycle transitions and the webhook attempts feed them. */
+  metrics?: ApiMetrics;
   /** Overrides for tests: faster polling, shorter leases. */
   executor?: { leaseMs?: number; pollMs?: number; drainMs?: number; workerEnv?: NodeJS.ProcessEnv };
   sweepEveryMs?: number;
@@ -81,6 +88,7 @@ export async function createPipeline(deps: {
         concurrency: config.renderConcurrency,
         leaseMs: config.leaseMs,
         now,
+        observer: deps.metrics?.render,
         ...deps.executor,
         workerEnv: {
           ...workerEnv,
@@ -104,6 +112,7 @@ export async function createPipeline(deps: {
     logger: logger.child({ component: 'webhooks' }),
     allowPrivate: config.allowPrivateUrls,
     now,
+    ...(deps.metrics ? { onAttempt: countAttempt(deps.metrics) } : {}),
   });
   let sweeper: NodeJS.Timeout | undefined;
   const sweep = () =>

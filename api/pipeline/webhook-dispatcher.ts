@@ -16,6 +16,8 @@ export interface WebhookDispatcherOptions {
   /** ALLOW_PRIVATE_URLS: deliveries to loopback and private networks (tests, on-prem receivers). */
   allowPrivate: boolean;
   now?: () => Date;
+  /** Told how each attempt ended (metrics). */
+  onAttempt?: (outcome: outbox.DeliveryOutcome) => void;
   pollMs?: number;
   timeoutMs?: number;
   batch?: number;
@@ -91,7 +93,7 @@ export class WebhookDispatcher {
     const delivered = status !== null && status >= 200 && status < 300;
     const stop = status === 410 || (error !== null && /private or loopback/.test(error));
     const now = this.now();
-    await outbox.recordAttempt(
+    const outcome = await outbox.recordAttempt(
       sql,
       row,
       {
@@ -103,6 +105,7 @@ export class WebhookDispatcher {
       },
       now,
     );
+    this.opts.onAttempt?.(outcome);
     this.opts.logger.info(
       { webhookId: row.id, renderId: row.renderId, status, error, attempt: row.attempts + 1, delivered },
       'webhook attempt',

@@ -66,18 +66,27 @@ export async function createScript(
   });
   if (early) return { script: early, replayed: true };
 
-  const generated = await generateScript(req, {
-    model: config.model,
-    budgetMs: config.budgetMs,
-    requestTimeoutMs: config.requestTimeoutMs,
-    clock: config.clock,
-    random: config.random,
-    logger: log,
-  });
+  let generated: Awaited<ReturnType<typeof generateScript>>;
+  try {
+    generated = await generateScript(req, {
+      model: config.model,
+      budgetMs: config.budgetMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+      clock: config.clock,
+      random: config.random,
+      logger: log,
+    });
+  } catch (err) {
+    app.metrics.scriptGenerations.inc({
+      outcome: err instanceof AppError && err.code === 'LLM_FAILED' ? 'llm_failed' : 'error',
+    });
+    throw err;
+  }
+  app.metrics.scriptGenerations.inc({ outcome: 'success' });
   const cost = free ? 0 : scriptCredits(generated.scenes.length);
   const id = newId('scr');
 
-  return withAccountLock(app.db, auth.accountId, async (tx, account) => {
+  const stored = await withAccountLock(app.db, auth.accountId, async (tx, account) => {
     if (claim) {
       const prior = await app.idempotency.claim(tx, claim);
       if (prior) return { script: await replay(tx, auth, prior.resourceId), replayed: true };
@@ -99,4 +108,6 @@ export async function createScript(
     if (claim) await app.idempotency.record(tx, { ...claim, resourceType: SCRIPT_RESOURCE, resourceId: id });
     return { script, replayed: false };
   });
+  if (!stored.replayed && cost > 0) app.metrics.render.creditsCharged.inc({ reason: 'script' }, cost);
+  return stored;
 }

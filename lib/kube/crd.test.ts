@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Type } from '@sinclair/typebox';
 import {
+  CHART_CRD_FILE,
   CRD_FILE,
   REGENERATE_COMMAND,
   renderCrd,
@@ -27,12 +28,14 @@ const version = () => {
   return v;
 };
 
-test('the checked-in CRD is what the TypeBox schemas generate', () => {
-  const committed = readFileSync(fileURLToPath(new URL(`../../${CRD_FILE}`, import.meta.url)), 'utf8');
-  assert.ok(
-    committed === renderCrdYaml(),
-    `${CRD_FILE} is stale: the schemas in lib/kube/render-resource.ts changed. Run \`${REGENERATE_COMMAND}\` and commit the file.`,
-  );
+test("the checked-in CRD and the chart's copy are what the TypeBox schemas generate", () => {
+  for (const file of [CRD_FILE, CHART_CRD_FILE]) {
+    const committed = readFileSync(fileURLToPath(new URL(`../../${file}`, import.meta.url)), 'utf8');
+    assert.ok(
+      committed === renderCrdYaml(),
+      `${file} is stale: the schemas in lib/kube/render-resource.ts changed. Run \`${REGENERATE_COMMAND}\` and commit the file.`,
+    );
+  }
 });
 
 test('names, scope, version and subresources', () => {

@@ -24,6 +24,8 @@ import {
 export const CRD_NAME = `${PLURAL}.${GROUP}`;
 /** Where the generated CRD is checked in, relative to the repository root. */
 export const CRD_FILE = `crds/${CRD_NAME}.yaml`;
+/** The Helm chart's copy (a chart cannot read files outside itself), written by the same command. */
+export const CHART_CRD_FILE = `charts/framewright/resources/${CRD_NAME}.yaml`;
 export const REGENERATE_COMMAND = 'make crds';
 
 type JsonSchema = Record<string, unknown>;

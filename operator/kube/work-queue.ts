@@ -36,9 +36,22 @@ export interface Requeue {
 /** Handles one key; returns nothing, or a Requeue. */
 export type KeyHandler = (key: string) => Promise<Requeue | undefined> | Promise<void> | Requeue | undefined | void;
 
+/** What the queue reports as it works (client-go's workqueue metrics); all optional work is skipped without. */
+export interface WorkQueueMetrics {
+  /** A key became waiting (a key already waiting is not added again, as client-go counts). */
+  added(): void;
+  /** A key was handed to a worker `seconds` after it was added. */
+  queued(seconds: number): void;
+  /** A handler took `seconds`. */
+  worked(seconds: number): void;
+  /** A key was re-added after its backoff (addRateLimited). */
+  retried(): void;
+}
+
 export interface WorkQueueOptions {
   rateLimiter?: ExponentialRateLimiter;
   logger?: Logger;
+  metrics?: WorkQueueMetrics;
 }
 
 export interface WorkQueueStats {
@@ -63,6 +76,9 @@ export class WorkQueue {
   readonly rateLimiter: ExponentialRateLimiter;
 
   readonly #log: Logger;
+  readonly #metrics: WorkQueueMetrics | undefined;
+  /** When each waiting key was added (performance.now()), kept only with metrics. */
+  readonly #addedAt = new Map<string, number>();
   readonly #queue: string[] = [];
   /** Keys added with addUrgent: handed out before any in #queue (new work before follow-ups). */
   readonly #urgent: string[] = [];
@@ -78,6 +94,7 @@ export class WorkQueue {
   constructor(options: WorkQueueOptions = {}) {
     this.rateLimiter = options.rateLimiter ?? new ExponentialRateLimiter();
     this.#log = options.logger ?? pino({ level: 'silent' });
+    this.#metrics = options.metrics;
   }
 
   /** Keys waiting to be handled (not those being handled). */
@@ -99,6 +116,7 @@ export class WorkQueue {
     this.stats.adds++;
     if (this.#dirty.has(key)) return;
     this.#dirty.add(key);
+    this.#noteAdded(key);
     if (this.#processing.has(key)) return;
     this.#push(key);
   }
@@ -112,6 +130,7 @@ export class WorkQueue {
     this.stats.adds++;
     if (this.#dirty.has(key)) return;
     this.#dirty.add(key);
+    this.#noteAdded(key);
     if (this.#processing.has(key)) return;
     this.#push(key, true);
   }
@@ -137,6 +156,7 @@ export class WorkQueue {
   /** Adds `key` after its per-key backoff (5 ms doubling to 5 min by default). */
   addRateLimited(key: string): void {
     this.stats.retries++;
+    this.#metrics?.retried();
     this.addAfter(key, this.rateLimiter.when(key));
   }
 
@@ -157,7 +177,10 @@ export class WorkQueue {
   done(key: string): void {
     this.#processing.delete(key);
     if (this.#dirty.has(key) && (!this.#shuttingDown || this.#drain)) this.#push(key);
-    else if (this.#shuttingDown) this.#dirty.delete(key);
+    else if (this.#shuttingDown) {
+      this.#dirty.delete(key);
+      this.#addedAt.delete(key);
+    }
     this.#wakeIdle();
   }
 
@@ -183,7 +206,10 @@ export class WorkQueue {
     for (const { timer } of this.#delayed.values()) clearTimeout(timer);
     this.#delayed.clear();
     if (!this.#drain) {
-      for (const key of [...this.#urgent, ...this.#queue]) this.#dirty.delete(key);
+      for (const key of [...this.#urgent, ...this.#queue]) {
+        this.#dirty.delete(key);
+        this.#addedAt.delete(key);
+      }
       this.#queue.length = 0;
       this.#urgent.length = 0;
     }
@@ -196,6 +222,7 @@ export class WorkQueue {
       const key = await this.get();
       if (key === undefined) return;
       this.stats.processed++;
+      const started = this.#metrics ? performance.now() : 0;
       try {
         const result = await handler(key);
         this.forget(key);
@@ -205,6 +232,7 @@ export class WorkQueue {
         this.#log.warn({ err, key, retries: this.rateLimiter.retries(key) }, 'work queue handler failed; retrying');
         this.addRateLimited(key);
       } finally {
+        if (this.#metrics) this.#metrics.worked((performance.now() - started) / 1000);
         this.done(key);
       }
     }
@@ -213,7 +241,18 @@ export class WorkQueue {
   #take(key: string): string {
     this.#dirty.delete(key);
     this.#processing.add(key);
+    if (this.#metrics) {
+      const at = this.#addedAt.get(key);
+      this.#addedAt.delete(key);
+      if (at !== undefined) this.#metrics.queued((performance.now() - at) / 1000);
+    }
     return key;
+  }
+
+  #noteAdded(key: string): void {
+    if (!this.#metrics) return;
+    this.#metrics.added();
+    if (!this.#addedAt.has(key)) this.#addedAt.set(key, performance.now());
   }
 
   #push(key: string, urgent = false): void {

@@ -27,6 +27,20 @@ export interface Lease {
 export interface LifecycleDeps {
   db: Database;
   now: () => Date;
+  /** Told of each transition once it committed (metrics): wherever it runs, it is counted once. */
+  observer?: LifecycleObserver | undefined;
+}
+
+/**
+ * What happened to a render, reported after the transaction committed. The executor that runs a
+ * render (the in-process pool, or the operator, which mirrors it without a lease) is the one
+ * process that sees each transition, so counting here counts each event exactly once.
+ */
+export interface LifecycleObserver {
+  /** A holder took the render at `at`; `queueWaitSec` (creation to `at`) the first time it left the queue. */
+  claimed(id: string, queueWaitSec: number | undefined, at: Date): void;
+  completed(id: string, creditsCharged: number, at: Date): void;
+  failed(id: string, code: string, at: Date): void;
 }
 
 /** A render row with what the lifecycle needs beyond the resource fields. */
@@ -45,8 +59,8 @@ export async function claimNext(
   const now = deps.now();
   const until = new Date(now.getTime() + lease.leaseMs);
   const claimed = (await deps.db.sql.begin(async (tx) => {
-    const [row] = await tx<{ id: string }[]>`
-      SELECT id FROM renders
+    const [row] = await tx<{ id: string; status: string }[]>`
+      SELECT id, status FROM renders
       WHERE status = 'queued'
          OR (status IN ('preparing', 'rendering') AND lease_expires_at <= ${now} AND attempts < ${maxAttempts})
       ORDER BY created_at, id
@@ -63,10 +77,17 @@ export async function claimNext(
       FROM accounts a
       WHERE r.id = ${row.id} AND a.id = r.account_id
       RETURNING r.*, a.plan`;
-    return claimed;
-  })) as LeasedRender | undefined;
-  if (claimed) deps.db.renderChanges.publish(claimed.id);
-  return claimed;
+    return claimed && { ...claimed, wasQueued: row.status === 'queued' };
+  })) as (LeasedRender & { wasQueued: boolean }) | undefined;
+  if (!claimed) return undefined;
+  deps.db.renderChanges.publish(claimed.id);
+  const { wasQueued, ...render } = claimed;
+  deps.observer?.claimed(render.id, wasQueued ? secondsBetween(render.createdAt, now) : undefined, now);
+  return render;
+}
+
+function secondsBetween(from: Date, to: Date): number {
+  return Math.max(0, (to.getTime() - from.getTime()) / 1000);
 }
 
 /** Publishes the change of render `id` when `changed` (after the transaction committed). */
@@ -98,10 +119,13 @@ export async function reportProgress(
   report: { phase: ActivePhase; progress: number; durationSec?: number | undefined },
 ): Promise<boolean> {
   const now = deps.now();
+  let leftQueue: Date | undefined;
   const changed = await deps.db.sql.begin(async (tx) => {
     const row = await lockHeld(tx, id, lease);
     if (!row) return false;
     const status = advanceStatus(row.status, report.phase);
+    // Without a lease (the operator) no claim marks the start: the first report out of the queue does.
+    leftQueue = row.status === 'queued' && status !== 'queued' ? row.createdAt : undefined;
     const progress = advanceProgress(row.progress, report.phase, report.progress);
     const durationSec = report.durationSec ?? row.durationSec;
     await tx`
@@ -110,6 +134,7 @@ export async function reportProgress(
       WHERE id = ${id}`;
     return true;
   });
+  if (changed && leftQueue) deps.observer?.claimed(id, secondsBetween(leftQueue, now), now);
   return announce(deps, id, changed);
 }
 
@@ -143,6 +168,7 @@ export async function complete(
   output: CompletedOutput,
 ): Promise<boolean> {
   const now = deps.now();
+  let charged = 0;
   const changed = await deps.db.sql.begin(async (tx) => {
     const row = await lockHeld(tx, id, lease);
     if (!row) return false;
@@ -164,8 +190,10 @@ export async function complete(
         lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
       WHERE id = ${id} RETURNING *`;
     await enqueueWebhook(tx, done as RenderRow, 'render.completed', now);
+    charged = due;
     return true;
   });
+  if (changed) deps.observer?.completed(id, charged, now);
   return announce(deps, id, changed);
 }
 
@@ -185,6 +213,7 @@ export async function fail(deps: LifecycleDeps, id: string, lease: Lease | null,
     await enqueueWebhook(tx, failed as RenderRow, 'render.failed', now);
     return true;
   });
+  if (changed) deps.observer?.failed(id, error.code, now);
   return announce(deps, id, changed);
 }
 
@@ -235,6 +264,13 @@ export async function state(deps: LifecycleDeps, id: string): Promise<RenderStat
   const [row] = await deps.db.sql<RenderState[]>`
     SELECT status, progress, duration_sec, error, updated_at FROM renders WHERE id = ${id}`;
   return row;
+}
+
+/** How many renders are in each status now (metrics read it at scrape time). */
+export async function countByStatus(deps: Pick<LifecycleDeps, 'db'>): Promise<Map<string, number>> {
+  const rows = await deps.db.sql<{ status: string; n: number }[]>`
+    SELECT status, count(*)::int AS n FROM renders GROUP BY status`;
+  return new Map(rows.map((r) => [r.status, r.n]));
 }
 
 /** Renders whose lease expired with no attempts left: the ids to fail with INTERNAL. */

@@ -39,19 +39,31 @@ export async function freezePayload(sql: Queryable, id: string, payload: string)
   return row?.payload ?? payload;
 }
 
+/** What an attempt left the delivery as: delivered, to be tried again, or given up. */
+export type DeliveryOutcome = 'delivered' | 'retry' | 'gave_up';
+
 export async function recordAttempt(
   sql: Queryable,
   row: OutboxRow,
   outcome: { delivered: boolean; stop: boolean; status: number | null; error: string | null; nextAttemptAt: Date },
   now: Date,
-): Promise<void> {
+): Promise<DeliveryOutcome> {
   const expired = now.getTime() - row.createdAt.getTime() >= WEBHOOK_RETRY_WINDOW_MS;
+  const gaveUp = !outcome.delivered && (outcome.stop || expired);
   await sql`
     UPDATE webhook_outbox SET attempts = attempts + 1, last_status = ${outcome.status}, last_error = ${outcome.error},
       delivered_at = ${outcome.delivered ? now : null},
-      gave_up_at = ${!outcome.delivered && (outcome.stop || expired) ? now : null},
+      gave_up_at = ${gaveUp ? now : null},
       next_attempt_at = ${outcome.nextAttemptAt}
     WHERE id = ${row.id}`;
+  return outcome.delivered ? 'delivered' : gaveUp ? 'gave_up' : 'retry';
+}
+
+/** Deliveries still owed (neither delivered nor given up): the outbox backlog. */
+export async function pendingCount(sql: Queryable): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM webhook_outbox WHERE delivered_at IS NULL AND gave_up_at IS NULL`;
+  return row?.n ?? 0;
 }
 
 /** The account's signing secret, created on first use by `create` (a concurrent creator wins). */

@@ -1,9 +1,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { bundledEntry } from '../../lib/bundled-entry.ts';
+import { ownModule } from '../../lib/module-path.ts';
 import type { EspeakReply, EspeakRequest, EspeakWord } from './espeak-child.ts';
 
-const CHILD = fileURLToPath(new URL('./espeak-child.ts', import.meta.url));
+const CHILD = ownModule('./espeak-child.ts', import.meta.url);
 
 export interface EspeakResult {
   sampleRate: number;

@@ -1,0 +1,146 @@
+# syntax=docker/dockerfile:1
+#
+# Framewright's two images, from one Dockerfile (they share the build stage, so it runs once):
+#
+#   docker build --target api    -t framewright:0.1.0 .          the API and the operator
+#   docker build --target worker -t framewright-worker:0.1.0 .   the render worker (ffmpeg, Xvfb, Mesa)
+#
+# `docker build .` without --target builds the last stage, `api`. The README's "Building the
+# images" section has the full commands (labels, buildx, pushing) and test/images/images.test.ts
+# holds this file to its layout. Base images are pinned by tag; to pin by digest as well, write
+# `FROM node:20-bookworm-slim@sha256:<digest>` (the digest of the multi-platform index, from
+# `docker buildx imagetools inspect node:20-bookworm-slim`); the tag then only documents it.
+
+ARG NODE_BUILD_IMAGE=node:20-bookworm
+ARG NODE_RUNTIME_IMAGE=node:20-bookworm-slim
+
+# ---------------------------------------------------------------------------------------------
+# build: compilers, every npm package, `npm run build`, then the development packages pruned.
+# ---------------------------------------------------------------------------------------------
+FROM ${NODE_BUILD_IMAGE} AS build
+ARG DEBIAN_FRONTEND=noninteractive
+# headless-gl (`gl`) is built from source: a C++ toolchain, python3 for node-gyp, the X and GL
+# headers. `patch` applies patches/*.patch.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      build-essential python3 pkg-config libxi-dev libglu1-mesa-dev libglew-dev patch \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+# Dependencies first, so a change to the sources reuses this (slow: headless-gl) layer.
+COPY package.json package-lock.json .npmrc ./
+COPY patches/ patches/
+# `npm install`, not `npm ci`, for the reason scripts/install.sh gives: the lock file leaves out
+# some of Biome's optional platform packages (a development tool), which `npm ci` reports as a lock
+# mismatch; `npm install` installs exactly the locked versions of everything the lock holds.
+# npm_config_nodedir: node-gyp uses the headers this Node image ships in /usr/local/include/node
+# instead of downloading them. npm_config_build_from_source=gl: headless-gl is compiled here, not
+# fetched as a prebuilt binary (prebuild-install reads the package name). Then the patches, as
+# scripts/install.sh applies them after every install; one that no longer fits fails the build.
+RUN npm_config_nodedir=/usr/local npm_config_build_from_source=gl npm install --no-audit --no-fund \
+ && for p in patches/*.patch; do \
+      [ -e "$p" ] || continue; \
+      echo "applying $p"; \
+      patch -p1 -N -s -f <"$p" || { echo "$p does not apply: update or drop it" >&2; exit 1; }; \
+    done
+COPY . .
+# dist/: the sources as plain JavaScript (scripts/build.sh), run by `node` with no development tools.
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund
+
+# ---------------------------------------------------------------------------------------------
+# runtime: what both images share. No compilers, no package lists, a numeric non-root user.
+# ---------------------------------------------------------------------------------------------
+FROM ${NODE_RUNTIME_IMAGE} AS runtime
+ARG DEBIAN_FRONTEND=noninteractive
+# ffmpeg from Debian (h264_nvenc included; libx264 when there is no NVIDIA GPU). The API needs it
+# too: POST /v1/assets checks every audio and video upload with ffprobe (api/pipeline/assets-route.ts).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ffmpeg \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/*
+# uid/gid 10001 with a passwd entry (os.userInfo() and some tools want one); it owns only DATA_DIR:
+# the application under /app stays root's, read-only to the process.
+RUN groupadd --gid 10001 framewright \
+ && useradd --uid 10001 --gid 10001 --home-dir /var/lib/framewright --no-create-home \
+      --shell /usr/sbin/nologin framewright \
+ && install -d -o 10001 -g 10001 -m 0750 /var/lib/framewright
+ENV NODE_ENV=production \
+    FRAMEWRIGHT_FROM=dist \
+    DATA_DIR=/var/lib/framewright
+WORKDIR /app
+
+# ---------------------------------------------------------------------------------------------
+# worker: image `framewright-worker`. Runs one Render in a Job pod (the operator sets the command
+# ["framewright", "worker", "--render", NAME]); also `framewright serve` with the in-process
+# executor or `framewright render`, everything in one container.
+# ---------------------------------------------------------------------------------------------
+FROM runtime AS worker
+ARG DEBIAN_FRONTEND=noninteractive
+# Xvfb: the X display headless-gl renders on (worker/xvfb.ts starts it; xvfb brings xkb-data and
+# xkbcomp, without which it cannot start). Mesa: libGL.so.1, which headless-gl loads, with the
+# llvmpipe driver (libgl1-mesa-dri, through libglx-mesa0). libx11-6 and libxext6: what webgl.node
+# links (ldd). The fonts (@fontsource/*) and espeak-ng come in node_modules: espeak-ng (GPL-3.0)
+# is @echogarden/espeak-ng-emscripten, run only as a separate child process that talks to
+# Framewright through messages (worker/tts/espeak-child.ts), never linked into it; Debian's
+# espeak-ng and system fonts would go unused.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      xvfb libgl1 libglx-mesa0 libgl1-mesa-dri libx11-6 libxext6 \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/* \
+ && install -d -m 1777 /tmp/.X11-unix
+# The NVIDIA container runtime mounts the driver's libraries the image asks for: NVENC needs
+# `video` (libnvidia-encode) besides compute and utility. Without a GPU this does nothing.
+ENV NVIDIA_DRIVER_CAPABILITIES=compute,utility,video
+COPY --from=build /src/dist/ /app/dist/
+COPY --from=build /src/bin/framewright /app/bin/framewright
+COPY --from=build /src/package.json /app/package.json
+COPY --from=build /src/node_modules/ /app/node_modules/
+RUN ln -s /app/bin/framewright /usr/local/bin/framewright
+USER 10001:10001
+ENTRYPOINT ["framewright"]
+CMD ["--help"]
+# Set by the build (see the README): the version, the commit, the time (RFC 3339) and the repository.
+ARG VERSION=0.0.0-dev
+ARG REVISION=
+ARG CREATED=
+ARG SOURCE=
+ARG NODE_RUNTIME_IMAGE
+LABEL org.opencontainers.image.title="framewright-worker" \
+      org.opencontainers.image.description="Framewright render worker: three.js on headless-gl under Xvfb, ffmpeg (libx264, h264_nvenc), espeak-ng speech" \
+      org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.base.name="${NODE_RUNTIME_IMAGE}"
+
+# ---------------------------------------------------------------------------------------------
+# api: image `framewright`. `framewright serve` (the API, PORT 8080, METRICS_PORT 9090 when set);
+# the operator runs the same image with the argument `operator` (OPERATOR_METRICS_PORT 9090).
+# ---------------------------------------------------------------------------------------------
+FROM runtime AS api
+COPY --from=build /src/dist/ /app/dist/
+COPY --from=build /src/bin/framewright /app/bin/framewright
+COPY --from=build /src/package.json /app/package.json
+COPY --from=build /src/node_modules/ /app/node_modules/
+RUN ln -s /app/bin/framewright /usr/local/bin/framewright
+USER 10001:10001
+EXPOSE 8080 9090
+ENTRYPOINT ["framewright"]
+CMD ["serve"]
+# Set by the build (see the README): the version, the commit, the time (RFC 3339) and the repository.
+ARG VERSION=0.0.0-dev
+ARG REVISION=
+ARG CREATED=
+ARG SOURCE=
+ARG NODE_RUNTIME_IMAGE
+LABEL org.opencontainers.image.title="framewright" \
+      org.opencontainers.image.description="Framewright API and operator: JSON movie documents in, MP4 out, behind a versioned HTTP API" \
+      org.opencontainers.image.source="${SOURCE}" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.base.name="${NODE_RUNTIME_IMAGE}"

@@ -100,7 +100,7 @@ export function operatorSettings(env: NodeJS.ProcessEnv): OperatorSettings {
     job: {
       // KUBE_NAMESPACE is shared with the API: EnvSchema (lib/config.ts) validates it.
       namespace: env.KUBE_NAMESPACE ?? 'default',
-      image: v.WORKER_IMAGE ?? 'framewright:latest',
+      image: v.WORKER_IMAGE ?? 'framewright-worker:latest',
       imagePullPolicy: v.WORKER_IMAGE_PULL_POLICY ?? 'IfNotPresent',
       serviceAccount: v.WORKER_SERVICE_ACCOUNT ?? 'framewright-worker',
       gpus: Number(v.WORKER_GPUS ?? 1),

@@ -428,6 +428,26 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     assert.equal((await finished(id)).status, 'done');
   });
 
+  it('SIGTERM: the leader hands the Lease over instead of letting it expire, and exits 0', async () => {
+    const lease = async () =>
+      JSON.parse(await kubectl('get', 'lease', 'framewright-operator', '-o', 'json')).spec as {
+        holderIdentity?: string;
+      };
+    assert.equal((await lease()).holderIdentity, 'operator-c');
+    const c = operators.find((o) => o.log().includes('operator-c')) as Child;
+    const d = spawnOperator({ ...operatorEnv, POD_NAME: 'operator-d' });
+    operators.push(d);
+    await until('operator-d to start', async () => d.log().includes('operator started'));
+    const exited = new Promise<number | null>((resolve) => c.child.once('exit', (code) => resolve(code)));
+    c.child.kill('SIGTERM');
+    assert.equal(await exited, 0, c.log().slice(-2000));
+    operators.splice(operators.indexOf(c), 1);
+    // Had it only stopped, the Lease would name operator-c until it expired (4 s after its last
+    // renewal); released, it names nobody, or already operator-d.
+    assert.notEqual((await lease()).holderIdentity, 'operator-c', 'the Lease was released at shutdown');
+    await until('operator-d to lead', async () => (await lease()).holderIdentity === 'operator-d', 30_000);
+  });
+
   it('the apiserver restarted: the informers recover and the next render runs', async () => {
     await cp.restartApiserver();
     const { key } = await newAccount(db, { plan: 'pro', credits: 1000 });

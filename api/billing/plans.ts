@@ -45,7 +45,7 @@ export const DEFAULT_PLANS: Readonly<Record<Plan, PlanRules>> = {
   },
 };
 
-/** Credits a new trial account starts with (spec section 8). */
+/** Credits a new trial account starts with (docs/api.md, Plans). */
 export const TRIAL_CREDITS = 300;
 
 /** Parses "trial=1,pro=12" into per-plan numbers (the env format of PLAN_CONCURRENCY and PLAN_RATE_LIMITS). */

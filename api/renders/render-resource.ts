@@ -9,7 +9,7 @@ export type RenderResource = Static<typeof RenderResourceSchema>;
 export type OutputLinkSigner = Pick<SignedLinks, 'outputUrl'>;
 
 /**
- * The row as the API shows it (spec 2.3): every field present, explicit nulls. `outputUrl` is
+ * The row as the API shows it (docs/api.md, The render resource): every field present, explicit nulls. `outputUrl` is
  * derived here, not stored: a signed link to the API's own download endpoint, valid until
  * `expiresAt`, once the render is done and its output stored.
  */

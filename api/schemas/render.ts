@@ -31,7 +31,11 @@ export const RenderResourceSchema = Type.Object(
     createdAt: DateTime,
     updatedAt: DateTime,
   },
-  { additionalProperties: false, description: 'RenderResource (spec 2.3).' },
+  {
+    additionalProperties: false,
+    description:
+      'A render as the API shows it: every field present, explicit nulls (docs/api.md, The render resource).',
+  },
 );
 
 const WebhookUrl = Type.String({

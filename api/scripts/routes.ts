@@ -13,7 +13,7 @@ function notFound(id: string): AppError {
   return new AppError('NOT_FOUND', `No script ${id}.`, { path: 'id' });
 }
 
-/** POST /v1/scripts, GET /v1/scripts/{id}, POST /v1/scripts/{id}/movie (spec 4.3, issue 6). */
+/** POST /v1/scripts, GET /v1/scripts/{id}, POST /v1/scripts/{id}/movie (docs/api.md, Scripts). */
 const scripts: FastifyPluginAsyncTypebox = async (app) => {
   const config = resolveScriptsConfig(app.config.scripts, process.env);
   // Said once at start-up, so an operator sees why POST /v1/scripts would answer LLM_FAILED.

@@ -1,7 +1,7 @@
 import type { ScriptRow } from '../../store/scripts-repo.ts';
 import type { ScriptMeta, ScriptResource, ScriptScene } from './script-schemas.ts';
 
-/** The stored row as ScriptResource (spec 2.5): every field present, explicit nulls. */
+/** The stored row as the script resource (docs/api.md, Scripts): every field present, explicit nulls. */
 export function scriptResource(row: ScriptRow): ScriptResource {
   return {
     id: row.id,

@@ -14,7 +14,7 @@ export const WordsPerSceneSchema = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-/** Body of POST /v1/scripts: every field of spec 4.3 with its bounds; defaults live in SCRIPT_DEFAULTS. */
+/** Body of POST /v1/scripts: every field of docs/api.md's Scripts section with its bounds; defaults live in SCRIPT_DEFAULTS. */
 export const ScriptRequestSchema = Type.Object(
   {
     brief: Type.String({ minLength: 1, maxLength: 2000, description: 'Creative brief.' }),
@@ -61,7 +61,7 @@ export const SCRIPT_DEFAULTS = {
   includeImagePrompts: true,
   includeTitle: true,
   includeDescription: true,
-  /** Scene count range the model chooses from when sceneCount is unset (spec 4.3). */
+  /** Scene count range the model chooses from when sceneCount is unset (docs/api.md, Scripts). */
   sceneCountRange: { min: 10, max: 14 },
 } as const;
 
@@ -142,7 +142,7 @@ export const ScriptMetaSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** ScriptResource of spec 2.5: every field present, explicit nulls. */
+/** The script resource (docs/api.md, Scripts): every field present, explicit nulls. */
 export const ScriptResourceSchema = Type.Object(
   {
     id: Type.String({ minLength: 1 }),

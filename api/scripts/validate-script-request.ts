@@ -4,7 +4,7 @@ import { SCRIPT_DEFAULTS, type ScriptRequest, type ScriptRequestBody, ScriptRequ
 
 export type RequestCheck = { ok: true; value: ScriptRequest } | { ok: false; findings: Finding[] };
 
-/** `/wordsPerScene/min` -> `wordsPerScene.min`; array indexes become `[n]` (spec 7 path form). */
+/** `/wordsPerScene/min` -> `wordsPerScene.min`; array indexes become `[n]` (the path form of docs/api.md, Errors). */
 export function pointerToPath(pointer: string): string {
   let out = '';
   for (const raw of pointer.split('/').slice(1)) {

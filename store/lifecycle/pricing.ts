@@ -2,11 +2,11 @@ import { type Movie, outputFormat } from '../../movie/index.ts';
 import type { RenderRow } from '../types.ts';
 
 /**
- * Render pricing (spec section 8). It lives with the lifecycle, which meters and settles every
+ * Render pricing (docs/api.md, Plans). It lives with the lifecycle, which meters and settles every
  * finished render whichever executor ran it; the API prices its estimate with the same functions.
  */
 
-/** Credits per weighted render minute (spec section 8). */
+/** Credits per weighted render minute (docs/api.md, Plans). */
 export const CREDITS_PER_MINUTE = 10;
 
 /**

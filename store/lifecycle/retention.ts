@@ -1,7 +1,7 @@
 import type { Plan } from '../types.ts';
 
 /**
- * Days a finished render's output is kept, per plan (spec section 8). It lives with the lifecycle,
+ * Days a finished render's output is kept, per plan (docs/api.md, Plans). It lives with the lifecycle,
  * which sets `expiresAt` when a render completes; the API's plan table reads it from here.
  */
 export const RETENTION_DAYS = {

@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { V1Container, V1Deployment, V1Job } from '@kubernetes/client-node';
 import yaml from 'js-yaml';
 import postgres from 'postgres';
@@ -25,6 +24,7 @@ import { type Database, openDatabase } from '../../store/database.ts';
 import { insertRender } from '../../store/renders-repo.ts';
 import { logger, newAccount } from '../api/helpers.ts';
 import { freePort, tinyMovie } from '../pipeline/harness.ts';
+import { testBucket, until } from '../services/cluster-fixture.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
 import { type ServeProcess, spawnFramewright } from '../services/serve-process.ts';
 import {
@@ -45,16 +45,6 @@ const s3Endpoint = process.env.TEST_S3_ENDPOINT;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sa = (identity: Identity) => `${RELEASE}-${identity}`;
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(250);
-  }
-}
-
 /** A Pod as a controller would create it from a pod template (what PodSecurity admission judges). */
 function podFrom(name: string, namespace: string, template: { metadata?: object; spec?: object }): object {
   return {
@@ -71,7 +61,7 @@ describe('the chart on a real kube-apiserver', { timeout: 600_000 }, () => {
   let db: Database;
   let dbName: string;
   let clusterDbUrl: string;
-  const bucket = `fw-chart-${Date.now()}`;
+  let bucket: string;
   const kubeconfigs = {} as Record<Identity, string>;
   let operator: ServeProcess | undefined;
   let installNotes = '';
@@ -110,14 +100,7 @@ describe('the chart on a real kube-apiserver', { timeout: 600_000 }, () => {
     await admin.unsafe(`CREATE DATABASE ${dbName}`);
     clusterDbUrl = databaseUrl.replace(/\/[^/]*$/, `/${dbName}`);
     db = await openDatabase({ databaseUrl: clusterDbUrl, dataDir: '.', logger, max: 2 });
-    const s3 = new S3Client({
-      endpoint: s3Endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-    });
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    s3.destroy();
+    bucket = (await testBucket(s3Endpoint, 'fw-chart')).bucket;
 
     cp = await startControlPlane({ namespace: NS });
     await restrictedNamespace(NS);

@@ -5,7 +5,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CreateBucketCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { V1Job } from '@kubernetes/client-node';
 import postgres from 'postgres';
 import sharp from 'sharp';
@@ -21,6 +21,7 @@ import { ensureWebhookSecret } from '../../store/lifecycle/webhook-outbox-repo.t
 import { insertRender } from '../../store/renders-repo.ts';
 import { logger, newAccount } from '../api/helpers.ts';
 import { freePort, tinyMovie } from '../pipeline/harness.ts';
+import { testBucket, until } from '../services/cluster-fixture.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
 import { NodeHarness } from '../services/node-harness.ts';
 import { type ServeProcess, spawnFramewright, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
@@ -39,16 +40,6 @@ const NS = 'framewright';
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const s3Endpoint = process.env.TEST_S3_ENDPOINT;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 type Child = ServeProcess;
 
@@ -84,7 +75,7 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
   let operatorEnv: NodeJS.ProcessEnv;
   let receiver: Server;
   const hooks: { body: string; headers: IncomingHttpHeaders }[] = [];
-  const bucket = `fw-cluster-${Date.now()}`;
+  let bucket: string;
   let s3: S3Client;
   const kubeconfigs = {} as Record<Identity, string>;
   let s3Options: Omit<S3StoreOptions, 'bucket'>;
@@ -101,28 +92,9 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     clusterDbUrl = databaseUrl.replace(/\/[^/]*$/, `/${dbName}`);
     db = await openDatabase({ databaseUrl: clusterDbUrl, dataDir: '.', logger, max: 2 });
 
-    s3 = new S3Client({
-      endpoint: s3Endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-    });
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    s3Options = {
-      region: 'us-east-1',
-      endpoint: s3Endpoint,
-      forcePathStyle: true,
-      accessKeyId: 'test',
-      secretAccessKey: 'test',
-    };
-    const s3Env = {
-      S3_BUCKET: bucket,
-      S3_ENDPOINT: s3Endpoint,
-      S3_REGION: 'us-east-1',
-      S3_FORCE_PATH_STYLE: 'true',
-      S3_ACCESS_KEY_ID: 'test',
-      S3_SECRET_ACCESS_KEY: 'test',
-    };
+    const testS3 = await testBucket(s3Endpoint as string, 'fw-cluster');
+    ({ bucket, client: s3, options: s3Options } = testS3);
+    const s3Env = testS3.env;
 
     cp = await startControlPlane({ namespace: NS });
     await cp.kubectl(['apply', '-f', path.join(REPO, 'crds/renders.framewright.dev.yaml')]);

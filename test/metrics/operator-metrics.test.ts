@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import postgres from 'postgres';
 import { identityObjects } from '../../operator/rbac.ts';
 import { type Database, openDatabase } from '../../store/database.ts';
 import { logger, newAccount } from '../api/helpers.ts';
 import { freePort, tinyMovie } from '../pipeline/harness.ts';
+import { testBucket, until } from '../services/cluster-fixture.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
 import { NodeHarness } from '../services/node-harness.ts';
 import { type ServeProcess, spawnFramewright, stopServe, untilReady } from '../services/serve-process.ts';
@@ -26,17 +26,6 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const NS = 'framewright';
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const s3Endpoint = process.env.TEST_S3_ENDPOINT;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn().catch(() => undefined);
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(250);
-  }
-}
 
 describe('operator and API metrics in the cluster shape', { timeout: 600_000 }, () => {
   let cp: ControlPlane;
@@ -59,22 +48,7 @@ describe('operator and API metrics in the cluster shape', { timeout: 600_000 }, 
     const clusterDbUrl = databaseUrl.replace(/\/[^/]*$/, `/${dbName}`);
     db = await openDatabase({ databaseUrl: clusterDbUrl, dataDir: '.', logger, max: 2 });
 
-    const bucket = `fw-metrics-${Date.now()}`;
-    const s3 = new S3Client({
-      endpoint: s3Endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-    });
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    const s3Env = {
-      S3_BUCKET: bucket,
-      S3_ENDPOINT: s3Endpoint,
-      S3_REGION: 'us-east-1',
-      S3_FORCE_PATH_STYLE: 'true',
-      S3_ACCESS_KEY_ID: 'test',
-      S3_SECRET_ACCESS_KEY: 'test',
-    };
+    const s3Env = (await testBucket(s3Endpoint as string, 'fw-metrics')).env;
 
     cp = await startControlPlane({ namespace: NS });
     await cp.kubectl(['apply', '-f', path.join(REPO, 'crds/renders.framewright.dev.yaml')]);

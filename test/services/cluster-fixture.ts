@@ -1,0 +1,53 @@
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3StoreOptions } from '../../lib/storage/s3-store.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Polls `fn` until it gives a value (not undefined or false; a throw counts as not yet) and
+ * returns it; throws naming `what` after `timeoutMs`.
+ */
+export async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 120_000,
+  everyMs = 250,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn().catch(() => undefined);
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+/** A bucket of its own on the test S3 server (moto, which takes any credentials). */
+export interface TestBucket {
+  bucket: string;
+  client: S3Client;
+  /** For S3ObjectStore (add `bucket`). */
+  options: Omit<S3StoreOptions, 'bucket'>;
+  /** What a Framewright process reads (S3_BUCKET, S3_ENDPOINT, ...). */
+  env: Record<string, string>;
+}
+
+export async function testBucket(endpoint: string, prefix: string): Promise<TestBucket> {
+  const bucket = `${prefix}-${Date.now()}`;
+  const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
+  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+  await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  return {
+    bucket,
+    client,
+    options: { region: 'us-east-1', endpoint, forcePathStyle: true, ...credentials },
+    env: {
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: endpoint,
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: credentials.accessKeyId,
+      S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    },
+  };
+}

@@ -3,16 +3,27 @@
  * silent variant, and prints wall time, realtime factor, frames per second and the peak RSS of
  * the whole process tree, beside the encode floor measured in the same run: ffmpeg alone encoding
  * the same number of frames, same size and settings, from a yuv420p source.
+ *
+ * Then quality per byte: the same movie rendered at each `quality` and once losslessly (the
+ * reference), and the lossless frames encoded by x264 veryfast and ultrafast at CRF 20 (what
+ * other renderers ship), each with its video bytes and SSIM against the reference. Targets for
+ * `balanced` (the default): at most 1.25x veryfast's bytes at an SSIM at least veryfast's, and at
+ * least 0.9x the speed of `fast` (the median of three renders each, alternated).
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
+
+const execFileP = promisify(execFile);
+
 import { type Movie, validateMovie } from '../movie/index.ts';
 import { chooseCodec } from '../worker/encoder-probe.ts';
 import { codecArgs, QUIET } from '../worker/ffmpeg-args.ts';
 import { runFfmpeg } from '../worker/ffmpeg-process.ts';
-import { renderMovie, workerConfigFromEnv } from '../worker/render-movie.ts';
+import type { EncodeQuality, VideoCodec } from '../worker/plan.ts';
+import { renderMovie, type WorkerConfig, workerConfigFromEnv } from '../worker/render-movie.ts';
 
 const PAGE = 4096;
 
@@ -159,7 +170,7 @@ export async function main(argv: string[]): Promise<number> {
         `color=c=0x1a2238:s=${width}x${height}:r=${fps},format=yuv420p`,
         '-frames:v',
         String(frames),
-        ...codecArgs(codec, fps),
+        ...codecArgs(codec, fps, 'balanced'),
         '-pix_fmt',
         'yuv420p',
         '-f',
@@ -191,8 +202,110 @@ export async function main(argv: string[]): Promise<number> {
           .join(' ')}; ` +
         `${width}x${height}@${fps}, ${codec}; measured ${new Date().toISOString()}\n`,
     );
+    if (!values.quick) await qualityPerByte(checked.value, config, codec, dir);
     return 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Bytes of the first video stream's packets (the file's size less audio and container). */
+async function videoBytes(ffprobe: string, file: string): Promise<number> {
+  const { stdout } = await execFileP(ffprobe, [
+    ...['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=size', '-of', 'csv=p=0', file],
+  ]);
+  return stdout.split('\n').reduce((sum, line) => sum + (Number(line) || 0), 0);
+}
+
+/** Mean SSIM (all planes) of `file` against `reference`, frame by frame. */
+async function ssim(ffmpeg: string, file: string, reference: string): Promise<number> {
+  const { stderr } = await execFileP(
+    ffmpeg,
+    ['-hide_banner', '-nostdin', '-i', file, '-i', reference, '-lavfi', '[0:v][1:v]ssim', '-f', 'null', '-'],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  const all = /All:([0-9.]+)/.exec(stderr.slice(stderr.lastIndexOf('SSIM')))?.[1];
+  if (!all) throw new Error(`no SSIM in ffmpeg's output: ${stderr.slice(-500)}`);
+  return Number(all);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function qualityPerByte(movie: Movie, config: WorkerConfig, codec: VideoCodec, dir: string): Promise<void> {
+  const ffprobe = process.env.FFPROBE_PATH ?? 'ffprobe';
+  const render = async (quality: EncodeQuality, name: string) => {
+    process.stderr.write(`rendering quality ${quality}...\n`);
+    const output = join(dir, `${name}.mp4`);
+    const m = await measure(() => renderMovie({ movie, output, config, codec, quality }));
+    return { output, wallSec: m.wallSec, cpuSec: m.cpuSec };
+  };
+  const reference = (await render('lossless', 'lossless')).output;
+  // fast and balanced alternated, three times each: the speed ratio is the point, and neighbours vary.
+  const walls: Record<'fast' | 'balanced', number[]> = { fast: [], balanced: [] };
+  const cpus: Record<'fast' | 'balanced', number[]> = { fast: [], balanced: [] };
+  let outputs: Partial<Record<EncodeQuality, string>> = {};
+  for (let round = 0; round < 3; round++) {
+    for (const q of ['fast', 'balanced'] as const) {
+      const r = await render(q, q);
+      walls[q].push(r.wallSec);
+      cpus[q].push(r.cpuSec);
+      outputs = { ...outputs, [q]: r.output };
+    }
+  }
+  const small = await render('small', 'small');
+  const encodeReference = async (preset: string) => {
+    process.stderr.write(`x264 ${preset} on the lossless frames...\n`);
+    const output = join(dir, `x264-${preset}.mp4`);
+    const m = await measure(() =>
+      runFfmpeg(config.ffmpegPath, [
+        ...[...QUIET, '-y', '-i', reference, '-an', '-c:v', 'libx264', '-preset', preset, '-crf', '20', output],
+      ]),
+    );
+    return { output, wallSec: m.wallSec };
+  };
+  const veryfast = await encodeReference('veryfast');
+  const ultrafast = await encodeReference('ultrafast');
+  process.stderr.write('measuring bytes and SSIM...\n');
+  const rows: { name: string; file: string; wall: string }[] = [
+    { name: 'quality fast (render)', file: outputs.fast!, wall: median(walls.fast).toFixed(2) },
+    {
+      name: 'quality balanced (render, the default)',
+      file: outputs.balanced!,
+      wall: median(walls.balanced).toFixed(2),
+    },
+    { name: 'quality small (render)', file: small.output, wall: small.wallSec.toFixed(2) },
+    { name: 'x264 veryfast CRF 20 (encode only)', file: veryfast.output, wall: veryfast.wallSec.toFixed(2) },
+    { name: 'x264 ultrafast CRF 20 (encode only)', file: ultrafast.output, wall: ultrafast.wallSec.toFixed(2) },
+  ];
+  const measured = [];
+  for (const r of rows) {
+    measured.push({
+      ...r,
+      bytes: await videoBytes(ffprobe, r.file),
+      ssim: await ssim(config.ffmpegPath, r.file, reference),
+    });
+  }
+  const header = ['quality per byte (video stream)', 'bytes', 'SSIM', 'wall s'];
+  const cells = measured.map((m) => [m.name, m.bytes.toLocaleString('en'), m.ssim.toFixed(6), m.wall]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  process.stdout.write(`\n${fmt(header)}\n${cells.map(fmt).join('\n')}\n`);
+  const [fast, balanced, , vf] = measured as [
+    (typeof measured)[0],
+    (typeof measured)[0],
+    unknown,
+    (typeof measured)[0],
+  ];
+  const bytesRatio = balanced.bytes / vf.bytes;
+  const speed = median(walls.fast) / median(walls.balanced);
+  const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  process.stdout.write(
+    `\nbalanced: ${bytesRatio.toFixed(2)}x veryfast's bytes (target <= 1.25: ${met(bytesRatio <= 1.25)}), ` +
+      `SSIM ${balanced.ssim.toFixed(6)} vs ${vf.ssim.toFixed(6)} (target >=: ${met(balanced.ssim >= vf.ssim)}), ` +
+      `${speed.toFixed(2)}x the speed of fast (target >= 0.9: ${met(speed >= 0.9)}; walls fast ${walls.fast
+        .map((w) => w.toFixed(1))
+        .join(', ')} s, balanced ${walls.balanced.map((w) => w.toFixed(1)).join(', ')} s); ` +
+      `CPU s (median) fast ${median(cpus.fast).toFixed(1)}, balanced ${median(cpus.balanced).toFixed(1)}; ` +
+      `fast is ${(fast.bytes / balanced.bytes).toFixed(1)}x balanced's bytes; ${codec}\n`,
+  );
 }

@@ -50,6 +50,7 @@ const INVALID: [string, (d: Doc) => unknown, [string, string][]][] = [
   ['unknown root key', (d) => (d.title = 'x'), [['SCHEMA_INVALID', 'title']]],
   ['unknown preset', (d) => (d.preset = '21:9'), [['SCHEMA_INVALID', 'preset']]],
   ['unknown resolution', (d) => (d.resolution = '999p'), [['SCHEMA_INVALID', 'resolution']]],
+  ['unknown quality', (d) => (d.quality = 'lossless'), [['SCHEMA_INVALID', 'quality']]],
   [
     'resolution without preset',
     (d) => {
@@ -438,6 +439,7 @@ describe('valid documents', () => {
     resolution: '720p',
     fps: 24,
     draft: true,
+    quality: 'small',
     variables: {
       headline: { type: 'string', default: 'Hi', description: 'Main line' },
       size: { type: 'number', default: 40 },

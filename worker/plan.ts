@@ -47,6 +47,9 @@ export interface ScenePlan {
 
 export type VideoCodec = 'libx264' | 'h264_nvenc';
 
+/** The movie's `quality`, or `lossless` (benchmarks: the reference frames SSIM is measured against). */
+export type EncodeQuality = 'fast' | 'balanced' | 'small' | 'lossless';
+
 export interface RenderPlan {
   width: number;
   height: number;
@@ -56,4 +59,5 @@ export interface RenderPlan {
   /** Draw order: document order within a scene, the watermark last. */
   layers: LayerPlan[];
   codec: VideoCodec;
+  quality: EncodeQuality;
 }

@@ -18,7 +18,7 @@ import { type FetchPolicy, fetchAsset } from './assets/fetch-asset.ts';
 import { decodeImage, IMAGE_TYPES } from './assets/image-asset.ts';
 import { groupCaptions } from './captions.ts';
 import { parseColor } from './color.ts';
-import type { AnimationPreset, LayerPlan, RenderPlan, TextureRef, VideoCodec } from './plan.ts';
+import type { AnimationPreset, EncodeQuality, LayerPlan, RenderPlan, TextureRef, VideoCodec } from './plan.ts';
 import { bundledFontSet, type FontSet, fontSetFromBytes } from './text/fonts.ts';
 import { measure, type Raster, rasteriseCaption, rasteriseText } from './text/text-raster.ts';
 import { type Clip, MIX_RATE, mixClips } from './tts/audio-mix.ts';
@@ -30,6 +30,8 @@ export interface PrepareOptions {
   draft: boolean;
   watermark: boolean;
   codec: VideoCodec;
+  /** Overrides the movie's `quality` (benchmarks: `lossless`). */
+  quality?: EncodeQuality | undefined;
   fetchPolicy: FetchPolicy;
   speech: SpeechConfig;
   /** 0..1 of the preparing phase. */
@@ -275,6 +277,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     }),
     layers,
     codec: opts.codec,
+    quality: opts.quality ?? movie.quality ?? 'balanced',
   };
   return { plan, timeline, format, audio, captions };
 }

@@ -4,9 +4,10 @@ import { animationState, REST, SLIDE_FRACTION, ZOOM_FROM } from './animate.ts';
 import { groupCaptions } from './captions.ts';
 import { parseColor } from './color.ts';
 import { dirtyBand } from './dirty-band.ts';
-import { audioEncodeArgs, concatList, finalMuxArgs, segmentEncodeArgs } from './ffmpeg-args.ts';
+import { audioEncodeArgs, codecArgs, concatList, finalMuxArgs, segmentEncodeArgs } from './ffmpeg-args.ts';
 import type { LayerState } from './gpu/frame-renderer.ts';
 import { planeCoefficients, rgbToYuv709, yuvLayout, yuvRegions } from './gpu/yuv-layout.ts';
+import type { EncodeQuality } from './plan.ts';
 import { splitFrames } from './segments.ts';
 import { alignOffset, wrapLines } from './text/text-layout.ts';
 import { mixClips } from './tts/audio-mix.ts';
@@ -163,7 +164,10 @@ describe('splitFrames', () => {
 
 describe('ffmpeg arguments', () => {
   it('encodes yuv420p from stdin with the tagged colours, no audio', () => {
-    const args = segmentEncodeArgs({ width: 320, height: 180, fps: 25, codec: 'libx264' }, '/tmp/s.mp4');
+    const args = segmentEncodeArgs(
+      { width: 320, height: 180, fps: 25, codec: 'libx264', quality: 'balanced' },
+      '/tmp/s.mp4',
+    );
     const s = args.join(' ');
     assert.match(s, /-f rawvideo -pix_fmt yuv420p -s 320x180 -framerate 25 -i pipe:0/);
     assert.match(s, /-c:v libx264 .*-pix_fmt yuv420p -colorspace bt709/);
@@ -177,6 +181,22 @@ describe('ffmpeg arguments', () => {
     assert.doesNotMatch(finalMuxArgs('/l', undefined, '/o.mp4').join(' '), /1:a/);
     const a = audioEncodeArgs({ file: '/t/a.pcm', sampleRate: 48000 }, '/t/a.m4a').join(' ');
     assert.match(a, /-f s16le -ar 48000 -ac 1 -i \/t\/a.pcm -c:a aac -aac_coder fast -b:a 128k -f mp4 \/t\/a.m4a$/);
+  });
+  it('encoder settings per quality: the GOP in seconds, x264 tools for balanced, lossless for the reference', () => {
+    const x264 = (q: EncodeQuality) => codecArgs('libx264', 30, q).join(' ');
+    assert.match(x264('fast'), /-preset ultrafast -crf 20 .*-g 60$/);
+    assert.match(
+      x264('balanced'),
+      /-preset ultrafast -crf 32 -x264-params cabac=1:deblock=1:bframes=1:b-adapt=0 .*-g 300$/,
+    );
+    assert.match(x264('small'), /-preset veryfast -crf 23 .*-g 300$/);
+    assert.match(x264('lossless'), /-qp 0/);
+    assert.match(codecArgs('libx264', 25, 'balanced').join(' '), /-g 250$/);
+    for (const q of ['fast', 'balanced', 'small', 'lossless'] as const) {
+      const nvenc = codecArgs('h264_nvenc', 30, q).join(' ');
+      assert.match(nvenc, /^-c:v h264_nvenc /);
+      assert.doesNotMatch(nvenc, /libx264|-threads/);
+    }
   });
   it('quotes concat paths', () => assert.equal(concatList(["/a/it's.mp4"]), "file '/a/it'\\''s.mp4'\n"));
 });

@@ -10,7 +10,7 @@ import type { Movie } from '../movie/index.ts';
 import { chooseCodec } from './encoder-probe.ts';
 import { audioEncodeArgs, concatList, finalMuxArgs } from './ffmpeg-args.ts';
 import { runFfmpeg } from './ffmpeg-process.ts';
-import type { VideoCodec } from './plan.ts';
+import type { EncodeQuality, VideoCodec } from './plan.ts';
 import { prepare } from './prepare.ts';
 import type { SegmentStats } from './render-segment.ts';
 import { SegmentChild } from './segment-pool.ts';
@@ -62,6 +62,8 @@ export interface RenderOptions {
   config?: WorkerConfig;
   /** Forces an encoder instead of the probe's choice (tests, benchmarks). */
   codec?: VideoCodec;
+  /** Overrides the movie's `quality` (benchmarks: `lossless` for the SSIM reference). */
+  quality?: EncodeQuality;
   /** Where the per-render scratch directory is made (default: the OS temp dir). */
   tmpRoot?: string;
 }
@@ -131,6 +133,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
       draft,
       watermark: opts.watermark === true,
       codec: 'libx264',
+      quality: opts.quality,
       fetchPolicy: { allowPrivate: config.allowPrivateUrls, trustedPrefixes: config.trustedUrlPrefixes ?? [] },
       speech: { openaiApiKey: config.openaiApiKey, openaiBaseUrl: config.openaiBaseUrl },
       onStep: (f) => emit({ phase: 'preparing', progress: Math.min(19, Math.floor(f * 19)) }),

@@ -39,7 +39,10 @@ export async function renderSegment(
   const renderer = createFrameRenderer(plan.width, plan.height);
   const sink = startEncoder(
     job.ffmpeg,
-    segmentEncodeArgs({ width: plan.width, height: plan.height, fps: plan.fps, codec: plan.codec }, job.output),
+    segmentEncodeArgs(
+      { width: plan.width, height: plan.height, fps: plan.fps, codec: plan.codec, quality: plan.quality },
+      job.output,
+    ),
     signal,
   );
   let rendered = 0;

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { validateMovie } from '../../movie/index.ts';
 import { type RenderProgress, renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
 import { silentMovie } from './fixtures.ts';
@@ -122,5 +124,67 @@ describe('renderMovie: temporary files', () => {
       tmpRoot: scratch,
     });
     assert.deepEqual(readdirSync(scratch), []);
+  });
+});
+
+describe('renderMovie: quality', () => {
+  const run = promisify(execFile);
+  /** The picture types of the video stream, in decode order ('I', 'P', 'B'). */
+  const pictTypes = async (file: string) =>
+    (
+      await run('ffprobe', [
+        ...['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=pict_type', '-of', 'csv=p=0', file],
+      ])
+    ).stdout
+      .split('\n')
+      .filter(Boolean);
+  const ssim = async (file: string, reference: string) => {
+    const { stderr } = await run('ffmpeg', [
+      '-hide_banner',
+      '-i',
+      file,
+      '-i',
+      reference,
+      '-lavfi',
+      'ssim',
+      '-f',
+      'null',
+      '-',
+    ]);
+    return Number(/All:([0-9.]+)/.exec(stderr)?.[1]);
+  };
+
+  it('balanced by default (B-frames), fast when the movie says so (none); the same frames, balanced much smaller', async () => {
+    const movie = valid(await silentMovie());
+    const files = {
+      lossless: join(dir, 'q-lossless.mp4'),
+      fast: join(dir, 'q-fast.mp4'),
+      balanced: join(dir, 'q-balanced.mp4'),
+    };
+    await renderMovie({ movie, output: files.lossless, config, quality: 'lossless' });
+    await renderMovie({ movie: valid({ ...(await silentMovie()), quality: 'fast' }), output: files.fast, config });
+    await renderMovie({ movie, output: files.balanced, config });
+
+    const fast = await pictTypes(files.fast);
+    const balanced = await pictTypes(files.balanced);
+    assert.equal(fast.length, 50);
+    assert.equal(balanced.length, 50, 'the same number of frames');
+    assert.ok(!fast.includes('B'), `fast has no B-frames: ${fast.join('')}`);
+    assert.ok(balanced.includes('B'), `balanced has B-frames: ${balanced.join('')}`);
+    const size = (f: string) => statSync(f).size;
+    assert.ok(size(files.balanced) < size(files.fast), `${size(files.balanced)} < ${size(files.fast)} bytes`);
+    // Against the lossless frames: both close, fast (CRF 20) closer.
+    const [sFast, sBalanced] = [await ssim(files.fast, files.lossless), await ssim(files.balanced, files.lossless)];
+    assert.ok(sBalanced > 0.99, `balanced SSIM ${sBalanced}`);
+    assert.ok(sFast >= sBalanced, `fast SSIM ${sFast} >= balanced ${sBalanced}`);
+  });
+
+  it('a quality outside fast, balanced and small is refused at its path', async () => {
+    const r = validateMovie({ ...(await silentMovie()), quality: 'lossless' });
+    assert.ok(!r.ok);
+    assert.deepEqual(
+      r.findings.map((f) => [f.code, f.path]),
+      [['SCHEMA_INVALID', 'quality']],
+    );
   });
 });

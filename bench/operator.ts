@@ -35,8 +35,8 @@ import { Informer } from '../operator/kube/informer.ts';
 import { identityObjects } from '../operator/rbac.ts';
 import { operatorSettings } from '../operator/settings.ts';
 import { openDatabase } from '../store/database.ts';
-import { insertRender } from '../store/renders-repo.ts';
 import type { RenderRow } from '../store/types.ts';
+import { insertQueuedRender } from '../test/services/cluster-fixture.ts';
 import { type ControlPlane, startControlPlane } from '../test/services/control-plane.ts';
 import { NodeHarness } from '../test/services/node-harness.ts';
 
@@ -262,25 +262,7 @@ export async function main(argv: string[]): Promise<number> {
       Array.from({ length: count }, (_, i) => i),
       8,
       async () => {
-        rows.push(
-          await insertRender(sql, {
-            id: newId('rnd'),
-            accountId: account.id,
-            mode: 'live',
-            keyId: key.row.id,
-            draft: false,
-            watermark: false,
-            movie,
-            width: 320,
-            height: 180,
-            fps: 15,
-            estimatedSec: 1,
-            reservedCredits: 1,
-            templateId: null,
-            webhookUrl: null,
-            createdAt: new Date(),
-          }),
-        );
+        rows.push(await insertQueuedRender(sql, { accountId: account.id, keyId: key.row.id, movie }));
       },
     );
     progress(`${elapsed()}: ${count} queued render rows; starting the operator`);

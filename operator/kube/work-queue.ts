@@ -112,13 +112,7 @@ export class WorkQueue {
   }
 
   add(key: string): void {
-    if (this.#shuttingDown) return;
-    this.stats.adds++;
-    if (this.#dirty.has(key)) return;
-    this.#dirty.add(key);
-    this.#noteAdded(key);
-    if (this.#processing.has(key)) return;
-    this.#push(key);
+    this.#enqueue(key, false);
   }
 
   /**
@@ -126,13 +120,17 @@ export class WorkQueue {
    * follow-ups of work already started. Otherwise as add(): a key waiting already stays where it is.
    */
   addUrgent(key: string): void {
+    this.#enqueue(key, true);
+  }
+
+  #enqueue(key: string, urgent: boolean): void {
     if (this.#shuttingDown) return;
     this.stats.adds++;
     if (this.#dirty.has(key)) return;
     this.#dirty.add(key);
     this.#noteAdded(key);
     if (this.#processing.has(key)) return;
-    this.#push(key, true);
+    this.#push(key, urgent);
   }
 
   /** Adds `key` after `ms`; of several pending delays for one key, the earliest stands. */

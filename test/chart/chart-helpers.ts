@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { V1Container, V1EnvVar, V1PodSpec } from '@kubernetes/client-node';
@@ -22,7 +21,15 @@ export type ValueSet = keyof typeof VALUE_SETS;
 
 /** The helper's files the metrics templates include (written beside the chart by the metrics work). */
 export const MONITORING_FILES = ['files/grafana-dashboard.json', 'files/prometheus-rules.yaml'];
-export const monitoringFilesMissing = (): string[] => MONITORING_FILES.filter((f) => !existsSync(path.join(CHART, f)));
+/** The values that turn the ServiceMonitor, the PrometheusRule and the dashboard ConfigMap on. */
+export const MONITORING_ON = [
+  '--set',
+  'metrics.serviceMonitor.enabled=true',
+  '--set',
+  'metrics.prometheusRule.enabled=true',
+  '--set',
+  'metrics.grafanaDashboard.enabled=true',
+];
 
 export interface K8sObject {
   apiVersion: string;

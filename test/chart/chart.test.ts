@@ -19,7 +19,7 @@ import {
   helm,
   type K8sObject,
   MONITORING_FILES,
-  monitoringFilesMissing,
+  MONITORING_ON,
   podSpecOf,
   podSpecs,
   REPO,
@@ -350,23 +350,10 @@ describe('charts/framewright', { timeout: 300_000 }, () => {
     }
   });
 
-  it('ServiceMonitor, PrometheusRule and the Grafana dashboard ConfigMap when enabled', async (t) => {
-    const missing = monitoringFilesMissing();
-    if (missing.length) {
-      t.skip(`${missing.join(', ')} not in the chart yet (written by the metrics work)`);
-      return;
-    }
-    const on = [
-      '--set',
-      'metrics.serviceMonitor.enabled=true',
-      '--set',
-      'metrics.prometheusRule.enabled=true',
-      '--set',
-      'metrics.grafanaDashboard.enabled=true',
-    ];
-    const r = await helm(['lint', '--strict', CHART, ...on]);
+  it('ServiceMonitor, PrometheusRule and the Grafana dashboard ConfigMap when enabled', async () => {
+    const r = await helm(['lint', '--strict', CHART, ...MONITORING_ON]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const { objects } = await template('default', { extra: on });
+    const { objects } = await template('default', { extra: MONITORING_ON });
     const sm = find(objects, 'ServiceMonitor', 'fw') as K8sObject & { spec: { endpoints: { port: string }[] } };
     assert.deepEqual(
       sm.spec.endpoints.map((e) => e.port),

@@ -13,7 +13,6 @@ import type { V1Container, V1Deployment, V1Job } from '@kubernetes/client-node';
 import yaml from 'js-yaml';
 import postgres from 'postgres';
 import { KubernetesExecutor } from '../../api/pipeline/kubernetes-executor.ts';
-import { newId } from '../../lib/ids.ts';
 import { KubeError, loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import { renderResourceName } from '../../lib/kube/render-resource.ts';
 import { S3ObjectStore } from '../../lib/storage/s3-store.ts';
@@ -21,22 +20,12 @@ import { workerJob } from '../../operator/job-spec.ts';
 import { type Identity, ROLE_RULES } from '../../operator/rbac.ts';
 import { operatorSettings } from '../../operator/settings.ts';
 import { type Database, openDatabase } from '../../store/database.ts';
-import { insertRender } from '../../store/renders-repo.ts';
 import { logger, newAccount } from '../api/helpers.ts';
 import { freePort, tinyMovie } from '../pipeline/harness.ts';
-import { testBucket, until } from '../services/cluster-fixture.ts';
+import { insertQueuedRender, testBucket, until } from '../services/cluster-fixture.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
 import { type ServeProcess, spawnFramewright } from '../services/serve-process.ts';
-import {
-  CHART,
-  helm,
-  type K8sObject,
-  monitoringFilesMissing,
-  REPO,
-  resolveEnv,
-  template,
-  VALUE_SETS,
-} from './chart-helpers.ts';
+import { CHART, helm, type K8sObject, MONITORING_ON, REPO, resolveEnv, template, VALUE_SETS } from './chart-helpers.ts';
 
 const NS = 'fw-chart';
 const RELEASE = 'fw';
@@ -212,12 +201,7 @@ describe('the chart on a real kube-apiserver', { timeout: 600_000 }, () => {
     });
   }
 
-  it('ServiceMonitor, PrometheusRule and the dashboard ConfigMap are accepted (monitoring CRDs of the fixture)', async (t) => {
-    const missing = monitoringFilesMissing();
-    if (missing.length) {
-      t.skip(`${missing.join(', ')} not in the chart yet (written by the metrics work)`);
-      return;
-    }
+  it('ServiceMonitor, PrometheusRule and the dashboard ConfigMap are accepted (monitoring CRDs of the fixture)', async () => {
     // No Prometheus Operator here: its two CRDs, cut down to the fields the chart writes, from a fixture.
     await kubectl(['apply', '-f', path.join(REPO, 'test/chart/fixtures/monitoring-crds.yaml')]);
     await kubectl([
@@ -227,16 +211,7 @@ describe('the chart on a real kube-apiserver', { timeout: 600_000 }, () => {
       'crd/servicemonitors.monitoring.coreos.com',
       'crd/prometheusrules.monitoring.coreos.com',
     ]);
-    const { objects } = await template('default', {
-      extra: [
-        '--set',
-        'metrics.serviceMonitor.enabled=true',
-        '--set',
-        'metrics.prometheusRule.enabled=true',
-        '--set',
-        'metrics.grafanaDashboard.enabled=true',
-      ],
-    });
+    const { objects } = await template('default', { extra: MONITORING_ON });
     const monitoring = objects.filter(
       (o) => ['ServiceMonitor', 'PrometheusRule', 'ConfigMap'].includes(o.kind) && o.metadata.name !== 'fw-worker-env',
     );
@@ -244,30 +219,27 @@ describe('the chart on a real kube-apiserver', { timeout: 600_000 }, () => {
     await apply(monitoring);
   });
 
-  it('the worker Job built by operator/job-spec.ts from the chart settings is accepted', async () => {
+  /** The worker Job that the installed operator's settings (its Deployment's env) make for a Render. */
+  const workerJobOfInstalledOperator = async () => {
     const deploy = JSON.parse((await kubectl(['get', '-n', NS, 'deploy', 'fw-operator', '-o', 'json'])).stdout);
     const env = resolveEnv(deploy.spec.template.spec.containers[0] as V1Container, {
       fields: { 'metadata.name': 'op' },
       secrets: { DATABASE_URL: clusterDbUrl },
     });
-    const job = workerJob(
+    return workerJob(
       { metadata: { name: 'rnd-check', uid: 'u' }, spec: { renderId: 'rnd_check', accountId: 'acc_x' } },
       operatorSettings(env).job,
     );
+  };
+
+  it('the worker Job built by operator/job-spec.ts from the chart settings is accepted', async () => {
+    const job = await workerJobOfInstalledOperator();
     const { ownerReferences: _, ...metadata } = job.metadata ?? {};
     await apply([{ ...job, metadata: { ...metadata, namespace: NS } }], '--dry-run=server');
   });
 
   it('the worker pods the operator asks for pass restricted PodSecurity admission', async () => {
-    const deploy = JSON.parse((await kubectl(['get', '-n', NS, 'deploy', 'fw-operator', '-o', 'json'])).stdout);
-    const env = resolveEnv(deploy.spec.template.spec.containers[0] as V1Container, {
-      fields: { 'metadata.name': 'op' },
-      secrets: { DATABASE_URL: clusterDbUrl },
-    });
-    const job = workerJob(
-      { metadata: { name: 'rnd-check', uid: 'u' }, spec: { renderId: 'rnd_check', accountId: 'acc_x' } },
-      operatorSettings(env).job,
-    );
+    const job = await workerJobOfInstalledOperator();
     await apply([podFrom('rnd-check-pod', NS, job.spec?.template ?? {})], '--dry-run=server');
   });
 
@@ -316,24 +288,7 @@ describe('the chart on a real kube-apiserver', { timeout: 600_000 }, () => {
   it('with the chart identities: the API creates a Render, the operator makes its Job and leads, the worker reports', async () => {
     // The API's part, as after gating: the movie to the bucket, the Render to the apiserver.
     const { accountId, keyId } = await newAccount(db, { plan: 'pro', credits: 1000 });
-    const now = new Date();
-    const queued = await insertRender(db.sql, {
-      id: newId('rnd', now.getTime()),
-      accountId,
-      mode: 'live',
-      keyId,
-      draft: false,
-      watermark: false,
-      movie: tinyMovie(),
-      width: 320,
-      height: 180,
-      fps: 15,
-      estimatedSec: 1,
-      reservedCredits: 1,
-      templateId: null,
-      webhookUrl: null,
-      createdAt: now,
-    });
+    const queued = await insertQueuedRender(db.sql, { accountId, keyId, movie: tinyMovie() });
     const executor = new KubernetesExecutor({
       db,
       objects: new S3ObjectStore({

@@ -11,17 +11,15 @@ import postgres from 'postgres';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import { KubernetesExecutor } from '../../api/pipeline/kubernetes-executor.ts';
-import { newId } from '../../lib/ids.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import { S3ObjectStore, type S3StoreOptions } from '../../lib/storage/s3-store.ts';
 import { newWebhookSecret } from '../../lib/webhooks/signature.ts';
 import { type Identity, identityObjects } from '../../operator/rbac.ts';
 import { type Database, openDatabase } from '../../store/database.ts';
 import { ensureWebhookSecret } from '../../store/lifecycle/webhook-outbox-repo.ts';
-import { insertRender } from '../../store/renders-repo.ts';
 import { logger, newAccount } from '../api/helpers.ts';
 import { freePort, tinyMovie } from '../pipeline/harness.ts';
-import { testBucket, until } from '../services/cluster-fixture.ts';
+import { insertQueuedRender, testBucket, until } from '../services/cluster-fixture.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
 import { NodeHarness } from '../services/node-harness.ts';
 import { type ServeProcess, spawnFramewright, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
@@ -498,24 +496,7 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     );
     const movie = tinyMovie({ elements });
     const { accountId, keyId } = await newAccount(db, { plan: 'pro', credits: 1000 });
-    const now = new Date();
-    const queued = await insertRender(db.sql, {
-      id: newId('rnd', now.getTime()),
-      accountId,
-      mode: 'live',
-      keyId,
-      draft: false,
-      watermark: false,
-      movie,
-      width: 320,
-      height: 180,
-      fps: 15,
-      estimatedSec: 1,
-      reservedCredits: 1,
-      templateId: null,
-      webhookUrl: null,
-      createdAt: now,
-    });
+    const queued = await insertQueuedRender(db.sql, { accountId, keyId, movie });
     const kc = loadKubeConfig({ KUBECONFIG: kubeconfigs.api });
     const executor = new KubernetesExecutor({
       db,

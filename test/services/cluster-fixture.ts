@@ -1,5 +1,9 @@
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { newId } from '../../lib/ids.ts';
 import type { S3StoreOptions } from '../../lib/storage/s3-store.ts';
+import type { Queryable } from '../../store/database.ts';
+import { insertRender } from '../../store/renders-repo.ts';
+import type { RenderRow } from '../../store/types.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,4 +54,32 @@ export async function testBucket(endpoint: string, prefix: string): Promise<Test
       S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     },
   };
+}
+
+/**
+ * A render row as POST /v1/renders commits it (queued, 320x180 at 15 fps, 1 s estimated, 1 credit
+ * reserved), for tests and benchmarks that hand it to the cluster executor themselves.
+ */
+export function insertQueuedRender(
+  sql: Queryable,
+  r: { accountId: string; keyId: string; movie: Record<string, unknown>; now?: Date },
+): Promise<RenderRow> {
+  const now = r.now ?? new Date();
+  return insertRender(sql, {
+    id: newId('rnd', now.getTime()),
+    accountId: r.accountId,
+    mode: 'live',
+    keyId: r.keyId,
+    draft: false,
+    watermark: false,
+    movie: r.movie,
+    width: 320,
+    height: 180,
+    fps: 15,
+    estimatedSec: 1,
+    reservedCredits: 1,
+    templateId: null,
+    webhookUrl: null,
+    createdAt: now,
+  });
 }

@@ -6,12 +6,16 @@ import { Kind, type TSchema } from '@sinclair/typebox';
 import { ANIMATION_PRESETS } from './animations.ts';
 import { DEFAULT_FONT, FONT_FAMILIES } from './fonts.ts';
 import {
+  AudioElement,
   ImageElement,
   MovieV1,
   Scene,
+  Soundtrack,
   SubtitlesElement,
   TextElement,
+  Transition,
   VariableDeclaration,
+  VideoElement,
   VoiceElement,
 } from './v1/schema.ts';
 import { VOICES } from './voices.ts';
@@ -28,6 +32,7 @@ const CHECK_TEXT: Record<string, string> = {
   color: '`#rgb`, `#rrggbb`, `#rrggbbaa` or a lower-case CSS colour name (`transparent` too)',
   font: 'a bundled family or an http(s)/data: font URL',
   'media-url': 'absolute http(s) URL (≤ 2048 chars) or base64 `data:image/(png|jpeg|webp|gif|avif)` URI',
+  'http-url': 'absolute http(s) URL (≤ 2048 chars)',
   'voice-id': 'an id of the voice catalogue (below)',
 };
 
@@ -129,9 +134,13 @@ export function referenceMarkdown(): string {
     ),
     table('Scene (`scenes[i]`)', Scene, 'Scene ids are unique among scenes (SCENE_ID_DUPLICATE).'),
     table('Text element', TextElement, 'Element ids are unique across the whole document (ELEMENT_ID_DUPLICATE).'),
+    table('Transition (`scenes[i].transition`)', Transition, ''),
+    table('Soundtrack (`soundtrack`)', Soundtrack, ''),
     table('Image element', ImageElement, ''),
+    table('Video element', VideoElement, ''),
     table('Voice element', VoiceElement, ''),
     table('Subtitles element', SubtitlesElement, ''),
+    table('Audio element', AudioElement, ''),
     table('Animation (`animation`)', (TextElement as unknown as Node).properties.animation as TSchema, ''),
     table('Position object (`position`)', positionObject(), '`position` is `"center"` or this object.'),
     '### Catalogues',

@@ -1,4 +1,5 @@
 /** Duration estimates before speech is synthesised: credit gating and progress use them. */
+import { transitionOverlaps } from './timeline.ts';
 import type { Movie } from './validate.ts';
 
 /**
@@ -16,10 +17,27 @@ export function countWords(text: string): number {
   return m === null ? 0 : m.length;
 }
 
-/** Estimated seconds of a scene; "voice" scenes from the words of their voice elements. */
+/**
+ * Seconds assumed for a video clip whose length only its file knows (no `duration` and no
+ * `trimDuration`), until it is fetched and probed: the estimate gates credits, the real length
+ * is what is charged.
+ */
+export const UNKNOWN_CLIP_SEC = 10;
+
+/**
+ * Estimated seconds of a scene; "voice" scenes from the words of their voice elements, "video"
+ * scenes from their clips' declared lengths (UNKNOWN_CLIP_SEC where the file decides).
+ */
 export function estimateSceneSec(scene: Movie['scenes'][number]): number {
   if (typeof scene.duration === 'number') return scene.duration;
   let end = 0;
+  if (scene.duration === 'video') {
+    for (const el of scene.elements) {
+      if (el.type !== 'video') continue;
+      end = Math.max(end, (el.start ?? 0) + (el.duration ?? el.trimDuration ?? UNKNOWN_CLIP_SEC));
+    }
+    return end;
+  }
   for (const el of scene.elements) {
     if (el.type !== 'voice') continue;
     end = Math.max(end, (el.start ?? 0) + (countWords(el.text) * 60) / WORDS_PER_MINUTE);
@@ -27,9 +45,14 @@ export function estimateSceneSec(scene: Movie['scenes'][number]): number {
   return end + VOICE_TAIL_SEC;
 }
 
-/** Estimated seconds of the whole movie: numeric durations summed, voice scenes estimated. */
+/**
+ * Estimated seconds of the whole movie: numeric durations summed, voice and video scenes
+ * estimated, transitions' overlaps taken off (as buildTimeline does with the real durations).
+ */
 export function estimateDurationSec(movie: Movie): number {
+  const durations = movie.scenes.map(estimateSceneSec);
   let total = 0;
-  for (const scene of movie.scenes) total += estimateSceneSec(scene);
+  for (const d of durations) total += d;
+  for (const overlap of transitionOverlaps(movie, durations)) total -= overlap;
   return total;
 }

@@ -10,16 +10,31 @@ export { DEFAULT_FONT, FONT_FAMILIES } from './fonts.ts';
 export { movieJsonSchema } from './json-schema.ts';
 export { DEFAULT_FPS, DEFAULT_RESOLUTION, type OutputFormat, outputFormat } from './output-format.ts';
 export type { Result } from './result.ts';
-export { buildTimeline, type Timeline, type TimelineScene } from './timeline.ts';
+export {
+  buildTimeline,
+  type Timeline,
+  type TimelineScene,
+  type TransitionType,
+  transitionOverlaps,
+} from './timeline.ts';
 export type {
+  AudioElementV1 as AudioElement,
   ElementV1 as Element,
   ImageElementV1 as ImageElement,
   SceneV1 as Scene,
+  SoundtrackV1 as Soundtrack,
   SubtitlesElementV1 as SubtitlesElement,
   TextElementV1 as TextElement,
+  TransitionV1 as Transition,
+  VideoElementV1 as VideoElement,
   VoiceElementV1 as VoiceElement,
 } from './v1/schema.ts';
-export { LIMITS } from './v1/schema.ts';
+export {
+  DEFAULT_DUCKING,
+  DEFAULT_TRANSITION_SEC,
+  LIMITS,
+  TRANSITION_TYPES,
+} from './v1/schema.ts';
 export { MAX_FINDINGS, type Movie, resolveMovie, validateMovie, validateTemplate } from './validate.ts';
 export { coerceVariable, type VariableDecl, type VariableType, type VariableValue } from './variables.ts';
 export { SCHEMA_VERSIONS } from './versions.ts';

@@ -120,6 +120,81 @@ const INVALID: [string, (d: Doc) => unknown, [string, string][]][] = [
     (d) => (scene(d, 0).duration = 'voice'),
     [['VALIDATION_ERROR', 'scenes[0].duration']],
   ],
+  [
+    'video duration without video element',
+    (d) => (scene(d, 0).duration = 'video'),
+    [['VALIDATION_ERROR', 'scenes[0].duration']],
+  ],
+  [
+    'transition on the first scene',
+    (d) => (scene(d, 0).transition = { type: 'crossfade' }),
+    [['VALIDATION_ERROR', 'scenes[0].transition']],
+  ],
+  [
+    'transition longer than its scene',
+    (d) => {
+      scene(d, 1).duration = 1;
+      scene(d, 1).transition = { type: 'slide-left', duration: 1.5 };
+    },
+    [['VALIDATION_ERROR', 'scenes[1].transition.duration']],
+  ],
+  [
+    'transition longer than what the previous scene has left',
+    (d) => {
+      d.scenes.push({
+        id: 's3',
+        duration: 2,
+        transition: { type: 'wipe-up', duration: 2 },
+        elements: [{ id: 't3', type: 'text', text: 'x' }],
+      } as never);
+      scene(d, 1).duration = 3;
+      scene(d, 1).transition = { type: 'crossfade', duration: 1.5 };
+    },
+    [['VALIDATION_ERROR', 'scenes[2].transition.duration']],
+  ],
+  [
+    'transition type unknown',
+    (d) => (scene(d, 1).transition = { type: 'dissolve' }),
+    [['SCHEMA_INVALID', 'scenes[1].transition.type']],
+  ],
+  [
+    'transition too long',
+    (d) => (scene(d, 1).transition = { type: 'crossfade', duration: 6 }),
+    [['VALIDATION_ERROR', 'scenes[1].transition.duration']],
+  ],
+  [
+    'video src not http',
+    (d) => (scene(d, 0).elements[0] = { id: 'v', type: 'video', src: 'data:video/mp4;base64,AAAA' } as never),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].src']],
+  ],
+  [
+    'video trimStart negative',
+    (d) => (scene(d, 0).elements[0] = { id: 'v', type: 'video', src: 'https://e.com/a.mp4', trimStart: -1 } as never),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].trimStart']],
+  ],
+  [
+    'audio volume too loud',
+    (d) => (scene(d, 0).elements[0] = { id: 'a', type: 'audio', src: 'https://e.com/a.mp3', volume: 5 } as never),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].volume']],
+  ],
+  [
+    'audio ending after its scene',
+    (d) =>
+      (scene(d, 0).elements[0] = {
+        id: 'a',
+        type: 'audio',
+        src: 'https://e.com/a.mp3',
+        start: 4,
+        duration: 2,
+      } as never),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].duration']],
+  ],
+  ['soundtrack without src', (d) => (d.soundtrack = { volume: 1 }), [['SCHEMA_INVALID', 'soundtrack.src']]],
+  [
+    'soundtrack ducking above 1',
+    (d) => (d.soundtrack = { src: 'https://e.com/m.mp3', ducking: 1.5 }),
+    [['VALIDATION_ERROR', 'soundtrack.ducking']],
+  ],
   ['bad background colour', (d) => (scene(d, 0).background = '#12345'), [['VALIDATION_ERROR', 'scenes[0].background']]],
   [
     'capitalised named colour',
@@ -147,7 +222,7 @@ const INVALID: [string, (d: Doc) => unknown, [string, string][]][] = [
     [['SCHEMA_INVALID', 'scenes[0].elements[0]']],
   ],
   ['element type missing', (d) => delete el(d, 0, 0).type, [['SCHEMA_INVALID', 'scenes[0].elements[0].type']]],
-  ['element type unknown', (d) => (el(d, 0, 0).type = 'video'), [['SCHEMA_INVALID', 'scenes[0].elements[0].type']]],
+  ['element type unknown', (d) => (el(d, 0, 0).type = 'lottie'), [['SCHEMA_INVALID', 'scenes[0].elements[0].type']]],
   [
     'duplicate element id across scenes',
     (d) => (el(d, 1, 1).id = 't1'),
@@ -404,8 +479,8 @@ describe('messages say what is wrong and what is allowed', () => {
     ],
     [
       'unknown key',
-      (d) => (scene(d, 0).transition = 1),
-      /unknown field "transition" in scenes\[0\]; allowed: id, duration, background, elements/,
+      (d) => (scene(d, 0).transitions = 1),
+      /unknown field "transitions" in scenes\[0\]; allowed: id, duration, background, transition, elements/,
     ],
     ['font', (d) => (el(d, 0, 0).font = 'inter'), /did you mean "Inter"\?.*Roboto/],
     ['enum', (d) => (el(d, 0, 1).fit = 'x'), /fit must be one of "contain", "cover", "fill"; got "x"/],
@@ -440,6 +515,15 @@ describe('valid documents', () => {
     fps: 24,
     draft: true,
     quality: 'small',
+    soundtrack: {
+      src: 'https://example.com/music.mp3',
+      volume: 0.8,
+      trimStart: 12,
+      loop: false,
+      fadeIn: 1,
+      fadeOut: 2.5,
+      ducking: 0.4,
+    },
     variables: {
       headline: { type: 'string', default: 'Hi', description: 'Main line' },
       size: { type: 'number', default: 40 },
@@ -472,6 +556,36 @@ describe('valid documents', () => {
           },
           { id: 'font-url', type: 'text', text: 'x', font: 'https://fonts.example.com/a.woff2', position: 'center' },
           {
+            id: 'clip',
+            type: 'video',
+            src: 'https://example.com/clip.mp4',
+            width: 640,
+            height: 360,
+            fit: 'cover',
+            position: { x: 0, y: 0 },
+            start: 0.5,
+            duration: 3,
+            animation: { preset: 'zoom-in' },
+            trimStart: 2,
+            trimDuration: 1.5,
+            loop: true,
+            volume: 0.5,
+            muted: false,
+          },
+          {
+            id: 'whoosh',
+            type: 'audio',
+            src: 'https://example.com/whoosh.wav',
+            start: 1,
+            duration: 2,
+            trimStart: 0.1,
+            trimDuration: 0.5,
+            loop: true,
+            volume: 2,
+            fadeIn: 0.2,
+            fadeOut: 0.3,
+          },
+          {
             id: 'logo',
             type: 'image',
             src: 'data:image/png;base64,iVBORw0KGgo=',
@@ -489,6 +603,7 @@ describe('valid documents', () => {
         id: 'talk',
         duration: 'voice',
         background: 'rebeccapurple',
+        transition: { type: 'wipe-left', duration: 0.75 },
         elements: [
           {
             id: 'narration',
@@ -544,8 +659,19 @@ describe('valid documents', () => {
   }
 
   test('every field of every element kind is exercised by the "every field" document', async () => {
-    const { TextElement, ImageElement, VoiceElement, SubtitlesElement, Scene, MovieV1, VariableDeclaration } =
-      await import('./v1/schema.ts');
+    const {
+      TextElement,
+      ImageElement,
+      VideoElement,
+      VoiceElement,
+      SubtitlesElement,
+      AudioElement,
+      Scene,
+      MovieV1,
+      VariableDeclaration,
+      Soundtrack,
+      Transition,
+    } = await import('./v1/schema.ts');
     const seen = (objs: Json[]) => new Set(objs.flatMap((o) => Object.keys(o)));
     const scenes = everything.scenes as unknown as Json[];
     const elements = scenes.flatMap((s) => s.elements as Json[]);
@@ -557,6 +683,10 @@ describe('valid documents', () => {
       ['image', ImageElement, seen(ofType('image'))],
       ['voice', VoiceElement, seen(ofType('voice'))],
       ['subtitles', SubtitlesElement, seen(ofType('subtitles'))],
+      ['video', VideoElement, seen(ofType('video'))],
+      ['audio', AudioElement, seen(ofType('audio'))],
+      ['soundtrack', Soundtrack, seen([everything.soundtrack as unknown as Json])],
+      ['transition', Transition, seen(scenes.flatMap((sc) => (sc.transition ? [sc.transition as Json] : [])))],
       ['variable', VariableDeclaration, seen(Object.values(everything.variables) as Json[])],
     ];
     for (const [name, schema, keys] of checks) {

@@ -8,12 +8,20 @@ function rows(s: LayerState): [number, number] {
 }
 
 function same(a: LayerState, b: LayerState): boolean {
-  return a.x === b.x && a.y === b.y && a.scale === b.scale && a.opacity === b.opacity && a.width === b.width;
+  return (
+    a.x === b.x &&
+    a.y === b.y &&
+    a.scale === b.scale &&
+    a.opacity === b.opacity &&
+    a.width === b.width &&
+    a.content === b.content
+  );
 }
 
 /**
  * The band of rows that differs between two consecutive frames of the same scene, pure: the
- * union of the rows of every layer that moved, faded, appeared or vanished, aligned outwards to
+ * union of the rows of every layer that moved, faded, appeared, vanished or showed a new video
+ * frame, aligned outwards to
  * multiples of 4 (whole rows of the 4:2:0 chroma planes in the packed layout). Undefined when
  * the whole frame must be drawn.
  */

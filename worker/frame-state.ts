@@ -1,11 +1,19 @@
 import { animationState } from './animate.ts';
 import type { LayerState } from './gpu/frame-renderer.ts';
-import type { RenderPlan, ScenePlan } from './plan.ts';
+import type { LayerPlan, RenderPlan, ScenePlan, TransitionType } from './plan.ts';
 
-export interface FrameState {
+export interface SceneState {
   scene: ScenePlan;
   layers: LayerState[];
-  /** Equal keys mean identical pixels, so the encoder can be fed the previous frame again. */
+}
+
+export interface FrameState extends SceneState {
+  /** The next scene while it replaces this one: `progress` 0..1 through the transition. */
+  incoming?: (SceneState & { type: TransitionType; progress: number }) | undefined;
+  /**
+   * Equal keys mean identical pixels, so the encoder can be fed the previous frame again. A video
+   * layer's key part is its source time; the segment renderer adds the decoded frame's own.
+   */
   key: string;
 }
 
@@ -23,6 +31,7 @@ export function indexPlan(plan: RenderPlan): FrameIndex {
   return { plan, layersByScene };
 }
 
+/** The first scene showing frame `frame` (the outgoing one during a transition). */
 function sceneAt(plan: RenderPlan, frame: number): ScenePlan {
   for (const s of plan.scenes) if (frame >= s.startFrame && frame < s.endFrame) return s;
   const last = plan.scenes[plan.scenes.length - 1];
@@ -30,11 +39,22 @@ function sceneAt(plan: RenderPlan, frame: number): ScenePlan {
   return last;
 }
 
-/** Everything visible in frame `frame` (time `frame / fps`), in draw order. Pure. */
-export function frameState(index: FrameIndex, frame: number): FrameState {
+/**
+ * Source time of a video layer at movie time `t`: the clip's start plus the time elapsed since
+ * the layer appeared, wrapped per pass when it loops, held on the pass's last instant when not.
+ * Pure; exported for tests.
+ */
+export function videoTimeAt(l: LayerPlan, t: number): number | undefined {
+  const v = l.video;
+  if (!v) return undefined;
+  const elapsed = Math.max(0, t - l.startSec);
+  if (v.loop) return v.trimStartSec + (elapsed % v.lengthSec);
+  // Just before the pass's end: the frame showing then is its last one.
+  return v.trimStartSec + Math.min(elapsed, Math.max(0, v.lengthSec - 1e-4));
+}
+
+function sceneState(index: FrameIndex, scene: ScenePlan, t: number): { layers: LayerState[]; key: string } {
   const { plan } = index;
-  const scene = sceneAt(plan, frame);
-  const t = frame / plan.fps;
   const layers: LayerState[] = [];
   let key = `${scene.index}`;
   for (const i of index.layersByScene[scene.index] ?? []) {
@@ -42,6 +62,7 @@ export function frameState(index: FrameIndex, frame: number): FrameState {
     if (t < l.startSec || t >= l.endSec) continue;
     const a = animationState(l.animation, t, l.startSec, l.endSec, plan.width, plan.height);
     if (a.opacity <= 0) continue;
+    const videoSec = videoTimeAt(l, t);
     layers.push({
       layer: i,
       texture: l.texture,
@@ -52,8 +73,27 @@ export function frameState(index: FrameIndex, frame: number): FrameState {
       crop: l.crop,
       scale: a.scale,
       opacity: a.opacity,
+      ...(videoSec === undefined ? {} : { videoSec }),
     });
     key += `|${i}:${a.dx.toFixed(3)},${a.dy.toFixed(3)},${a.scale.toFixed(5)},${a.opacity.toFixed(5)}`;
   }
-  return { scene, layers, key };
+  return { layers, key };
+}
+
+/** Everything visible in frame `frame` (time `frame / fps`), in draw order. Pure. */
+export function frameState(index: FrameIndex, frame: number): FrameState {
+  const { plan } = index;
+  const scene = sceneAt(plan, frame);
+  const t = frame / plan.fps;
+  const own = sceneState(index, scene, t);
+  const next = plan.scenes[scene.index + 1];
+  if (!next?.transition || frame < next.startFrame || frame >= next.endFrame) return { scene, ...own };
+  const progress = Math.min(1, Math.max(0, (t - next.startSec) / next.transition.durationSec));
+  const theirs = sceneState(index, next, t);
+  return {
+    scene,
+    layers: own.layers,
+    incoming: { scene: next, layers: theirs.layers, type: next.transition.type, progress },
+    key: `${own.key}>${next.transition.type}@${progress.toFixed(5)}>${theirs.key}`,
+  };
 }

@@ -3,6 +3,12 @@
  * JSON so it crosses the process boundary to segment children unchanged. Pixel sizes are output
  * pixels (already scaled for drafts); times are seconds on the movie timeline.
  */
+import type { TransitionType } from '../movie/index.ts';
+
+export type { TransitionType };
+
+import type { VideoSourcePlan } from './media/video-reader.ts';
+
 export interface TextureRef {
   /** Raw RGBA8 file, rows top to bottom, straight alpha. */
   file: string;
@@ -20,11 +26,22 @@ export type AnimationPreset =
   | 'slide-in-left'
   | 'slide-in-right';
 
+/** A video layer's source: decoded while frames are drawn (worker/media/video-reader.ts). */
+export interface VideoLayerPlan extends VideoSourcePlan {
+  /** Source seconds (from the source's start) where the clip starts, and how long one pass lasts. */
+  trimStartSec: number;
+  lengthSec: number;
+  /** Play the pass again while the layer lasts; otherwise the pass's last frame stays. */
+  loop: boolean;
+}
+
 export interface LayerPlan {
   /** JSON path of the element the layer draws, for messages. */
   path: string;
   sceneIndex: number;
+  /** The picture; for a video layer, a name and the decoded frames' size (the pixels come per frame). */
   texture: TextureRef;
+  video?: VideoLayerPlan | undefined;
   /** Top-left corner and drawn size in output pixels. */
   x: number;
   y: number;
@@ -41,6 +58,10 @@ export interface ScenePlan {
   index: number;
   startFrame: number;
   endFrame: number;
+  /** The scene's start on the movie timeline (transition progress is measured from it). */
+  startSec: number;
+  /** How this scene replaces the previous one; the previous scene's last frames overlap this one's first. */
+  transition?: { type: TransitionType; durationSec: number } | undefined;
   /** Background colour, 0..255 each. */
   background: [number, number, number];
 }

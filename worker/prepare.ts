@@ -4,6 +4,7 @@ import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import {
   buildTimeline,
+  DEFAULT_DUCKING,
   type Element,
   type Movie,
   type OutputFormat,
@@ -16,12 +17,13 @@ import {
 } from '../movie/index.ts';
 import { type FetchPolicy, fetchAsset } from './assets/fetch-asset.ts';
 import { decodeImage, IMAGE_TYPES } from './assets/image-asset.ts';
+import { type Clip, MIX_RATE, mixClips, type Span } from './audio/mix.ts';
 import { groupCaptions } from './captions.ts';
 import { parseColor } from './color.ts';
+import { decodeAudio, fetchMedia, type MediaInfo, playedSec, probeMedia } from './media/media-file.ts';
 import type { AnimationPreset, EncodeQuality, LayerPlan, RenderPlan, TextureRef, VideoCodec } from './plan.ts';
 import { bundledFontSet, type FontSet, fontSetFromBytes } from './text/fonts.ts';
 import { measure, type Raster, rasteriseCaption, rasteriseText } from './text/text-raster.ts';
-import { type Clip, MIX_RATE, mixClips } from './tts/audio-mix.ts';
 import { type Speech, type SpeechConfig, SpeechSynthesizer } from './tts/speech.ts';
 
 export interface PrepareOptions {
@@ -34,6 +36,9 @@ export interface PrepareOptions {
   quality?: EncodeQuality | undefined;
   fetchPolicy: FetchPolicy;
   speech: SpeechConfig;
+  /** ffmpeg and ffprobe, for video and audio sources (default: from PATH). */
+  ffmpegPath?: string | undefined;
+  ffprobePath?: string | undefined;
   /** 0..1 of the preparing phase. */
   onStep?: (fraction: number) => void;
   /** Called once the voiceover is mixed (before textures are made), when there is one. */
@@ -46,7 +51,7 @@ export interface Prepared {
   plan: RenderPlan;
   timeline: Timeline;
   format: OutputFormat;
-  /** Mixed voiceover, when the movie has any voice element. */
+  /** The one mix of voiceover, sounds, clips' sound and soundtrack, when the movie has any. */
   audio?: { file: string; sampleRate: number } | undefined;
   /** Word timings per subtitles element path, absolute seconds (what the captions show). */
   captions: Map<string, { text: string; startSec: number; endSec: number }[]>;
@@ -105,6 +110,36 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     });
   });
 
+  // Video and audio sources: fetched and probed while speech is synthesised, once per URL.
+  const ffmpeg = opts.ffmpegPath ?? 'ffmpeg';
+  const ffprobe = opts.ffprobePath ?? 'ffprobe';
+  const sources = new Map<string, Promise<{ file: string; info: MediaInfo }>>();
+  const media = new Map<string, Promise<{ file: string; info: MediaInfo }>>();
+  const useMedia = (url: string, path: string, kind: 'video' | 'audio') => {
+    let source = sources.get(`${kind} ${url}`);
+    if (!source) {
+      source = fetchMedia(url, path, kind, opts.fetchPolicy, tmpDir, signal).then(async (file) => ({
+        file,
+        info: await probeMedia(ffprobe, file, path, signal),
+      }));
+      sources.set(`${kind} ${url}`, source);
+    }
+    const checked = source.then((m) => {
+      if (kind === 'video' && !m.info.video)
+        throw new AppError('ASSET_INVALID', 'The file has no video stream', { path });
+      if (kind === 'audio' && !m.info.audio)
+        throw new AppError('ASSET_INVALID', 'The file has no audio stream', { path });
+      return m;
+    });
+    checked.catch(() => {});
+    media.set(path, checked);
+  };
+  movie.scenes.forEach((scene, s) => {
+    scene.elements.forEach((el, e) => {
+      if (el.type === 'video' || el.type === 'audio') useMedia(el.src, `${elementPath(s, e)}.src`, el.type);
+    });
+  });
+  if (movie.soundtrack) useMedia(movie.soundtrack.src, 'soundtrack.src', 'audio');
   const speeches = new Map<string, Speech>();
   const synth = new SpeechSynthesizer(tmpDir, opts.speech);
   try {
@@ -118,9 +153,28 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     synth.close();
   }
 
+  const mediaAt = (path: string) => media.get(`${path}.src`)!;
+  const soundtrack = movie.soundtrack ? await media.get('soundtrack.src')! : undefined;
+  const mediaInfo = new Map<string, { file: string; info: MediaInfo; playedSec: number }>();
+  for (const [s, scene] of movie.scenes.entries()) {
+    for (const [e, el] of scene.elements.entries()) {
+      if (el.type !== 'video' && el.type !== 'audio') continue;
+      const path = elementPath(s, e);
+      const m = await mediaAt(path);
+      mediaInfo.set(path, { ...m, playedSec: playedSec(m.info, el.trimStart ?? 0, el.trimDuration, path) });
+    }
+  }
+
   const durations = movie.scenes.map((scene, s) => {
-    if (scene.duration !== 'voice') return scene.duration;
+    if (typeof scene.duration === 'number') return scene.duration;
     let end = 0;
+    if (scene.duration === 'video') {
+      scene.elements.forEach((el, e) => {
+        if (el.type !== 'video') return;
+        end = Math.max(end, (el.start ?? 0) + (el.duration ?? mediaInfo.get(elementPath(s, e))!.playedSec));
+      });
+      return end;
+    }
     scene.elements.forEach((el, e) => {
       if (el.type !== 'voice') return;
       end = Math.max(end, (el.start ?? 0) + speeches.get(elementPath(s, e))!.durationSec);
@@ -129,19 +183,74 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
   });
   const timeline = buildTimeline(movie, durations, format.fps);
 
-  // The voiceover is final once the timeline is: it is mixed now and handed over (onAudio), so
-  // its encoding runs while the frames' textures are still being made.
+  /** When an element starts and ends on the movie timeline (cut at its scene's end). */
+  const spanOf = (s: number, e: number): Span => {
+    const el = movie.scenes[s]!.elements[e]!;
+    const ts = timeline.scenes[s]!;
+    const startSec = ts.startSec + (el.start ?? 0);
+    let end = ts.endSec;
+    if (el.type !== 'voice' && el.duration !== undefined) end = startSec + el.duration;
+    else if ((el.type === 'video' || el.type === 'audio') && !el.loop)
+      end = startSec + mediaInfo.get(elementPath(s, e))!.playedSec;
+    return { startSec, endSec: Math.min(ts.endSec, end) };
+  };
+
+  // The audio is final once the timeline is: it is mixed now and handed over (onAudio), so its
+  // encoding runs while the frames' textures are still being made.
   const clips: Clip[] = [];
+  const voiceSpans: Span[] = [];
+  // Decoded in parallel, mixed in document order (float sums depend on order: same input, same bytes).
+  const decodes: Promise<Clip>[] = [];
+  const totalSec = timeline.totalFrames / format.fps;
   for (const [s, scene] of movie.scenes.entries()) {
     for (const [e, el] of scene.elements.entries()) {
-      if (el.type !== 'voice') continue;
-      const sp = speeches.get(elementPath(s, e))!;
-      clips.push({ pcm: sp.pcm, sampleRate: sp.sampleRate, startSec: timeline.scenes[s]!.startSec + (el.start ?? 0) });
+      const path = elementPath(s, e);
+      if (el.type === 'voice') {
+        const sp = speeches.get(path)!;
+        const startSec = timeline.scenes[s]!.startSec + (el.start ?? 0);
+        clips.push({ pcm: sp.pcm, sampleRate: sp.sampleRate, startSec });
+        voiceSpans.push({ startSec, endSec: startSec + sp.pcm.length / sp.sampleRate });
+      } else if (el.type === 'audio' || (el.type === 'video' && !el.muted && (el.volume ?? 1) > 0)) {
+        const m = mediaInfo.get(path)!;
+        if (el.type === 'video' && !m.info.audio) continue; // a silent clip
+        const span = spanOf(s, e);
+        decodes.push(
+          decodeAudio(ffmpeg, m.file, el.trimStart ?? 0, m.playedSec, MIX_RATE, `${path}.src`, signal).then((pcm) => ({
+            pcm,
+            sampleRate: MIX_RATE,
+            startSec: span.startSec,
+            durationSec: span.endSec - span.startSec,
+            loop: el.loop === true,
+            volume: el.volume ?? 1,
+            ...(el.type === 'audio' ? { fadeInSec: el.fadeIn ?? 0, fadeOutSec: el.fadeOut ?? 0 } : {}),
+          })),
+        );
+      }
     }
   }
+  if (movie.soundtrack && soundtrack) {
+    const st = movie.soundtrack;
+    const length = playedSec(soundtrack.info, st.trimStart ?? 0, undefined, 'soundtrack');
+    decodes.push(
+      decodeAudio(ffmpeg, soundtrack.file, st.trimStart ?? 0, length, MIX_RATE, 'soundtrack.src', signal).then(
+        (pcm) => ({
+          pcm,
+          sampleRate: MIX_RATE,
+          startSec: 0,
+          durationSec: totalSec,
+          loop: st.loop ?? true,
+          volume: st.volume ?? 1,
+          fadeInSec: st.fadeIn ?? 0,
+          fadeOutSec: st.fadeOut ?? 0,
+          duck: { gain: st.ducking ?? DEFAULT_DUCKING, under: voiceSpans },
+        }),
+      ),
+    );
+  }
+  clips.push(...(await Promise.all(decodes)));
   let audio: Prepared['audio'];
   if (clips.length > 0) {
-    const pcm = mixClips(clips, timeline.totalFrames / format.fps, MIX_RATE);
+    const pcm = mixClips(clips, totalSec, MIX_RATE);
     const file = join(tmpDir, 'mix.pcm');
     writeFileSync(file, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
     audio = { file, sampleRate: MIX_RATE };
@@ -180,12 +289,10 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     for (const [e, el] of scene.elements.entries()) {
       if (signal?.aborted) throw signal.reason;
       const path = elementPath(s, e);
-      const startSec = ts.startSec + (el.start ?? 0);
-      const endSec =
-        el.type !== 'voice' && el.duration !== undefined ? Math.min(ts.endSec, startSec + el.duration) : ts.endSec;
+      const { startSec, endSec } = spanOf(s, e);
       const animation = animationOf(el);
-      const place = (r: Raster, boxW = r.width, boxH = r.height) => {
-        const pos = el.type === 'voice' ? undefined : el.position;
+      const place = (r: { width: number; height: number }, boxW = r.width, boxH = r.height) => {
+        const pos = 'position' in el ? el.position : undefined;
         const bx = pos && pos !== 'center' ? pos.x * k : (W - boxW) / 2;
         const by = pos && pos !== 'center' ? pos.y * k : (H - boxH) / 2;
         // Whole pixels: a texel lands on a pixel, so still frames are sharp.
@@ -215,6 +322,30 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
           ...place(r, boxW, boxH),
           width: r.width,
           height: r.height,
+          startSec,
+          endSec,
+          ...animation,
+        });
+      } else if (el.type === 'video') {
+        const m = mediaInfo.get(path)!;
+        const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
+        const boxH = Math.max(1, Math.round((el.height ?? full.height) * k));
+        const size = fitSize(m.info.video!, boxW, boxH, el.fit ?? 'contain');
+        layers.push({
+          path,
+          sceneIndex: s,
+          texture: { file: `video:${path}`, width: size.width, height: size.height },
+          video: {
+            file: m.file,
+            startSec: m.info.startSec,
+            ...size,
+            trimStartSec: el.trimStart ?? 0,
+            lengthSec: m.playedSec,
+            loop: el.loop === true,
+          },
+          ...place(size, boxW, boxH),
+          width: size.width,
+          height: size.height,
           startSec,
           endSec,
           ...animation,
@@ -273,7 +404,14 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     totalFrames: timeline.totalFrames,
     scenes: timeline.scenes.map((ts) => {
       const [r, g, b] = parseColor(movie.scenes[ts.index]!.background ?? '#000000');
-      return { index: ts.index, startFrame: ts.startFrame, endFrame: ts.endFrame, background: [r, g, b] };
+      return {
+        index: ts.index,
+        startFrame: ts.startFrame,
+        endFrame: ts.endFrame,
+        startSec: ts.startSec,
+        transition: ts.transition,
+        background: [r, g, b],
+      };
     }),
     layers,
     codec: opts.codec,
@@ -282,8 +420,29 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
   return { plan, timeline, format, audio, captions };
 }
 
+/**
+ * Size of a video's frames in its box: contain scales to fit inside (the box centres it), cover
+ * scales to fill and is cut to the box at the centre, fill stretches. At least 1 pixel each way.
+ */
+export function fitSize(
+  source: { width: number; height: number },
+  boxW: number,
+  boxH: number,
+  fit: 'contain' | 'cover' | 'fill',
+): { width: number; height: number; scaledWidth?: number; scaledHeight?: number } {
+  if (fit === 'fill') return { width: boxW, height: boxH };
+  const scale =
+    fit === 'contain'
+      ? Math.min(boxW / source.width, boxH / source.height)
+      : Math.max(boxW / source.width, boxH / source.height);
+  const w = Math.max(1, Math.round(source.width * scale));
+  const h = Math.max(1, Math.round(source.height * scale));
+  if (fit === 'contain') return { width: Math.min(w, boxW), height: Math.min(h, boxH) };
+  return { width: boxW, height: boxH, scaledWidth: Math.max(w, boxW), scaledHeight: Math.max(h, boxH) };
+}
+
 function animationOf(el: Element): Pick<LayerPlan, 'animation'> {
-  if (el.type !== 'text' && el.type !== 'image') return {};
+  if (el.type !== 'text' && el.type !== 'image' && el.type !== 'video') return {};
   if (!el.animation) return {};
   return { animation: { preset: el.animation.preset as AnimationPreset, durationSec: el.animation.duration ?? 0.6 } };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { animationState, REST, SLIDE_FRACTION, ZOOM_FROM } from './animate.ts';
+import { mixClips } from './audio/mix.ts';
 import { groupCaptions } from './captions.ts';
 import { parseColor } from './color.ts';
 import { dirtyBand } from './dirty-band.ts';
@@ -10,7 +11,6 @@ import { planeCoefficients, rgbToYuv709, yuvLayout, yuvRegions } from './gpu/yuv
 import type { EncodeQuality } from './plan.ts';
 import { splitFrames } from './segments.ts';
 import { alignOffset, wrapLines } from './text/text-layout.ts';
-import { mixClips } from './tts/audio-mix.ts';
 import { timeWords } from './tts/word-timing.ts';
 
 describe('yuvLayout', () => {

@@ -26,6 +26,10 @@ export type RenderProgress =
 /** Worker settings, read once from the environment by the caller (or by `workerConfigFromEnv`). */
 export interface WorkerConfig {
   ffmpegPath: string;
+  /** ffprobe, for video and audio sources (FFPROBE_PATH; default from PATH). */
+  ffprobePath?: string | undefined;
+  /** Largest video or audio source fetched, in bytes (ASSET_MAX_BYTES: what an upload may be). */
+  mediaMaxBytes?: number | undefined;
   allowPrivateUrls: boolean;
   /** URL prefixes fetched even when private addresses are refused: the API's own asset links. */
   trustedUrlPrefixes?: readonly TrustedPrefix[];
@@ -37,6 +41,8 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Worke
   const { values } = readEnv(EnvSchema, env);
   return {
     ffmpegPath: values.FFMPEG_PATH ?? 'ffmpeg',
+    ffprobePath: values.FFPROBE_PATH ?? 'ffprobe',
+    mediaMaxBytes: Number(values.ASSET_MAX_BYTES ?? '104857600'),
     allowPrivateUrls: envBool(values.ALLOW_PRIVATE_URLS),
     // Parsed once; readEnv has already refused a malformed value, naming the variable.
     trustedUrlPrefixes: parseTrustedPrefixes(values.TRUSTED_URL_PREFIXES),
@@ -134,7 +140,13 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
       watermark: opts.watermark === true,
       codec: 'libx264',
       quality: opts.quality,
-      fetchPolicy: { allowPrivate: config.allowPrivateUrls, trustedPrefixes: config.trustedUrlPrefixes ?? [] },
+      fetchPolicy: {
+        allowPrivate: config.allowPrivateUrls,
+        trustedPrefixes: config.trustedUrlPrefixes ?? [],
+        mediaMaxBytes: config.mediaMaxBytes,
+      },
+      ffmpegPath: config.ffmpegPath,
+      ffprobePath: config.ffprobePath,
       speech: { openaiApiKey: config.openaiApiKey, openaiBaseUrl: config.openaiBaseUrl },
       onStep: (f) => emit({ phase: 'preparing', progress: Math.min(19, Math.floor(f * 19)) }),
       onAudio: (audio) => {

@@ -4,6 +4,7 @@ import { segmentEncodeArgs } from './ffmpeg-args.ts';
 import { startEncoder } from './ffmpeg-process.ts';
 import { frameState, indexPlan } from './frame-state.ts';
 import { createFrameRenderer, type LayerState } from './gpu/frame-renderer.ts';
+import { VideoReader } from './media/video-reader.ts';
 import type { RenderPlan } from './plan.ts';
 
 export interface SegmentJob {
@@ -52,6 +53,26 @@ export async function renderSegment(
   let lastScene = -1;
   let bytes: Uint8Array | undefined;
   let lastLayers: LayerState[] | undefined;
+  let lastBlended = false;
+  // One decoder per video layer, started when the layer first shows, closed when it has ended.
+  const readers = new Map<number, VideoReader>();
+  const withVideo = async (layers: LayerState[]): Promise<string> => {
+    let key = '';
+    for (const s of layers) {
+      if (s.videoSec === undefined) continue;
+      let reader = readers.get(s.layer);
+      if (!reader) {
+        const l = plan.layers[s.layer]!;
+        reader = new VideoReader(job.ffmpeg, l.video!, `${l.path}.src`);
+        readers.set(s.layer, reader);
+      }
+      const frame = await reader.frameAt(s.videoSec);
+      s.pixels = frame.pixels;
+      s.content = frame.sec;
+      key += `|v${s.layer}@${frame.sec}`;
+    }
+    return key;
+  };
   try {
     for (let f = job.fromFrame; f < job.toFrame; f++) {
       if (signal?.aborted) throw signal.reason;
@@ -59,17 +80,44 @@ export async function renderSegment(
       const sceneChanged = state.scene.index !== lastScene;
       if (sceneChanged) {
         // Textures of finished scenes are freed so memory follows one scene, not the movie.
-        renderer.retain(new Set(index.layersByScene[state.scene.index] ?? []));
+        const keep = [...(index.layersByScene[state.scene.index] ?? [])];
+        const next = plan.scenes[state.scene.index + 1];
+        if (next?.transition) keep.push(...(index.layersByScene[next.index] ?? []));
+        renderer.retain(new Set(keep));
         lastScene = state.scene.index;
       }
-      if (state.key !== lastKey || !bytes) {
+      const t = f / plan.fps;
+      for (const [id, reader] of readers) {
+        if (plan.layers[id]!.endSec <= t) {
+          reader.close();
+          readers.delete(id);
+        }
+      }
+      const key =
+        state.key + (await withVideo(state.layers)) + (state.incoming ? await withVideo(state.incoming.layers) : '');
+      if (key !== lastKey || !bytes) {
         // Only the rows that changed are drawn again (a caption word, a sliding title).
-        const band = sceneChanged || !bytes ? undefined : dirtyBand(lastLayers, state.layers, plan.height);
+        const blended = state.incoming !== undefined;
+        const band =
+          sceneChanged || !bytes || blended || lastBlended
+            ? undefined
+            : dirtyBand(lastLayers, state.layers, plan.height);
+        lastBlended = blended;
         const t0 = performance.now();
-        bytes = renderer.render(state.scene.background, state.layers, band);
+        bytes = renderer.render(
+          state.scene.background,
+          state.layers,
+          band,
+          state.incoming && {
+            background: state.incoming.scene.background,
+            layers: state.incoming.layers,
+            type: state.incoming.type,
+            progress: state.incoming.progress,
+          },
+        );
         drawMs += performance.now() - t0;
         lastLayers = state.layers;
-        lastKey = state.key;
+        lastKey = key;
         rendered++;
       }
       const t1 = performance.now();
@@ -85,6 +133,7 @@ export async function renderSegment(
       ? err
       : new AppError('RENDER_FAILED', `Rendering frames failed: ${(err as Error).message}`, { cause: err });
   } finally {
+    for (const reader of readers.values()) reader.close();
     renderer.dispose();
   }
   return { frames: job.toFrame - job.fromFrame, rendered, drawMs: Math.round(drawMs), writeMs: Math.round(writeMs) };

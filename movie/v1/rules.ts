@@ -8,7 +8,7 @@ import { coerceVariable, VARIABLE_TYPES, type VariableType } from '../variables.
 import { ESPEAK_LANGUAGES, espeakVoiceFor, voiceById, voiceSpeaks } from '../voices.ts';
 import type { Rule } from '../walk/compile.ts';
 import { isDeferred, report, reportAt, type WalkContext } from '../walk/context.ts';
-import { LIMITS } from './schema.ts';
+import { DEFAULT_TRANSITION_SEC, LIMITS } from './schema.ts';
 
 /** Seconds of slack when comparing element ends with scene ends (float sums like 0.1 + 0.2). */
 const EPSILON = 1e-9;
@@ -82,15 +82,78 @@ function uniqueIds(doc: Record<string, unknown>, ctx: WalkContext): void {
   }
 }
 
+/**
+ * A transition overlaps its scene with the previous one: it may not last longer than its own
+ * scene, nor than what the previous scene has left after its own incoming transition (so at
+ * most two scenes are on screen at once). Checked where both durations are numbers; the renderer
+ * cuts transitions of "voice" and "video" scenes by the same rule (movie/timeline.ts).
+ */
+function transitionsRule(doc: Record<string, unknown>, ctx: WalkContext): void {
+  const scenes = asArray(doc.scenes);
+  let prevSec: number | undefined;
+  let prevIncoming = 0;
+  for (let i = 0; i < scenes.length && i < LIMITS.scenes; i++) {
+    const scene = scenes[i];
+    if (!isPlainObject(scene)) {
+      prevSec = undefined;
+      continue;
+    }
+    const d = scene.duration;
+    const sec = typeof d === 'number' && d > 0 && d <= LIMITS.sceneSeconds ? d : undefined;
+    const t = scene.transition;
+    let incoming = 0;
+    if (isPlainObject(t)) {
+      if (i === 0) {
+        reportAt(
+          ctx,
+          'VALIDATION_ERROR',
+          'the first scene has no scene before it to transition from; remove transition',
+          ['scenes', 0, 'transition'],
+        );
+      } else {
+        const raw = t.duration === undefined ? DEFAULT_TRANSITION_SEC : t.duration;
+        if (typeof raw === 'number' && raw > 0 && raw <= LIMITS.transitionSeconds) {
+          incoming = raw;
+          const at = ['scenes', i, 'transition', ...(t.duration === undefined ? [] : ['duration'])];
+          if (sec !== undefined && raw > sec + EPSILON)
+            reportAt(ctx, 'VALIDATION_ERROR', `the transition (${raw} s) is longer than its scene (${sec} s)`, at);
+          else if (prevSec !== undefined && raw > prevSec - prevIncoming + EPSILON)
+            reportAt(
+              ctx,
+              'VALIDATION_ERROR',
+              `the transition (${raw} s) is longer than what scenes[${i - 1}] shows after its own transition (${prevSec - prevIncoming} s); shorten one of them`,
+              at,
+            );
+        }
+      }
+    }
+    prevSec = sec;
+    prevIncoming = incoming;
+  }
+}
+
 const movie: Rule = (doc, ctx) => {
   sizeRule(doc, ctx);
   uniqueIds(doc, ctx);
+  transitionsRule(doc, ctx);
 };
 
 const scene: Rule = (s, ctx) => {
   const all = asArray(s.elements);
   let hasVoice = false;
-  for (const e of all) if (isPlainObject(e) && e.type === 'voice') hasVoice = true;
+  let hasVideo = false;
+  for (const e of all) {
+    if (isPlainObject(e) && e.type === 'voice') hasVoice = true;
+    if (isPlainObject(e) && e.type === 'video') hasVideo = true;
+  }
+  if (s.duration === 'video' && !hasVideo) {
+    report(
+      ctx,
+      'VALIDATION_ERROR',
+      'duration "video" needs a video element in the scene; add one or give the duration in seconds',
+      'duration',
+    );
+  }
   if (s.duration === 'voice' && !hasVoice) {
     report(
       ctx,

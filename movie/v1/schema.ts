@@ -27,6 +27,12 @@ export const LIMITS = {
   optionLength: 200,
   sceneSeconds: 3600,
   pixels: 8192,
+  /** Seconds into a media source (trimStart) and seconds of it played (trimDuration). */
+  mediaSeconds: 86400,
+  /** Linear gain of a video's or an audio source's sound: 1 as recorded, 2 twice as loud. */
+  volume: 4,
+  fadeSeconds: 60,
+  transitionSeconds: 5,
 } as const;
 
 export const ID_PATTERN = '^[A-Za-z0-9_-]+$';
@@ -125,6 +131,59 @@ const FontSize = (def: number) =>
 const FontWeight = (def: number) =>
   Type.Integer({ minimum: 100, maximum: 900, multipleOf: 100, default: def, description: 'CSS font weight.' });
 
+const MediaUrl = (what: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: LIMITS.urlLength,
+    pattern: '^https?://',
+    description: `Absolute http(s) URL of the ${what} (an uploaded asset's url, or any public address).`,
+    ...fw({ check: 'http-url' }),
+  });
+
+const Fit = Literals(['contain', 'cover', 'fill'], {
+  default: 'contain',
+  description: 'How the picture fills its box: contain (letterbox), cover (crop), fill (stretch).',
+});
+
+const BoxWidth = Pixels(
+  'Width of the box in output pixels. Default: the frame width.',
+  fw({ docDefault: 'frame width' }),
+);
+const BoxHeight = Pixels(
+  'Height of the box in output pixels. Default: the frame height.',
+  fw({ docDefault: 'frame height' }),
+);
+
+const TrimStart = Type.Number({
+  minimum: 0,
+  maximum: LIMITS.mediaSeconds,
+  default: 0,
+  description: 'Seconds into the source at which playing starts.',
+});
+const TrimDuration = Type.Number({
+  exclusiveMinimum: 0,
+  maximum: LIMITS.mediaSeconds,
+  description: 'Seconds of the source that play from trimStart. Default: to the end of the source.',
+  ...fw({ docDefault: 'to the end of the source' }),
+});
+const Loop = Type.Boolean({
+  default: false,
+  description: 'Play the trimmed part again from trimStart each time it ends, for as long as the element lasts.',
+});
+const Volume = Type.Number({
+  minimum: 0,
+  maximum: LIMITS.volume,
+  default: 1,
+  description: 'Linear gain of the sound: 1 as recorded, 0.5 about -6 dB, 0 silent.',
+});
+const Fade = (which: string) =>
+  Type.Number({
+    minimum: 0,
+    maximum: LIMITS.fadeSeconds,
+    default: 0,
+    description: `Seconds over which the sound fades ${which}.`,
+  });
+
 export const TextElement = Type.Object(
   {
     id: Id('Element id, unique across the document'),
@@ -168,27 +227,72 @@ export const ImageElement = Type.Object(
       description: `Absolute http(s) URL (at most ${LIMITS.urlLength} characters) or a base64 data:image/(png|jpeg|webp|gif|avif) URI.`,
       ...fw({ check: 'media-url' }),
     }),
-    width: Type.Optional(
-      Pixels('Width of the image box in output pixels. Default: the frame width.', fw({ docDefault: 'frame width' })),
-    ),
-    height: Type.Optional(
-      Pixels(
-        'Height of the image box in output pixels. Default: the frame height.',
-        fw({ docDefault: 'frame height' }),
-      ),
-    ),
-    fit: Type.Optional(
-      Literals(['contain', 'cover', 'fill'], {
-        default: 'contain',
-        description: 'How the image fills its box: contain (letterbox), cover (crop), fill (stretch).',
-      }),
-    ),
+    width: Type.Optional(BoxWidth),
+    height: Type.Optional(BoxHeight),
+    fit: Type.Optional(Fit),
     position: Type.Optional(Position('"center" (default) centres the box; {x, y} is its top-left.')),
     start: Type.Optional(Start),
     duration: Type.Optional(ElementDuration),
     animation: Type.Optional(Animation),
   },
   { additionalProperties: false, description: 'An image drawn into a box.', ...fw({ rule: 'element' }) },
+);
+
+export const VideoElement = Type.Object(
+  {
+    id: Id('Element id, unique across the document'),
+    type: Type.Literal('video'),
+    src: MediaUrl('video (MP4, MOV or WebM)'),
+    width: Type.Optional(BoxWidth),
+    height: Type.Optional(BoxHeight),
+    fit: Type.Optional(Fit),
+    position: Type.Optional(Position('"center" (default) centres the box; {x, y} is its top-left.')),
+    start: Type.Optional(Start),
+    duration: Type.Optional(
+      Seconds(
+        'Seconds the clip stays visible. Default: as long as its trimmed part plays (until the scene ends when it loops). Past the end of an unlooped clip, its last frame stays. Must end within the scene.',
+        fw({ docDefault: 'the trimmed part (looped: until the scene ends)' }),
+      ),
+    ),
+    animation: Type.Optional(Animation),
+    trimStart: Type.Optional(TrimStart),
+    trimDuration: Type.Optional(TrimDuration),
+    loop: Type.Optional(Loop),
+    volume: Type.Optional(Volume),
+    muted: Type.Optional(Type.Boolean({ default: false, description: "Leave the clip's sound out of the mix." })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'A video clip drawn into a box, frame-exact at any source frame rate; its sound is mixed in unless muted.',
+    ...fw({ rule: 'element' }),
+  },
+);
+
+export const AudioElement = Type.Object(
+  {
+    id: Id('Element id, unique across the document'),
+    type: Type.Literal('audio'),
+    src: MediaUrl('sound (MP3, WAV, OGG, FLAC or M4A)'),
+    start: Type.Optional(Start),
+    duration: Type.Optional(
+      Seconds(
+        'Seconds the sound plays. Default: its trimmed part (looped: until the scene ends). Must end within the scene.',
+        fw({ docDefault: 'the trimmed part (looped: until the scene ends)' }),
+      ),
+    ),
+    trimStart: Type.Optional(TrimStart),
+    trimDuration: Type.Optional(TrimDuration),
+    loop: Type.Optional(Loop),
+    volume: Type.Optional(Volume),
+    fadeIn: Type.Optional(Fade('in from silence at its start')),
+    fadeOut: Type.Optional(Fade('out to silence at its end')),
+  },
+  {
+    additionalProperties: false,
+    description: 'A sound inside a scene (an effect, a jingle); audio only.',
+    ...fw({ rule: 'element' }),
+  },
 );
 
 export const VoiceElement = Type.Object(
@@ -257,18 +361,58 @@ export const SubtitlesElement = Type.Object(
   },
 );
 
-export const Element = Type.Union([TextElement, ImageElement, VoiceElement, SubtitlesElement], {
-  ...fw({ discriminator: 'type', docName: 'element' }),
-});
+export const Element = Type.Union(
+  [TextElement, ImageElement, VideoElement, VoiceElement, SubtitlesElement, AudioElement],
+  {
+    ...fw({ discriminator: 'type', docName: 'element' }),
+  },
+);
+
+export const TRANSITION_TYPES = [
+  'crossfade',
+  'slide-left',
+  'slide-right',
+  'slide-up',
+  'slide-down',
+  'wipe-left',
+  'wipe-right',
+  'wipe-up',
+  'wipe-down',
+] as const;
+
+export const DEFAULT_TRANSITION_SEC = 0.5;
+
+export const Transition = Type.Object(
+  {
+    type: Literals(TRANSITION_TYPES, {
+      description:
+        'crossfade blends the scenes; slide-* pushes the previous scene out in that direction; wipe-* moves an edge in that direction, revealing this scene.',
+    }),
+    duration: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: LIMITS.transitionSeconds,
+        default: DEFAULT_TRANSITION_SEC,
+        description: 'Seconds the transition lasts; this scene starts that much before the previous one ends.',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'How this scene replaces the previous one. The two scenes overlap by the duration.',
+    ...fw({ docName: 'transition' }),
+  },
+);
 
 export const Scene = Type.Object(
   {
     id: Id('Scene id, unique among scenes'),
-    duration: Type.Union([Seconds('Seconds.'), Type.Literal('voice')], {
-      description: `Seconds (0 < d <= ${LIMITS.sceneSeconds}), or "voice": as long as the scene's voiceover plus a short tail.`,
-      ...fw({ expect: 'a number of seconds or "voice"' }),
+    duration: Type.Union([Seconds('Seconds.'), Literals(['voice', 'video'])], {
+      description: `Seconds (0 < d <= ${LIMITS.sceneSeconds}); "voice": as long as the scene's voiceover plus a short tail; "video": as long as its video clips play.`,
+      ...fw({ expect: 'a number of seconds, "voice" or "video"' }),
     }),
     background: Type.Optional(Color('Background colour of the scene.', '#000000')),
+    transition: Type.Optional(Transition),
     elements: Type.Array(Element, {
       minItems: 1,
       maxItems: LIMITS.elementsPerScene,
@@ -302,6 +446,35 @@ export const VariableDeclaration = Type.Object(
     ),
   },
   { additionalProperties: false, ...fw({ rule: 'variable', docName: 'variable declaration' }) },
+);
+
+export const DEFAULT_DUCKING = 0.25;
+
+export const Soundtrack = Type.Object(
+  {
+    src: MediaUrl('music (MP3, WAV, OGG, FLAC or M4A)'),
+    volume: Type.Optional(Volume),
+    trimStart: Type.Optional(TrimStart),
+    loop: Type.Optional(
+      Type.Boolean({ default: true, description: 'Start again from trimStart when the source ends.' }),
+    ),
+    fadeIn: Type.Optional(Fade('in at the start of the movie')),
+    fadeOut: Type.Optional(Fade('out at the end of the movie')),
+    ducking: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        default: DEFAULT_DUCKING,
+        description:
+          'Gain applied while a voice element speaks: 0.25 (the default) is about -12 dB, 1 turns ducking off.',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'Music under the whole movie, across scenes, lowered automatically under voiceover.',
+    ...fw({ docName: 'soundtrack' }),
+  },
 );
 
 export const MovieV1 = Type.Object(
@@ -343,6 +516,7 @@ export const MovieV1 = Type.Object(
           'Encoding trade-off. balanced: about the bytes of x264 veryfast at the same SSIM, at most 10% slower than fast. fast: the quickest encode, files about 4x larger. small: the smallest files, encoding about twice as long.',
       }),
     ),
+    soundtrack: Type.Optional(Soundtrack),
     variables: Type.Optional(
       Type.Record(Type.String({ pattern: VARIABLE_NAME_PATTERN }), VariableDeclaration, {
         maxProperties: LIMITS.variables,
@@ -366,6 +540,10 @@ export type TextElementV1 = Static<typeof TextElement>;
 export type ImageElementV1 = Static<typeof ImageElement>;
 export type VoiceElementV1 = Static<typeof VoiceElement>;
 export type SubtitlesElementV1 = Static<typeof SubtitlesElement>;
+export type VideoElementV1 = Static<typeof VideoElement>;
+export type AudioElementV1 = Static<typeof AudioElement>;
+export type SoundtrackV1 = Static<typeof Soundtrack>;
+export type TransitionV1 = Static<typeof Transition>;
 export type VariableDeclarationV1 = Static<typeof VariableDeclaration>;
 
 export const schemaV1: TSchema = MovieV1;

@@ -41,6 +41,8 @@ const CUSTOM_CHECKS: Record<CheckName, (value: string) => string | undefined> = 
       ? undefined
       : `must be an absolute http(s) URL of at most 2048 characters or a base64 data:image URI; got ${describe(v)}`;
   },
+  'http-url': (v) =>
+    isAbsoluteHttpUrl(v) ? undefined : `must be an absolute http(s) URL of at most 2048 characters; got ${describe(v)}`,
   'voice-id': (v) =>
     voiceById(v)
       ? undefined

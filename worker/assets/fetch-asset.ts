@@ -9,6 +9,8 @@ export interface FetchPolicy {
   trustedPrefixes?: readonly TrustedPrefix[];
   timeoutMs?: number;
   maxBytes?: number;
+  /** Limit for video and audio sources (worker/media), which are larger than images and fonts. */
+  mediaMaxBytes?: number | undefined;
 }
 
 export interface FetchedAsset {

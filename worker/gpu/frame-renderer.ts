@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import createContext from 'gl';
 import * as THREE from 'three';
 import { AppError } from '../../lib/errors.ts';
-import type { TextureRef } from '../plan.ts';
+import type { TextureRef, TransitionType } from '../plan.ts';
+import { TRANSITION_FRAGMENT_SHADER, TRANSITION_VERTEX_SHADER, transitionKind } from './transition-shader.ts';
 import {
   planeCoefficients,
   YUV_FRAGMENT_SHADER,
@@ -25,6 +26,19 @@ export interface LayerState {
   crop?: { x0: number; x1: number } | undefined;
   scale: number;
   opacity: number;
+  /** A video layer's source time in this frame (frameState), */
+  videoSec?: number | undefined;
+  /** then its decoded frame (the segment renderer): RGBA of texture.width x texture.height, and its timestamp. */
+  pixels?: Uint8Array | undefined;
+  content?: number | undefined;
+}
+
+/** The scene coming in during a transition, drawn with the outgoing one and blended by `type`. */
+export interface IncomingScene {
+  background: [number, number, number];
+  layers: LayerState[];
+  type: TransitionType;
+  progress: number;
 }
 
 export interface FrameRenderer {
@@ -35,7 +49,12 @@ export interface FrameRenderer {
    * aligned layouts only) only those rows are drawn, converted and read back; the rest of the
    * buffer keeps the previous frame, which must be the frame drawn just before.
    */
-  render(background: [number, number, number], layers: LayerState[], band?: { y0: number; y1: number }): Uint8Array;
+  render(
+    background: [number, number, number],
+    layers: LayerState[],
+    band?: { y0: number; y1: number },
+    incoming?: IncomingScene,
+  ): Uint8Array;
   /** Frees textures that the given layers no longer need (called at scene changes). */
   retain(layerIds: Set<number>): void;
   dispose(): void;
@@ -146,6 +165,58 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
   const textures = new Map<string, THREE.DataTexture>();
   const meshes = new Map<number, THREE.Mesh<THREE.BufferGeometry, THREE.MeshBasicMaterial>>();
   const background = new THREE.Color();
+  const videoContent = new WeakMap<THREE.DataTexture, number>();
+  // Transitions: each scene drawn into a target of its own, then blended into the scene target.
+  let pair:
+    | { a: THREE.WebGLRenderTarget; b: THREE.WebGLRenderTarget; scene: THREE.Scene; material: THREE.RawShaderMaterial }
+    | undefined;
+  const transitionPair = () => {
+    if (pair) return pair;
+    const target = () =>
+      new THREE.WebGLRenderTarget(width, height, {
+        minFilter: THREE.NearestFilter,
+        magFilter: THREE.NearestFilter,
+        depthBuffer: false,
+        generateMipmaps: false,
+      });
+    const a = target();
+    const b = target();
+    const material = new THREE.RawShaderMaterial({
+      vertexShader: TRANSITION_VERTEX_SHADER,
+      fragmentShader: TRANSITION_FRAGMENT_SHADER,
+      uniforms: { a: { value: a.texture }, b: { value: b.texture }, progress: { value: 0 }, kind: { value: 0 } },
+      depthTest: false,
+      depthWrite: false,
+    });
+    const mesh = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), material);
+    mesh.frustumCulled = false;
+    const blend = new THREE.Scene();
+    blend.add(mesh);
+    pair = { a, b, scene: blend, material };
+    return pair;
+  };
+
+  /** A video layer's texture: one per layer, its bytes replaced by each new decoded frame. */
+  function videoTexture(s: LayerState): THREE.DataTexture {
+    let tex = textures.get(s.texture.file);
+    if (!tex) {
+      tex = new THREE.DataTexture(s.pixels!, s.texture.width, s.texture.height);
+      tex.format = THREE.RGBAFormat;
+      tex.type = THREE.UnsignedByteType;
+      tex.minFilter = THREE.LinearFilter;
+      tex.magFilter = THREE.LinearFilter;
+      tex.generateMipmaps = false;
+      tex.colorSpace = THREE.NoColorSpace;
+      textures.set(s.texture.file, tex);
+      videoContent.set(tex, Number.NaN);
+    }
+    if (videoContent.get(tex) !== s.content || (tex.image.data as unknown) !== s.pixels) {
+      (tex.image as unknown as { data: Uint8Array }).data = s.pixels!;
+      tex.needsUpdate = true;
+      videoContent.set(tex, s.content ?? Number.NaN);
+    }
+    return tex;
+  }
 
   function textureFor(ref: TextureRef): THREE.DataTexture {
     let tex = textures.get(ref.file);
@@ -189,7 +260,7 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
       geometry.setAttribute('uv', new THREE.Float32BufferAttribute([u0, 0, u1, 0, u0, 1, u1, 1], 2));
       geometry.setIndex([0, 2, 1, 2, 3, 1]);
       const material = new THREE.MeshBasicMaterial({
-        map: textureFor(s.texture),
+        map: s.pixels ? videoTexture(s) : textureFor(s.texture),
         transparent: true,
         depthTest: false,
         depthWrite: false,
@@ -206,15 +277,47 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
 
   return {
     layout,
-    render(bg, layers, band) {
-      for (const mesh of meshes.values()) mesh.visible = false;
-      for (const s of layers) {
-        const mesh = meshFor(s);
-        mesh.visible = true;
-        mesh.position.set(s.x + s.width / 2, s.y + s.height / 2, 0);
-        mesh.scale.set(s.scale, s.scale, 1);
-        mesh.material.opacity = s.opacity;
+    render(bg, layers, band, incoming) {
+      const show = (list: LayerState[]) => {
+        for (const mesh of meshes.values()) mesh.visible = false;
+        for (const s of list) {
+          const mesh = meshFor(s);
+          if (s.pixels) videoTexture(s);
+          mesh.visible = true;
+          mesh.position.set(s.x + s.width / 2, s.y + s.height / 2, 0);
+          mesh.scale.set(s.scale, s.scale, 1);
+          mesh.material.opacity = s.opacity;
+        }
+      };
+      if (incoming) {
+        // Both scenes whole, each on its own background, then one blending pass into the scene target.
+        const p = transitionPair();
+        show(layers);
+        background.setRGB(bg[0] / 255, bg[1] / 255, bg[2] / 255);
+        renderer.setClearColor(background, 1);
+        p.a.scissorTest = false;
+        renderer.setRenderTarget(p.a);
+        renderer.render(scene, camera);
+        show(incoming.layers);
+        const nb = incoming.background;
+        background.setRGB(nb[0] / 255, nb[1] / 255, nb[2] / 255);
+        renderer.setClearColor(background, 1);
+        p.b.scissorTest = false;
+        renderer.setRenderTarget(p.b);
+        renderer.render(scene, camera);
+        p.material.uniforms.progress!.value = incoming.progress;
+        p.material.uniforms.kind!.value = transitionKind(incoming.type);
+        sceneTarget.scissorTest = false;
+        renderer.setRenderTarget(sceneTarget);
+        renderer.render(p.scene, yuvCamera);
+        yuvTarget.scissorTest = false;
+        renderer.setRenderTarget(yuvTarget);
+        renderer.render(yuvScene, yuvCamera);
+        renderer.readRenderTargetPixels(yuvTarget, 0, 0, layout.targetWidth, layout.targetHeight, readback);
+        renderer.setRenderTarget(null);
+        return frame;
       }
+      show(layers);
       background.setRGB(bg[0] / 255, bg[1] / 255, bg[2] / 255);
       renderer.setClearColor(background, 1);
       const b = band && layout.aligned && band.y1 > band.y0 ? band : { y0: 0, y1: height };
@@ -278,6 +381,11 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
     },
     dispose() {
       this.retain(new Set());
+      if (pair) {
+        pair.a.dispose();
+        pair.b.dispose();
+        pair.material.dispose();
+      }
       sceneTarget.dispose();
       yuvTarget.dispose();
       for (const m of materials) m.dispose();

@@ -1,0 +1,261 @@
+/**
+ * Frames of a video source for one layer, decoded by ffmpeg as a stream and scaled to the layer's
+ * size before they reach the renderer: memory is a few frames whatever the clip's length.
+ *
+ * Frame-exact by construction: ffmpeg passes every decoded frame through with its own timestamp
+ * (showinfo reports it, exactly, in the stream's time base), and `frameAt(s)` returns the frame a
+ * player shows at source time `s`: the latest one whose timestamp is at or before `s`. No frame
+ * rate conversion happens in ffmpeg, so nothing drifts over a long clip, at 24, 25, 29.97, 60 fps
+ * or a variable rate, and a frame is shown twice only when the movie's rate is above the source's.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { AppError } from '../../lib/errors.ts';
+
+export interface VideoSourcePlan {
+  /** Local file (fetched by preparation). */
+  file: string;
+  /** The container's first timestamp (MediaInfo.startSec): source times count from it. */
+  startSec: number;
+  /** Size of the frames handed to the renderer (the element's box after fit), and the crop of cover. */
+  width: number;
+  height: number;
+  /** Size before the crop, when fit is cover (the scaled frame is cut to width x height at its centre). */
+  scaledWidth?: number | undefined;
+  scaledHeight?: number | undefined;
+}
+
+export interface VideoFrame {
+  /** RGBA8, rows top to bottom. Valid until the reader moves on by two frames. */
+  pixels: Uint8Array;
+  /** The frame's timestamp in seconds from the source's start: equal for the same frame. */
+  sec: number;
+}
+
+/** Seconds of slack in timestamp comparisons: float noise in the requested time, not a frame's worth. */
+const EPSILON = 1e-6;
+/** Frames handed out that may still be in use: the reader's current one and its look-ahead, and one spare. */
+const HANDED_OUT = 3;
+/** Complete frames waiting in the decoder before it stops reading ffmpeg's pipe. */
+const QUEUED = 2;
+
+/** Builds ffmpeg's arguments for a decoder starting at or before `fromSec` (exported for tests). */
+export function decoderArgs(plan: VideoSourcePlan, fromSec: number): string[] {
+  const scale = plan.scaledWidth
+    ? `scale=${plan.scaledWidth}:${plan.scaledHeight}:flags=bicubic,crop=${plan.width}:${plan.height}`
+    : `scale=${plan.width}:${plan.height}:flags=bicubic`;
+  return [
+    '-hide_banner',
+    '-nostats',
+    '-nostdin',
+    // Source timestamps untouched, and decoding from the keyframe before the seek point: the
+    // frame showing at `fromSec` may be earlier than it, and frames are picked here, not by ffmpeg.
+    '-copyts',
+    '-noaccurate_seek',
+    ...(fromSec > 0 ? ['-ss', fromSec.toFixed(6)] : []),
+    '-i',
+    plan.file,
+    '-an',
+    '-sn',
+    '-dn',
+    '-vf',
+    `${scale},setsar=1,format=rgba,showinfo=checksum=0`,
+    '-fps_mode',
+    'passthrough',
+    '-f',
+    'rawvideo',
+    'pipe:1',
+  ];
+}
+
+/** One decoder process from a seek point on: frames in order, each with its timestamp. */
+class Decoder {
+  readonly child: ChildProcess;
+  readonly #frameBytes: number;
+  /** Buffers free to fill, and those handed out (recycled once HANDED_OUT newer ones were). */
+  readonly #free: Uint8Array[] = [];
+  readonly #out: Uint8Array[] = [];
+  #fill: Uint8Array | undefined;
+  #filled = 0;
+  /** Complete frames not yet taken, and the timestamps showinfo reported (in order). */
+  readonly #frames: Uint8Array[] = [];
+  readonly #pts: number[] = [];
+  #timeBase: number | undefined;
+  #stderr = '';
+  #lineBuf = '';
+  #ended = false;
+  #error: Error | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(ffmpeg: string, args: string[], frameBytes: number) {
+    this.#frameBytes = frameBytes;
+    this.child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout!.on('data', (chunk: Buffer) => this.#onData(chunk));
+    this.child.stderr!.on('data', (chunk: Buffer) => this.#onStderr(chunk.toString('latin1')));
+    this.child.once('error', (err) => this.#finish(err));
+    this.child.once('close', (code, signal) =>
+      this.#finish(
+        code === 0 || signal === 'SIGKILL'
+          ? undefined
+          : new Error(`ffmpeg decoding failed (${signal ?? `exit ${code}`}): ${this.#stderr.slice(-1500)}`),
+      ),
+    );
+  }
+
+  #finish(err: Error | undefined) {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#error = err;
+    this.#wake?.();
+  }
+
+  #onData(chunk: Buffer) {
+    let off = 0;
+    while (off < chunk.length) {
+      if (!this.#fill) {
+        this.#fill = this.#free.pop() ?? new Uint8Array(this.#frameBytes);
+        this.#filled = 0;
+      }
+      const n = Math.min(chunk.length - off, this.#frameBytes - this.#filled);
+      this.#fill.set(chunk.subarray(off, off + n), this.#filled);
+      this.#filled += n;
+      off += n;
+      if (this.#filled === this.#frameBytes) {
+        this.#frames.push(this.#fill);
+        this.#fill = undefined;
+      }
+    }
+    // Back-pressure: ffmpeg waits on the pipe while frames are ready, so memory stays a few frames.
+    if (this.#frames.length >= QUEUED) this.child.stdout!.pause();
+    this.#wake?.();
+  }
+
+  #onStderr(text: string) {
+    this.#stderr = (this.#stderr + text).slice(-8000);
+    const lines = (this.#lineBuf + text).split('\n');
+    this.#lineBuf = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.includes('Parsed_showinfo')) continue;
+      const tb = /config in time_base: (\d+)\/(\d+)/.exec(line);
+      if (tb) this.#timeBase = Number(tb[1]) / Number(tb[2]);
+      const f = /\bn:\s*\d+\s+pts:\s*(-?\d+|NOPTS)/.exec(line);
+      if (f) this.#pts.push(f[1] === 'NOPTS' ? Number.NaN : Number(f[1]));
+    }
+    this.#wake?.();
+  }
+
+  /** The next frame and its timestamp in seconds (raw, container time), or undefined at the end. */
+  async next(): Promise<{ pixels: Uint8Array; sec: number } | undefined> {
+    for (;;) {
+      // A frame's showinfo line is written before its bytes, but the two pipes are read apart.
+      if (this.#frames.length > 0 && this.#pts.length > 0 && this.#timeBase !== undefined) {
+        const pixels = this.#frames.shift()!;
+        const pts = this.#pts.shift()!;
+        this.#out.push(pixels);
+        if (this.#out.length > HANDED_OUT) this.#free.push(this.#out.shift()!);
+        if (this.#frames.length < QUEUED) this.child.stdout!.resume();
+        return { pixels, sec: pts * this.#timeBase };
+      }
+      if (this.#ended) {
+        if (this.#error) throw this.#error;
+        return undefined;
+      }
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+      this.#wake = undefined;
+    }
+  }
+
+  close() {
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+/**
+ * Frames of one source for one layer. Times asked for go forward within a pass of the clip; a
+ * time before the current frame (a loop starting again) or far ahead starts a new decoder there.
+ */
+export class VideoReader {
+  readonly #ffmpeg: string;
+  readonly #plan: VideoSourcePlan;
+  readonly #path: string;
+  #decoder: Decoder | undefined;
+  #current: VideoFrame | undefined;
+  #ahead: VideoFrame | undefined;
+  #exhausted = false;
+  /** Decoders started (tests: a loop restarts once per pass). */
+  starts = 0;
+
+  constructor(ffmpeg: string, plan: VideoSourcePlan, path: string) {
+    this.#ffmpeg = ffmpeg;
+    this.#plan = plan;
+    this.#path = path;
+  }
+
+  #seekedTo = 0;
+
+  #restart(sec: number) {
+    this.#seekedTo = Math.max(0, sec);
+    this.#decoder?.close();
+    this.#decoder = new Decoder(
+      this.#ffmpeg,
+      decoderArgs(this.#plan, this.#seekedTo),
+      this.#plan.width * this.#plan.height * 4,
+    );
+    this.starts++;
+    this.#current = undefined;
+    this.#ahead = undefined;
+    this.#exhausted = false;
+  }
+
+  async #read(): Promise<VideoFrame | undefined> {
+    if (this.#exhausted) return undefined;
+    let f: { pixels: Uint8Array; sec: number } | undefined;
+    try {
+      f = await this.#decoder!.next();
+    } catch (err) {
+      throw new AppError('ASSET_INVALID', `The video could not be decoded: ${(err as Error).message}`, {
+        path: this.#path,
+        cause: err,
+      });
+    }
+    if (!f) {
+      this.#exhausted = true;
+      return undefined;
+    }
+    return { pixels: f.pixels, sec: f.sec - this.#plan.startSec };
+  }
+
+  /** The frame a player shows at source time `sec` (seconds from the source's start). */
+  async frameAt(sec: number): Promise<VideoFrame> {
+    const target = sec + EPSILON;
+    // Backwards (a loop), or more than a few seconds ahead (cheaper to seek than to decode through).
+    if (
+      !this.#decoder ||
+      (this.#current && target < this.#current.sec) ||
+      (this.#current && sec - this.#current.sec > 5)
+    )
+      this.#restart(sec);
+    for (;;) {
+      if (!this.#ahead) this.#ahead = await this.#read();
+      const next = this.#ahead;
+      if (!next) break;
+      if (next.sec > target && this.#current) break;
+      if (next.sec > target && this.#seekedTo > 0) {
+        // The container's index put the seek after `sec` (rare): decode from further back.
+        this.#restart(this.#seekedTo - 10);
+        continue;
+      }
+      this.#current = next;
+      this.#ahead = undefined;
+      if (next.sec > target) break; // the source starts after `sec`: its first frame stands in
+    }
+    if (!this.#current) throw new AppError('ASSET_INVALID', 'The video has no frames', { path: this.#path });
+    return this.#current;
+  }
+
+  close() {
+    this.#decoder?.close();
+    this.#decoder = undefined;
+  }
+}

@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { animationState, REST, SLIDE_FRACTION, ZOOM_FROM } from './animate.ts';
-import { mixClips } from './audio/mix.ts';
+import { DUCK_ATTACK_SEC, DUCK_RELEASE_SEC, duckWeight, mixClips } from './audio/mix.ts';
 import { groupCaptions } from './captions.ts';
 import { parseColor } from './color.ts';
 import { dirtyBand } from './dirty-band.ts';
 import { audioEncodeArgs, codecArgs, concatList, finalMuxArgs, segmentEncodeArgs } from './ffmpeg-args.ts';
+import { frameState, indexPlan, videoTimeAt } from './frame-state.ts';
 import type { LayerState } from './gpu/frame-renderer.ts';
 import { planeCoefficients, rgbToYuv709, yuvLayout, yuvRegions } from './gpu/yuv-layout.ts';
-import type { EncodeQuality } from './plan.ts';
+import { fitSize } from './media/fit.ts';
+import type { EncodeQuality, LayerPlan, RenderPlan } from './plan.ts';
 import { splitFrames } from './segments.ts';
 import { alignOffset, wrapLines } from './text/text-layout.ts';
 import { timeWords } from './tts/word-timing.ts';
@@ -316,5 +318,111 @@ describe('mixClips', () => {
       10,
     );
     assert.equal(out[5], 32767);
+  });
+});
+
+describe('mixClips: sounds, music and ducking', () => {
+  const tone = (n: number, v = 1000) => new Int16Array(n).fill(v);
+  it('loops a clip for its duration, and leaves silence after an unlooped one', () => {
+    const looped = mixClips([{ pcm: tone(10), sampleRate: 100, startSec: 0, durationSec: 0.35, loop: true }], 0.5, 100);
+    assert.equal(looped[15], 1000);
+    assert.equal(looped[25], 1000);
+    assert.equal(looped[40], 0, 'stops at its duration');
+    const once = mixClips([{ pcm: tone(10), sampleRate: 100, startSec: 0, durationSec: 0.35 }], 0.5, 100);
+    assert.equal(once[5], 1000);
+    assert.equal(once[15], 0);
+  });
+  it('applies volume and linear fades', () => {
+    const out = mixClips(
+      [{ pcm: tone(100), sampleRate: 100, startSec: 0, volume: 0.5, fadeInSec: 0.2, fadeOutSec: 0.4 }],
+      1,
+      100,
+    );
+    assert.equal(out[10], 250); // half-way through the fade-in, at half volume
+    assert.equal(out[40], 500);
+    assert.equal(out[80], 250); // half-way through the fade-out
+  });
+  it('ducks under the spans it is given, ramping down before and up after', () => {
+    const spans = [{ startSec: 1, endSec: 2 }];
+    assert.equal(duckWeight(spans, 0.5), 0);
+    assert.equal(duckWeight(spans, 1.5), 1);
+    assert.ok(Math.abs(duckWeight(spans, 1 - DUCK_ATTACK_SEC / 2) - 0.5) < 1e-9);
+    assert.ok(Math.abs(duckWeight(spans, 2 + DUCK_RELEASE_SEC / 2) - 0.5) < 1e-9);
+    const rate = 1000;
+    const out = mixClips(
+      [{ pcm: tone(4000), sampleRate: rate, startSec: 0, duck: { gain: 0.25, under: spans } }],
+      4,
+      rate,
+    );
+    assert.equal(out[500], 1000);
+    assert.equal(out[1500], 250);
+    assert.equal(out[3500], 1000);
+  });
+});
+
+describe('video layers and transitions in frame state', () => {
+  const layer = (video: Partial<NonNullable<LayerPlan['video']>>, startSec = 1): LayerPlan => ({
+    path: 'v',
+    sceneIndex: 0,
+    texture: { file: 'video:v', width: 4, height: 4 },
+    x: 0,
+    y: 0,
+    width: 4,
+    height: 4,
+    startSec,
+    endSec: 10,
+    video: { file: 'f', startSec: 0, width: 4, height: 4, trimStartSec: 2, lengthSec: 1.5, loop: false, ...video },
+  });
+  it('maps movie time to source time: trimmed, looped per pass, held on the last frame', () => {
+    assert.equal(videoTimeAt(layer({}), 1), 2);
+    assert.equal(videoTimeAt(layer({}), 2), 3);
+    assert.ok(Math.abs(videoTimeAt(layer({}), 5)! - 3.5) < 1e-3, 'held just before the pass ends');
+    assert.ok(videoTimeAt(layer({}), 5)! < 3.5);
+    assert.equal(videoTimeAt(layer({ loop: true }), 2.5), 2);
+    assert.equal(videoTimeAt(layer({ loop: true }), 3), 2.5);
+  });
+  it('draws both scenes during a transition, with progress from the incoming scene start', () => {
+    const plan = {
+      width: 8,
+      height: 8,
+      fps: 10,
+      totalFrames: 30,
+      scenes: [
+        { index: 0, startFrame: 0, endFrame: 20, startSec: 0, background: [0, 0, 0] },
+        {
+          index: 1,
+          startFrame: 10,
+          endFrame: 30,
+          startSec: 1,
+          background: [255, 255, 255],
+          transition: { type: 'crossfade', durationSec: 1 },
+        },
+      ],
+      layers: [],
+      codec: 'libx264',
+      quality: 'fast',
+    } as unknown as RenderPlan;
+    const index = indexPlan(plan);
+    assert.equal(frameState(index, 9).incoming, undefined);
+    const mid = frameState(index, 15);
+    assert.equal(mid.scene.index, 0);
+    assert.equal(mid.incoming?.scene.index, 1);
+    assert.equal(mid.incoming?.progress, 0.5);
+    assert.notEqual(frameState(index, 14).key, mid.key);
+    assert.equal(frameState(index, 20).incoming, undefined);
+    assert.equal(frameState(index, 20).scene.index, 1);
+  });
+});
+
+describe('fitSize: a video in its box', () => {
+  it('contains, covers (scaled then cut to the box) and fills', () => {
+    assert.deepEqual(fitSize({ width: 1920, height: 1080 }, 400, 400, 'contain'), { width: 400, height: 225 });
+    assert.deepEqual(fitSize({ width: 1920, height: 1080 }, 400, 400, 'cover'), {
+      width: 400,
+      height: 400,
+      scaledWidth: 711,
+      scaledHeight: 400,
+    });
+    assert.deepEqual(fitSize({ width: 1920, height: 1080 }, 400, 400, 'fill'), { width: 400, height: 400 });
   });
 });

@@ -4,6 +4,10 @@
  * the whole process tree, beside the encode floor measured in the same run: ffmpeg alone encoding
  * the same number of frames, same size and settings, from a yuv420p source.
  *
+ * Then the same movie over a 1080p30 background clip (BT.709, looping, one per scene, continuing
+ * where the previous scene's left off) with a soundtrack under the voiceover: the video path's
+ * realtime factor (target: at least 3x) and peak memory beside the image-only movie's.
+ *
  * Then quality per byte: the same movie rendered at each `quality` and once losslessly (the
  * reference), and the lossless frames encoded by x264 veryfast and ultrafast at CRF 20 (what
  * other renderers ship), each with its video bytes and SSIM against the reference. Targets for
@@ -12,6 +16,8 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
@@ -105,6 +111,69 @@ async function measure<T>(
   }
 }
 
+/**
+ * `movie` over a background clip: each scene's first element becomes `clip` (full frame, cover,
+ * looped, muted), trimmed to continue where the previous scene stopped, and `music` is the
+ * soundtrack, ducked under the voice.
+ */
+function backgroundVideoVariant(movie: Movie, clip: string, music: string, clipSec: number): Movie {
+  let at = 0;
+  return {
+    ...movie,
+    soundtrack: { src: music, volume: 0.6 },
+    scenes: movie.scenes.map((s, i) => {
+      const trimStart = at % clipSec;
+      at += typeof s.duration === 'number' ? s.duration : 10;
+      return {
+        ...s,
+        elements: [
+          {
+            id: `background-${i}`,
+            type: 'video' as const,
+            src: clip,
+            fit: 'cover' as const,
+            loop: true,
+            muted: true,
+            trimStart,
+          },
+          ...s.elements,
+        ],
+      };
+    }),
+  };
+}
+
+/** Makes the background clip and the music with ffmpeg and serves them on loopback. */
+async function mediaSources(
+  ffmpeg: string,
+  dir: string,
+): Promise<{ clip: string; music: string; clipSec: number; close: () => void }> {
+  const clipSec = 20;
+  await runFfmpeg(ffmpeg, [
+    ...[...QUIET, '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-t', String(clipSec)],
+    ...['-vf', 'scale=out_color_matrix=bt709:out_range=tv,format=yuv420p'],
+    ...['-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv'],
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', join(dir, 'background.mp4')],
+  ]);
+  await runFfmpeg(ffmpeg, [
+    ...[...QUIET, '-y', '-f', 'lavfi', '-i', 'sine=frequency=220:sample_rate=44100', '-f', 'lavfi'],
+    ...['-i', 'sine=frequency=330:sample_rate=44100', '-filter_complex', 'amix=inputs=2', '-t', '30'],
+    ...['-c:a', 'libmp3lame', '-b:a', '128k', join(dir, 'music.mp3')],
+  ]);
+  const files: Record<string, [string, string]> = {
+    '/background.mp4': [join(dir, 'background.mp4'), 'video/mp4'],
+    '/music.mp3': [join(dir, 'music.mp3'), 'audio/mpeg'],
+  };
+  const server = createServer((req, res) => {
+    const hit = files[req.url ?? ''];
+    if (!hit) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': hit[1] }).end(readFileSync(hit[0]));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { clip: `${base}/background.mp4`, music: `${base}/music.mp3`, clipSec, close: () => server.close() };
+}
+
 function silentVariant(movie: Movie): Movie {
   return {
     ...movie,
@@ -133,18 +202,28 @@ export async function main(argv: string[]): Promise<number> {
   const line = (cells: (string | number)[]) => rows.push(cells.map(String));
   try {
     process.stderr.write(`encoder: ${codec} (${reason.slice(0, 120)})\n`);
-    const runs: [string, Movie, number][] = [
-      ['bench-60s (voice, subtitles)', checked.value, 1],
-      ['bench-60s --parallel 2', checked.value, 2],
-      ['bench-60s silent variant', silentVariant(checked.value), 1],
+    const media = await mediaSources(config.ffmpegPath, dir);
+    const mediaConfig: WorkerConfig = { ...config, allowPrivateUrls: true };
+    const runs: [string, Movie, number, WorkerConfig][] = [
+      ['bench-60s (voice, subtitles)', checked.value, 1, config],
+      [
+        'bench-60s over a 1080p30 clip, with music',
+        backgroundVideoVariant(checked.value, media.clip, media.music, media.clipSec),
+        1,
+        mediaConfig,
+      ],
+      ['bench-60s --parallel 2', checked.value, 2, config],
+      ['bench-60s silent variant', silentVariant(checked.value), 1, config],
     ];
     let frames = 0;
     let width = 0;
     let height = 0;
     let fps = 30;
-    for (const [name, movie, parallel] of values.quick ? runs.slice(0, 1) : runs) {
+    for (const [name, movie, parallel, runConfig] of values.quick ? runs.slice(0, 2) : runs) {
       process.stderr.write(`rendering ${name}...\n`);
-      const m = await measure(() => renderMovie({ movie, output: join(dir, 'out.mp4'), config, parallel, codec }));
+      const m = await measure(() =>
+        renderMovie({ movie, output: join(dir, 'out.mp4'), config: runConfig, parallel, codec }),
+      );
       const r = m.value;
       frames = r.totalFrames;
       ({ width, height, fps } = r);
@@ -193,8 +272,14 @@ export async function main(argv: string[]): Promise<number> {
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
     process.stdout.write(`\n${fmt(header)}\n${rows.map(fmt).join('\n')}\n`);
+    media.close();
     const serial = Number(rows[0]![1]);
     const serialCpu = Number(rows[0]![4]);
+    const video = rows[1]!;
+    process.stdout.write(
+      `\nover a clip: ${video[2]}x realtime (target >= 3: ${Number(video[2]) >= 3 ? 'met' : 'MISSED'}), ` +
+        `peak RSS ${video[5]} MB / PSS ${video[6]} MB beside the image-only movie's ${rows[0]![5]} / ${rows[0]![6]} MB\n`,
+    );
     process.stdout.write(
       `\nserial wall / encode floor = ${(serial / floor.wallSec).toFixed(2)} (target <= 1.3); ` +
         `CPU ratio ${(serialCpu / floor.cpuSec).toFixed(2)}; load average ${loadavg()

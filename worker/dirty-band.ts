@@ -1,7 +1,7 @@
 import type { LayerState } from './gpu/frame-renderer.ts';
 
 /** Rows a layer covers on screen (scaled about its centre), widened for filtering at its edges. */
-function rows(s: LayerState): [number, number] {
+export function layerRows(s: LayerState): [number, number] {
   const cy = s.y + s.height / 2;
   const half = (s.height * s.scale) / 2;
   return [cy - half - 2, cy + half + 2];
@@ -36,7 +36,7 @@ export function dirtyBand(
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   const add = (s: LayerState) => {
-    const [a, b] = rows(s);
+    const [a, b] = layerRows(s);
     lo = Math.min(lo, a);
     hi = Math.max(hi, b);
   };

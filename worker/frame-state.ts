@@ -73,7 +73,7 @@ function sceneState(index: FrameIndex, scene: ScenePlan, t: number): { layers: L
       crop: l.crop,
       scale: a.scale,
       opacity: a.opacity,
-      ...(videoSec === undefined ? {} : { videoSec }),
+      ...(videoSec === undefined ? {} : { videoSec, matrix: l.video!.matrix }),
     });
     key += `|${i}:${a.dx.toFixed(3)},${a.dy.toFixed(3)},${a.scale.toFixed(5)},${a.opacity.toFixed(5)}`;
   }

@@ -339,6 +339,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
           video: {
             file: m.file,
             startSec: m.info.startSec,
+            matrix: m.info.video!.matrix,
             ...size,
             trimStartSec: el.trimStart ?? 0,
             lengthSec: m.playedSec,

@@ -371,7 +371,17 @@ describe('video layers and transitions in frame state', () => {
     height: 4,
     startSec,
     endSec: 10,
-    video: { file: 'f', startSec: 0, width: 4, height: 4, trimStartSec: 2, lengthSec: 1.5, loop: false, ...video },
+    video: {
+      file: 'f',
+      startSec: 0,
+      width: 4,
+      height: 4,
+      matrix: 'bt601',
+      trimStartSec: 2,
+      lengthSec: 1.5,
+      loop: false,
+      ...video,
+    },
   });
   it('maps movie time to source time: trimmed, looped per pass, held on the last frame', () => {
     assert.equal(videoTimeAt(layer({}), 1), 2);
@@ -415,14 +425,16 @@ describe('video layers and transitions in frame state', () => {
 });
 
 describe('fitSize: a video in its box', () => {
-  it('contains, covers (scaled then cut to the box) and fills', () => {
-    assert.deepEqual(fitSize({ width: 1920, height: 1080 }, 400, 400, 'contain'), { width: 400, height: 225 });
+  it('contains, covers (scaled then cut to the box) and fills, in even sizes (yuv420p frames)', () => {
+    assert.deepEqual(fitSize({ width: 1920, height: 1080 }, 400, 400, 'contain'), { width: 400, height: 226 });
     assert.deepEqual(fitSize({ width: 1920, height: 1080 }, 400, 400, 'cover'), {
       width: 400,
       height: 400,
-      scaledWidth: 711,
+      scaledWidth: 712,
       scaledHeight: 400,
     });
     assert.deepEqual(fitSize({ width: 1920, height: 1080 }, 400, 400, 'fill'), { width: 400, height: 400 });
+    assert.deepEqual(fitSize({ width: 640, height: 480 }, 301, 301, 'fill'), { width: 302, height: 302 });
+    assert.deepEqual(fitSize({ width: 640, height: 480 }, 301, 301, 'contain'), { width: 302, height: 226 });
   });
 });

@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs';
 import createContext from 'gl';
 import * as THREE from 'three';
 import { AppError } from '../../lib/errors.ts';
+import { layerRows } from '../dirty-band.ts';
 import type { TextureRef, TransitionType } from '../plan.ts';
+import { blendOverlay, overlayFromRgba, type YuvOverlay } from './backdrop-blend.ts';
 import { TRANSITION_FRAGMENT_SHADER, TRANSITION_VERTEX_SHADER, transitionKind } from './transition-shader.ts';
+import { createVideoMaterial, type VideoMaterial, type YuvMatrix } from './video-material.ts';
 import {
   planeCoefficients,
   YUV_FRAGMENT_SHADER,
@@ -28,9 +31,11 @@ export interface LayerState {
   opacity: number;
   /** A video layer's source time in this frame (frameState), */
   videoSec?: number | undefined;
-  /** then its decoded frame (the segment renderer): RGBA of texture.width x texture.height, and its timestamp. */
+  /** then its decoded frame (the segment renderer): yuv420p of texture.width x texture.height, and its timestamp. */
   pixels?: Uint8Array | undefined;
   content?: number | undefined;
+  /** The YCbCr matrix of a video layer's frames. */
+  matrix?: YuvMatrix | undefined;
 }
 
 /** The scene coming in during a transition, drawn with the outgoing one and blended by `type`. */
@@ -75,7 +80,12 @@ function fakeCanvas(width: number, height: number): THREE.WebGLRendererParameter
  * three.js r162 on headless-gl (WebGL 1). The scene is drawn into a render target with a y-down
  * orthographic camera in output pixels, then a full-screen pass converts it to yuv420p bytes.
  */
-export function createFrameRenderer(width: number, height: number): FrameRenderer {
+export function createFrameRenderer(
+  width: number,
+  height: number,
+  /** `backdrop: false` turns the full-frame clip path off (tests compare the two). */
+  options: { backdrop?: boolean } = {},
+): FrameRenderer {
   const layout = yuvLayout(width, height);
   const gl = createContext(1, 1, { preserveDrawingBuffer: false, antialias: false, alpha: false });
   if (!gl) {
@@ -163,9 +173,10 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
   const readback = new Uint8Array(layout.targetWidth * layout.targetHeight * 4);
   const frame = readback.subarray(0, layout.frameBytes);
   const textures = new Map<string, THREE.DataTexture>();
-  const meshes = new Map<number, THREE.Mesh<THREE.BufferGeometry, THREE.MeshBasicMaterial>>();
+  const meshes = new Map<number, THREE.Mesh<THREE.BufferGeometry, THREE.MeshBasicMaterial | THREE.ShaderMaterial>>();
+  /** Video layers' materials, by layer id. */
+  const videos = new Map<number, VideoMaterial>();
   const background = new THREE.Color();
-  const videoContent = new WeakMap<THREE.DataTexture, number>();
   // Transitions: each scene drawn into a target of its own, then blended into the scene target.
   let pair:
     | { a: THREE.WebGLRenderTarget; b: THREE.WebGLRenderTarget; scene: THREE.Scene; material: THREE.RawShaderMaterial }
@@ -196,28 +207,6 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
     return pair;
   };
 
-  /** A video layer's texture: one per layer, its bytes replaced by each new decoded frame. */
-  function videoTexture(s: LayerState): THREE.DataTexture {
-    let tex = textures.get(s.texture.file);
-    if (!tex) {
-      tex = new THREE.DataTexture(s.pixels!, s.texture.width, s.texture.height);
-      tex.format = THREE.RGBAFormat;
-      tex.type = THREE.UnsignedByteType;
-      tex.minFilter = THREE.LinearFilter;
-      tex.magFilter = THREE.LinearFilter;
-      tex.generateMipmaps = false;
-      tex.colorSpace = THREE.NoColorSpace;
-      textures.set(s.texture.file, tex);
-      videoContent.set(tex, Number.NaN);
-    }
-    if (videoContent.get(tex) !== s.content || (tex.image.data as unknown) !== s.pixels) {
-      (tex.image as unknown as { data: Uint8Array }).data = s.pixels!;
-      tex.needsUpdate = true;
-      videoContent.set(tex, s.content ?? Number.NaN);
-    }
-    return tex;
-  }
-
   function textureFor(ref: TextureRef): THREE.DataTexture {
     let tex = textures.get(ref.file);
     if (!tex) {
@@ -245,7 +234,7 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
     return tex;
   }
 
-  function meshFor(s: LayerState): THREE.Mesh<THREE.BufferGeometry, THREE.MeshBasicMaterial> {
+  function meshFor(s: LayerState): THREE.Mesh<THREE.BufferGeometry, THREE.MeshBasicMaterial | THREE.ShaderMaterial> {
     let mesh = meshes.get(s.layer);
     if (!mesh) {
       const { width: w, height: h } = s;
@@ -259,13 +248,20 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
       );
       geometry.setAttribute('uv', new THREE.Float32BufferAttribute([u0, 0, u1, 0, u0, 1, u1, 1], 2));
       geometry.setIndex([0, 2, 1, 2, 3, 1]);
-      const material = new THREE.MeshBasicMaterial({
-        map: s.pixels ? videoTexture(s) : textureFor(s.texture),
-        transparent: true,
-        depthTest: false,
-        depthWrite: false,
-        side: THREE.DoubleSide,
-      });
+      let material: THREE.MeshBasicMaterial | THREE.ShaderMaterial;
+      if (s.pixels) {
+        const video = createVideoMaterial(s.texture.width, s.texture.height, s.matrix ?? 'bt601');
+        videos.set(s.layer, video);
+        material = video.material;
+      } else {
+        material = new THREE.MeshBasicMaterial({
+          map: textureFor(s.texture),
+          transparent: true,
+          depthTest: false,
+          depthWrite: false,
+          side: THREE.DoubleSide,
+        });
+      }
       mesh = new THREE.Mesh(geometry, material);
       mesh.renderOrder = s.layer;
       mesh.frustumCulled = false;
@@ -275,20 +271,85 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
     return mesh;
   }
 
+  /**
+   * The bottom layer when it is a clip covering the whole frame, opaque and unmoved, whose decoded
+   * bytes are exactly the frame's (yuv420p, BT.709 limited range, the packed layout).
+   */
+  function backdrop(layers: LayerState[]): LayerState | undefined {
+    const s = layers[0];
+    if (options.backdrop === false || !s?.pixels || !layout.aligned || s.matrix !== 'bt709') return undefined;
+    if (s.x !== 0 || s.y !== 0 || s.scale !== 1 || s.opacity !== 1) return undefined;
+    if (s.width !== width || s.height !== height || s.texture.width !== width || s.texture.height !== height)
+      return undefined;
+    return s;
+  }
+
+  /** Rows covered by `layers`, aligned outwards to 4; undefined when there are none. */
+  function layerBand(layers: LayerState[]): { y0: number; y1: number } | undefined {
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (const s of layers) {
+      const [a, b] = layerRows(s);
+      lo = Math.min(lo, a);
+      hi = Math.max(hi, b);
+    }
+    const y0 = Math.max(0, Math.floor(lo / 4) * 4);
+    const y1 = Math.min(height, Math.ceil(hi / 4) * 4);
+    return y1 > y0 ? { y0, y1 } : undefined;
+  }
+
+  /** Makes exactly `list`'s meshes visible, placed, faded and with their current video frame. */
+  const show = (list: LayerState[]) => {
+    for (const mesh of meshes.values()) mesh.visible = false;
+    for (const s of list) {
+      const mesh = meshFor(s);
+      const video = videos.get(s.layer);
+      if (video && s.pixels) {
+        video.update(s.pixels, s.content);
+        video.setOpacity(s.opacity);
+      } else mesh.material.opacity = s.opacity;
+      mesh.visible = true;
+      mesh.position.set(s.x + s.width / 2, s.y + s.height / 2, 0);
+      mesh.scale.set(s.scale, s.scale, 1);
+    }
+  };
+
+  /** Over a backdrop clip: each layer's last overlay, by layer id, with the state it was drawn in. */
+  const overlays = new Map<number, { key: string; yuv: YuvOverlay | undefined }>();
+  /** The layers drawn onto transparent black, read back premultiplied over the rectangle they cover. */
+  function drawOverlay(over: LayerState[]): YuvOverlay | undefined {
+    const b = layerBand(over);
+    if (!b) return undefined;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (const s of over) {
+      const half = (s.width * s.scale) / 2;
+      const cx = s.x + s.width / 2;
+      lo = Math.min(lo, cx - half - 2);
+      hi = Math.max(hi, cx + half + 2);
+    }
+    const x0 = Math.max(0, Math.floor(lo / 2) * 2);
+    const x1 = Math.min(width, Math.ceil(hi / 2) * 2);
+    if (x1 <= x0) return undefined;
+    const rect = { x0, y0: b.y0, width: x1 - x0, y1: b.y1 };
+    show(over);
+    renderer.setClearColor(background.setRGB(0, 0, 0), 0);
+    sceneTarget.scissor.set(x0, height - b.y1, rect.width, b.y1 - b.y0);
+    sceneTarget.scissorTest = true;
+    renderer.setRenderTarget(sceneTarget);
+    renderer.render(scene, camera);
+    const bytes = rect.width * (b.y1 - b.y0) * 4;
+    if (!overlayBuffer || overlayBuffer.length < bytes) overlayBuffer = new Uint8Array(bytes);
+    const rgba = overlayBuffer.subarray(0, bytes);
+    renderer.readRenderTargetPixels(sceneTarget, x0, height - b.y1, rect.width, b.y1 - b.y0, rgba);
+    renderer.setRenderTarget(null);
+    return overlayFromRgba(rgba, rect, width);
+  }
+  let overlayBuffer: Uint8Array | undefined;
+
   return {
     layout,
     render(bg, layers, band, incoming) {
-      const show = (list: LayerState[]) => {
-        for (const mesh of meshes.values()) mesh.visible = false;
-        for (const s of list) {
-          const mesh = meshFor(s);
-          if (s.pixels) videoTexture(s);
-          mesh.visible = true;
-          mesh.position.set(s.x + s.width / 2, s.y + s.height / 2, 0);
-          mesh.scale.set(s.scale, s.scale, 1);
-          mesh.material.opacity = s.opacity;
-        }
-      };
       if (incoming) {
         // Both scenes whole, each on its own background, then one blending pass into the scene target.
         const p = transitionPair();
@@ -315,6 +376,24 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
         renderer.render(yuvScene, yuvCamera);
         renderer.readRenderTargetPixels(yuvTarget, 0, 0, layout.targetWidth, layout.targetHeight, readback);
         renderer.setRenderTarget(null);
+        return frame;
+      }
+      const under = backdrop(layers);
+      if (under) {
+        // A full-frame BT.709 clip at the bottom: its planes are the frame's bytes already. The
+        // layers over it are drawn by GL only when they change, and blended in on the CPU.
+        frame.set(under.pixels!);
+        // Each layer over it is drawn by GL when it changes (a caption's next word, a sliding title)
+        // and blended in on the CPU, in draw order.
+        for (const s of layers.slice(1)) {
+          const key = `${s.x},${s.y},${s.scale},${s.opacity},${s.content ?? ''}`;
+          let cached = overlays.get(s.layer);
+          if (cached?.key !== key) {
+            cached = { key, yuv: drawOverlay([s]) };
+            overlays.set(s.layer, cached);
+          }
+          if (cached.yuv) blendOverlay(frame, width, height, cached.yuv);
+        }
         return frame;
       }
       show(layers);
@@ -363,13 +442,16 @@ export function createFrameRenderer(width: number, height: number): FrameRendere
       const files = new Set<string>();
       for (const [id, mesh] of meshes) {
         if (keep.has(id)) {
-          const map = mesh.material.map;
+          const map = (mesh.material as THREE.MeshBasicMaterial).map;
           if (map) for (const [f, t] of textures) if (t === map) files.add(f);
           continue;
         }
         scene.remove(mesh);
         mesh.geometry.dispose();
         mesh.material.dispose();
+        videos.get(id)?.dispose();
+        videos.delete(id);
+        overlays.delete(id);
         meshes.delete(id);
       }
       for (const [f, t] of textures) {

@@ -40,8 +40,11 @@ export interface MediaInfo {
   durationSec: number;
   /** The container's first timestamp: source times in documents count from it. */
   startSec: number;
-  /** Display size (rotation and pixel aspect applied) of the first video stream. */
-  video?: { width: number; height: number; frameRate: number } | undefined;
+  /**
+   * Display size (rotation and pixel aspect applied) of the first video stream, and its YCbCr
+   * matrix: BT.709 when tagged so, BT.601 otherwise (tagged 601, or untagged: ffmpeg's default).
+   */
+  video?: { width: number; height: number; frameRate: number; matrix: 'bt709' | 'bt601' } | undefined;
   audio?: { sampleRate: number; channels: number } | undefined;
 }
 
@@ -78,6 +81,7 @@ interface ProbeStream {
   r_frame_rate?: string;
   sample_rate?: string;
   channels?: number;
+  color_space?: string;
   tags?: { rotate?: string };
   side_data_list?: { rotation?: number }[];
 }
@@ -103,7 +107,7 @@ export async function probeMedia(
         '-v',
         'error',
         '-show_entries',
-        'format=duration,start_time:stream=codec_type,width,height,sample_aspect_ratio,avg_frame_rate,r_frame_rate,sample_rate,channels:stream_tags=rotate:stream_side_data=rotation',
+        'format=duration,start_time:stream=codec_type,width,height,sample_aspect_ratio,avg_frame_rate,r_frame_rate,sample_rate,channels,color_space:stream_tags=rotate:stream_side_data=rotation',
         '-of',
         'json',
         file,
@@ -131,7 +135,12 @@ export async function probeMedia(
       Number(v.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? v.tags?.rotate ?? 0),
     );
     if (rotation % 180 === 90) [width, height] = [height, width];
-    video = { width, height, frameRate: ratio(v.avg_frame_rate) || ratio(v.r_frame_rate) };
+    video = {
+      width,
+      height,
+      frameRate: ratio(v.avg_frame_rate) || ratio(v.r_frame_rate),
+      matrix: v.color_space === 'bt709' ? 'bt709' : 'bt601',
+    };
   }
   return {
     durationSec: Number.isFinite(durationSec) ? durationSec : 0,

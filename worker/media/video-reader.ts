@@ -22,10 +22,12 @@ export interface VideoSourcePlan {
   /** Size before the crop, when fit is cover (the scaled frame is cut to width x height at its centre). */
   scaledWidth?: number | undefined;
   scaledHeight?: number | undefined;
+  /** The YCbCr matrix of the decoded bytes (the source's; the range is always limited). */
+  matrix: 'bt709' | 'bt601';
 }
 
 export interface VideoFrame {
-  /** RGBA8, rows top to bottom. Valid until the reader moves on by two frames. */
+  /** yuv420p (Y, then U, then V; limited range), rows top to bottom. Valid until the reader moves on by two frames. */
   pixels: Uint8Array;
   /** The frame's timestamp in seconds from the source's start: equal for the same frame. */
   sec: number;
@@ -40,9 +42,11 @@ const QUEUED = 2;
 
 /** Builds ffmpeg's arguments for a decoder starting at or before `fromSec` (exported for tests). */
 export function decoderArgs(plan: VideoSourcePlan, fromSec: number): string[] {
-  const scale = plan.scaledWidth
-    ? `scale=${plan.scaledWidth}:${plan.scaledHeight}:flags=bicubic,crop=${plan.width}:${plan.height}`
-    : `scale=${plan.width}:${plan.height}:flags=bicubic`;
+  // yuv420p in the source's matrix, limited range: 1.5 bytes a pixel through the pipe, no colour
+  // conversion here; the renderer converts (or, for a full-frame BT.709 backdrop, copies the planes).
+  const size = plan.scaledWidth ? `${plan.scaledWidth}:${plan.scaledHeight}` : `${plan.width}:${plan.height}`;
+  const crop = plan.scaledWidth ? `,crop=${plan.width}:${plan.height}` : '';
+  const scale = `scale=${size}:flags=bicubic:out_range=tv${crop}`;
   return [
     '-hide_banner',
     '-nostats',
@@ -58,7 +62,7 @@ export function decoderArgs(plan: VideoSourcePlan, fromSec: number): string[] {
     '-sn',
     '-dn',
     '-vf',
-    `${scale},setsar=1,format=rgba,showinfo=checksum=0`,
+    `${scale},setsar=1,format=yuv420p,showinfo=checksum=0`,
     '-fps_mode',
     'passthrough',
     '-f',
@@ -200,7 +204,7 @@ export class VideoReader {
     this.#decoder = new Decoder(
       this.#ffmpeg,
       decoderArgs(this.#plan, this.#seekedTo),
-      this.#plan.width * this.#plan.height * 4,
+      (this.#plan.width * this.#plan.height * 3) / 2,
     );
     this.starts++;
     this.#current = undefined;

@@ -283,6 +283,90 @@ for (const backend of backends()) {
       }
     });
 
+    it('uploads a video clip and a sound, and renders a movie that plays them, with private URLs refused', async () => {
+      const db = await backend.open();
+      const stack = await startStack(db, { allowPrivate: false });
+      try {
+        const { key } = await newAccount(db, { plan: 'pro', credits: 100 });
+        const { run } = await import('./harness.ts');
+        const dir = await import('node:fs/promises').then((fs) => fs.mkdtemp(path.join(tmpdir(), 'fw-e2e-media-')));
+        const clipFile = path.join(dir, 'green.mp4');
+        const soundFile = path.join(dir, 'beep.wav');
+        await run('ffmpeg', [
+          ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x00ff00:s=64x64:r=25', '-t', '2'],
+          ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', clipFile],
+        ]);
+        await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=1000', '-t', '1', soundFile]);
+        const upload = async (file: string, name: string) => {
+          const res = await fetch(`${stack.base}/v1/assets?name=${name}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' },
+            body: readFileSync(file),
+          });
+          assert.equal(res.status, 201);
+          return (await res.json()) as { url: string; kind: string; contentType: string };
+        };
+        const clip = await upload(clipFile, 'green.mp4');
+        const sound = await upload(soundFile, 'beep.wav');
+        assert.deepEqual([clip.kind, clip.contentType], ['video', 'video/mp4']);
+        assert.deepEqual([sound.kind, sound.contentType], ['audio', 'audio/wav']);
+
+        const movie = {
+          ...tinyMovie(),
+          scenes: [
+            {
+              id: 'clip',
+              duration: 'video',
+              background: '#204080',
+              elements: [
+                { id: 'v', type: 'video', src: clip.url, width: 180, height: 180, fit: 'fill', trimDuration: 1.5 },
+                { id: 'a', type: 'audio', src: sound.url, start: 0.2 },
+              ],
+            },
+          ],
+        };
+        const created = await api(stack, key, 'POST', '/v1/renders', { movie });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        const { render } = await untilFinished(stack, key, created.body.id as string);
+        assert.equal(render.status, 'done', JSON.stringify(render.error));
+        // A "video" scene lasts as long as its trimmed clip: 1.5 s at 15 fps is 22.5 frames, so 23.
+        assert.equal(render.durationSec, 23 / 15);
+        const file = path.join(dir, 'out.mp4');
+        await writeFile(file, Buffer.from(await (await fetch(render.outputUrl as string)).arrayBuffer()));
+        const probe = await ffprobe(file);
+        assert.deepEqual(probe.streams.map((x) => x.codec_type).sort(), ['audio', 'video']);
+        const { stdout } = await run(
+          'ffmpeg',
+          [
+            '-v',
+            'error',
+            '-ss',
+            '0.5',
+            '-i',
+            file,
+            '-frames:v',
+            '1',
+            '-vf',
+            'crop=2:2:160:90',
+            '-f',
+            'rawvideo',
+            '-pix_fmt',
+            'rgb24',
+            '-',
+          ],
+          { encoding: 'buffer' },
+        );
+        const [r, g, b] = stdout as unknown as Buffer;
+        assert.ok(
+          (g as number) > 200 && (r as number) < 60 && (b as number) < 60,
+          `centre pixel is the clip's green: ${r},${g},${b}`,
+        );
+      } finally {
+        await stack.close();
+        await db.close();
+      }
+    });
+
     it('uploads an asset and renders a movie that uses its url, with private URLs refused', async () => {
       const db = await backend.open();
       // The API listens on loopback: its own asset links must still reach the worker.

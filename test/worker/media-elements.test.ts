@@ -16,7 +16,7 @@ import { validateMovie } from '../../movie/index.ts';
 import { runFfmpeg } from '../../worker/ffmpeg-process.ts';
 import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
 import { solidPngBytes } from './fixtures.ts';
-import { frameRgb, near, pixel } from './media.ts';
+import { frameMd5s, frameRgb, near, pixel } from './media.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-media-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -245,6 +245,7 @@ describe('video elements: the right source frame at every movie frame', () => {
   ];
 
   let counters: number[];
+  let segmentsEqual = false;
   const fps = 30;
   let starts: number[];
   before(async () => {
@@ -259,6 +260,10 @@ describe('video elements: the right source frame at every movie frame', () => {
     // Lossless frames: the bits are read back exactly.
     await renderMovie({ movie, output: out, config, quality: 'lossless' });
     counters = await countersOf(out);
+    // The same movie cut into 3 segments, each decoding its clips from its own first frame on.
+    const parallel = join(dir, 'counters-3.mp4');
+    await renderMovie({ movie, output: parallel, config, quality: 'lossless', parallel: 3 });
+    segmentsEqual = (await frameMd5s(parallel)).join() === (await frameMd5s(out)).join();
     starts = [];
     let t = 0;
     for (const c of cases) {
@@ -267,6 +272,10 @@ describe('video elements: the right source frame at every movie frame', () => {
       t += typeof d === 'number' ? d : 2; // the 29.97 scene plays 2 s of its clip
     }
     assert.equal(counters.length, Math.round(t * fps), 'every scene has its frames');
+  });
+
+  it('gives the same frames when cut into segments', () => {
+    assert.ok(segmentsEqual, 'every frame of the 3-segment render equals the one-segment render');
   });
 
   cases.forEach((c, i) => {

@@ -11,16 +11,21 @@
  */
 import { planeCoefficients } from './yuv-layout.ts';
 
-/** One plane's part of an overlay. Runs are [frame offset, length, opaque 1 | translucent 0] triples. */
+/**
+ * One plane's part of an overlay. Runs are [frame offset, length, opaque 1 | translucent 0]
+ * triples. Translucent pixels blend in integers: out = (clip * keep + add + 127) / 255, with
+ * keep = 255 - alpha and add = 255 x the premultiplied value (clip * keep + add <= 255 * 255, so
+ * the division by 255 is exact by shifts).
+ */
 export interface PlaneOverlay {
   runs: Int32Array;
   /** Opaque runs' bytes, in run order (a second array for V, chroma only). */
   bytes: Uint8Array;
   bytesV?: Uint8Array | undefined;
-  /** Translucent runs' pixels, in run order: out = clip * keep + add. */
-  keep: Float32Array;
-  add: Float32Array;
-  addV?: Float32Array | undefined;
+  /** Translucent runs' pixels, in run order. */
+  keep: Uint8Array;
+  add: Uint16Array;
+  addV?: Uint16Array | undefined;
 }
 
 export interface YuvOverlay {
@@ -49,9 +54,9 @@ class PlaneBuilder {
   runs: number[] = [];
   bytes = new Uint8Array(0);
   bytesV: Uint8Array | undefined;
-  keep = new Float32Array(0);
-  add = new Float32Array(0);
-  addV: Float32Array | undefined;
+  keep = new Uint8Array(0);
+  add = new Uint16Array(0);
+  addV: Uint16Array | undefined;
   nBytes = 0;
   nBlend = 0;
   #run = -1;
@@ -65,10 +70,10 @@ class PlaneBuilder {
   reset(capacity: number): this {
     if (this.bytes.length < capacity) {
       this.bytes = new Uint8Array(capacity);
-      this.keep = new Float32Array(capacity);
-      this.add = new Float32Array(capacity);
+      this.keep = new Uint8Array(capacity);
+      this.add = new Uint16Array(capacity);
       this.bytesV = this.#chroma ? new Uint8Array(capacity) : undefined;
-      this.addV = this.#chroma ? new Float32Array(capacity) : undefined;
+      this.addV = this.#chroma ? new Uint16Array(capacity) : undefined;
     }
     this.runs = [];
     this.nBytes = 0;
@@ -92,9 +97,10 @@ class PlaneBuilder {
       if (this.bytesV) this.bytesV[this.nBytes] = Math.round(valueV);
       this.nBytes++;
     } else {
-      this.keep[this.nBlend] = 1 - alpha / 255;
-      this.add[this.nBlend] = value;
-      if (this.addV) this.addV[this.nBlend] = valueV;
+      // value <= alpha (a premultiplied byte): add <= 255 * alpha.
+      this.keep[this.nBlend] = 255 - alpha;
+      this.add[this.nBlend] = Math.min(255 * alpha, Math.round(value * 255));
+      if (this.addV) this.addV[this.nBlend] = Math.min(255 * alpha, Math.round(valueV * 255));
       this.nBlend++;
     }
   }
@@ -164,8 +170,12 @@ function blendPlane(frame: Uint8Array, base: number, o: PlaneOverlay, vBase: num
       continue;
     }
     for (let i = 0; i < n; i++, k++) {
-      frame[at + i] = Math.round(frame[at + i]! * keep[k]! + add[k]!);
-      if (addV) frame[at + i + vBase] = Math.round(frame[at + i + vBase]! * keep[k]! + addV[k]!);
+      const x = frame[at + i]! * keep[k]! + add[k]! + 127;
+      frame[at + i] = (x + 1 + (x >> 8)) >> 8;
+      if (addV) {
+        const y = frame[at + i + vBase]! * keep[k]! + addV[k]! + 127;
+        frame[at + i + vBase] = (y + 1 + (y >> 8)) >> 8;
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns';
+import { open, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isPrivateAddress, isPrivateHostLiteral } from './address-policy.ts';
@@ -30,6 +31,11 @@ export interface SafeFetchOptions {
   headers?: Record<string, string>;
   body?: string | Buffer;
   signal?: AbortSignal;
+  /**
+   * Streams a 2xx response's body into this file instead of memory (large media: memory stays a
+   * chunk, not the file); `body` is then empty. Other statuses are read into `body` as usual.
+   */
+  toFile?: string;
 }
 
 export interface SafeFetchResult {
@@ -109,6 +115,8 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    const ok = res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300;
+    const file = ok && options.toFile ? await open(options.toFile, 'w') : undefined;
     try {
       for await (const chunk of res) {
         size += (chunk as Buffer).length;
@@ -116,12 +124,15 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
           res.destroy();
           throw new FetchRefusedError(`${current} exceeds the limit of ${maxBytes} bytes`, 'too-large');
         }
-        chunks.push(chunk as Buffer);
+        if (file) await file.write(chunk as Buffer);
+        else chunks.push(chunk as Buffer);
       }
     } catch (err) {
+      if (file) await file.close().then(() => rm(options.toFile!, { force: true }));
       if (err instanceof FetchRefusedError) throw err;
       throw mapError(err, current, timeoutMs, timeout, options.signal);
     }
+    await file?.close();
     return { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), url: current };
   }
 }

@@ -5,7 +5,7 @@
  * rate, and sine tones at frequencies nothing else in the movie has, measured in the output.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -484,6 +484,25 @@ describe('bad media fail the render at the element, before a frame is drawn', ()
       /content type image\/png/,
     ],
   ];
+  it('a clip over the size limit: ASSET_UNREACHABLE at its src, and nothing of it left on disk', async () => {
+    const scratch = mkdtempSync(join(dir, 'scratch-'));
+    await assert.rejects(
+      renderMovie({
+        movie: one({ id: 'v', type: 'video', src: `${base}/c60.mp4` }),
+        output: join(dir, 'never.mp4'),
+        config: { ...config, mediaMaxBytes: 1000 },
+        tmpRoot: scratch,
+      }),
+      (err: unknown) => {
+        assert.ok(err instanceof AppError, String(err));
+        assert.deepEqual([err.code, err.path], ['ASSET_UNREACHABLE', 'scenes[0].elements[0].src']);
+        assert.match(err.message, /limit of 1000 bytes/);
+        return true;
+      },
+    );
+    assert.deepEqual(readdirSync(scratch), [], 'the render removed its scratch directory');
+  });
+
   for (const [name, movie, code, path, message] of cases) {
     it(`${name}: ${code} at ${path}`, async () => {
       let frames = 0;

@@ -42,6 +42,8 @@ export async function fetchAsset(
   accept: (contentType: string) => boolean,
   policy: FetchPolicy,
   signal?: AbortSignal,
+  /** Streams an http(s) body into this file (`bytes` is then empty): video and audio sources. */
+  toFile?: string,
 ): Promise<FetchedAsset> {
   let asset: FetchedAsset;
   if (url.startsWith('data:')) {
@@ -58,6 +60,7 @@ export async function fetchAsset(
         maxBytes: policy.maxBytes ?? MAX_BYTES,
         maxRedirects: 3,
         signal,
+        ...(toFile ? { toFile } : {}),
       });
       if (res.status < 200 || res.status >= 300) {
         throw new AppError('ASSET_UNREACHABLE', `Fetching ${url} answered HTTP ${res.status}`, { path });

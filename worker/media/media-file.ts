@@ -4,7 +4,6 @@
  * ASSET_UNREACHABLE, one ffmpeg cannot read (or without the stream the element needs) is
  * ASSET_INVALID, both at the element's path and before a frame is drawn.
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
 import { type FetchPolicy, fetchAsset } from '../assets/fetch-asset.ts';
@@ -60,15 +59,16 @@ export async function fetchMedia(
   signal?: AbortSignal,
 ): Promise<string> {
   const types = kind === 'video' ? VIDEO_TYPES : AUDIO_TYPES;
-  const asset = await fetchAsset(
+  const file = join(tmpDir, `media-${fileN++}`);
+  // Streamed to the scratch directory: a 100 MB clip never sits in memory.
+  await fetchAsset(
     url,
     path,
     (t) => types.includes(t),
-    { timeoutMs: MEDIA_TIMEOUT_MS, ...policy },
+    { ...policy, timeoutMs: policy.timeoutMs ?? MEDIA_TIMEOUT_MS, maxBytes: policy.mediaMaxBytes ?? MEDIA_MAX_BYTES },
     signal,
+    file,
   );
-  const file = join(tmpDir, `media-${fileN++}`);
-  writeFileSync(file, asset.bytes);
   return file;
 }
 

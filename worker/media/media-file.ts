@@ -33,6 +33,13 @@ export const AUDIO_TYPES = [
 /** Media fetches may take longer than an image's: a minute, and up to what an upload may be (ASSET_MAX_BYTES). */
 export const MEDIA_TIMEOUT_MS = 60_000;
 export const MEDIA_MAX_BYTES = 100 * 1024 * 1024;
+/** A file that keeps ffprobe or the sound's decoding busy longer than this is refused (ASSET_INVALID). */
+export const PROBE_TIMEOUT_MS = 30_000;
+export const DECODE_TIMEOUT_MS = 120_000;
+
+/** The render's signal, or a time limit of its own: a hostile file cannot hold a render forever. */
+const bounded = (signal: AbortSignal | undefined, ms: number) =>
+  signal ? AbortSignal.any([signal, AbortSignal.timeout(ms)]) : AbortSignal.timeout(ms);
 
 export interface MediaInfo {
   /** Seconds of the file (the container's duration). */
@@ -112,7 +119,7 @@ export async function probeMedia(
         'json',
         file,
       ],
-      signal,
+      bounded(signal, PROBE_TIMEOUT_MS),
     );
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
@@ -202,7 +209,7 @@ export async function decodeAudio(
         's16le',
         'pipe:1',
       ],
-      signal,
+      bounded(signal, DECODE_TIMEOUT_MS),
     );
     // A fresh, aligned copy: Buffer slices may start at an odd offset of a shared pool.
     const pcm = new Int16Array(out.length >> 1);

@@ -41,6 +41,8 @@ export interface VideoFrame {
 const EPSILON = 1e-6;
 /** Frames handed out that may still be in use: the reader's current one and its look-ahead, and one spare. */
 const HANDED_OUT = 3;
+/** The longest wait for one decoded frame. */
+const FRAME_TIMEOUT_MS = 60_000;
 /** Complete frames waiting in the decoder before it stops reading ffmpeg's pipe. */
 const QUEUED = 2;
 
@@ -200,10 +202,15 @@ class Decoder {
       }
       if (this.#error) throw this.#error;
       if (this.#exited && this.#drained) return undefined;
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
+      // A file that stalls the decoder (hostile or broken) fails the render instead of holding it.
+      let timer: NodeJS.Timeout | undefined;
+      const stalled = await new Promise<boolean>((resolve) => {
+        this.#wake = () => resolve(false);
+        timer = setTimeout(() => resolve(true), FRAME_TIMEOUT_MS);
       });
+      clearTimeout(timer);
       this.#wake = undefined;
+      if (stalled) throw new Error(`no frame came from ffmpeg in ${FRAME_TIMEOUT_MS / 1000} s`);
     }
   }
 

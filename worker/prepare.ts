@@ -53,7 +53,7 @@ export interface Prepared {
   timeline: Timeline;
   format: OutputFormat;
   /** The one mix of voiceover, sounds, clips' sound and soundtrack, when the movie has any. */
-  audio?: { file: string; sampleRate: number } | undefined;
+  audio?: { file: string; sampleRate: number; channels: 1 | 2 } | undefined;
   /** Word timings per subtitles element path, absolute seconds (what the captions show). */
   captions: Map<string, { text: string; startSec: number; endSec: number }[]>;
 }
@@ -216,8 +216,18 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
         if (el.type === 'video' && !m.info.audio) continue; // a silent clip
         const span = spanOf(s, e);
         decodes.push(
-          decodeAudio(ffmpeg, m.file, el.trimStart ?? 0, m.playedSec, MIX_RATE, `${path}.src`, signal).then((pcm) => ({
+          decodeAudio(
+            ffmpeg,
+            m.file,
+            el.trimStart ?? 0,
+            m.playedSec,
+            MIX_RATE,
+            channelsOf(m.info),
+            `${path}.src`,
+            signal,
+          ).then((pcm) => ({
             pcm,
+            channels: channelsOf(m.info),
             sampleRate: MIX_RATE,
             startSec: span.startSec,
             durationSec: span.endSec - span.startSec,
@@ -233,28 +243,38 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     const st = movie.soundtrack;
     const length = playedSec(soundtrack.info, st.trimStart ?? 0, undefined, 'soundtrack');
     decodes.push(
-      decodeAudio(ffmpeg, soundtrack.file, st.trimStart ?? 0, length, MIX_RATE, 'soundtrack.src', signal).then(
-        (pcm) => ({
-          pcm,
-          sampleRate: MIX_RATE,
-          startSec: 0,
-          durationSec: totalSec,
-          loop: st.loop ?? true,
-          volume: st.volume ?? 1,
-          fadeInSec: st.fadeIn ?? 0,
-          fadeOutSec: st.fadeOut ?? 0,
-          duck: { gain: st.ducking ?? DEFAULT_DUCKING, under: voiceSpans },
-        }),
-      ),
+      decodeAudio(
+        ffmpeg,
+        soundtrack.file,
+        st.trimStart ?? 0,
+        length,
+        MIX_RATE,
+        channelsOf(soundtrack.info),
+        'soundtrack.src',
+        signal,
+      ).then((pcm) => ({
+        pcm,
+        channels: channelsOf(soundtrack.info),
+        sampleRate: MIX_RATE,
+        startSec: 0,
+        durationSec: totalSec,
+        loop: st.loop ?? true,
+        volume: st.volume ?? 1,
+        fadeInSec: st.fadeIn ?? 0,
+        fadeOutSec: st.fadeOut ?? 0,
+        duck: { gain: st.ducking ?? DEFAULT_DUCKING, under: voiceSpans },
+      })),
     );
   }
   clips.push(...(await Promise.all(decodes)));
   let audio: Prepared['audio'];
   if (clips.length > 0) {
-    const pcm = mixClips(clips, totalSec, MIX_RATE);
+    // Stereo once music or a recorded sound is in it; voiceover alone stays mono.
+    const channels = clips.length > voiceSpans.length ? 2 : 1;
+    const pcm = mixClips(clips, totalSec, MIX_RATE, channels);
     const file = join(tmpDir, 'mix.pcm');
     writeFileSync(file, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
-    audio = { file, sampleRate: MIX_RATE };
+    audio = { file, sampleRate: MIX_RATE, channels };
     opts.onAudio?.(audio);
   }
 
@@ -421,6 +441,9 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
   };
   return { plan, timeline, format, audio, captions };
 }
+
+/** Mono sources stay mono (the mix plays them in both channels); the rest mix as stereo. */
+const channelsOf = (info: MediaInfo): 1 | 2 => (info.audio?.channels === 1 ? 1 : 2);
 
 function animationOf(el: Element): Pick<LayerPlan, 'animation'> {
   if (el.type !== 'text' && el.type !== 'image' && el.type !== 'video') return {};

@@ -322,6 +322,25 @@ describe('mixClips', () => {
 });
 
 describe('mixClips: sounds, music and ducking', () => {
+  it('mixes in stereo: a mono clip in both channels, a stereo one left and right', () => {
+    const mono = new Int16Array(10).fill(100);
+    const stereo = new Int16Array(20);
+    for (let i = 0; i < 10; i++) stereo.set([1000, -1000], i * 2);
+    const out = mixClips(
+      [
+        { pcm: mono, sampleRate: 10, startSec: 0 },
+        { pcm: stereo, channels: 2, sampleRate: 10, startSec: 0 },
+      ],
+      1,
+      10,
+      2,
+    );
+    assert.equal(out.length, 20);
+    assert.deepEqual([out[10], out[11]], [1100, -900]);
+    const down = mixClips([{ pcm: stereo, channels: 2, sampleRate: 10, startSec: 0 }], 1, 10, 1);
+    assert.equal(down[5], 0, 'a stereo clip in a mono mix is the average of its channels');
+    assert.match(audioEncodeArgs({ file: '/a', sampleRate: 48000, channels: 2 }, '/b').join(' '), /-ac 2 .*-b:a 192k/);
+  });
   const tone = (n: number, v = 1000) => new Int16Array(n).fill(v);
   it('loops a clip for its duration, and leaves silence after an unlooped one', () => {
     const looped = mixClips([{ pcm: tone(10), sampleRate: 100, startSec: 0, durationSec: 0.35, loop: true }], 0.5, 100);

@@ -93,7 +93,10 @@ function level(pcm: Int16Array, rate: number, hz: number, t0: number, t1: number
 }
 
 async function pcmOf(file: string): Promise<Int16Array> {
-  const out = await runFfmpeg('ffmpeg', ['-v', 'error', '-i', file, '-f', 's16le', '-ac', '1', '-ar', '48000', '-']);
+  // The first channel as it is (a downmix to mono would scale it by ffmpeg's matrix).
+  const out = await runFfmpeg('ffmpeg', [
+    ...['-v', 'error', '-i', file, '-af', 'pan=mono|c0=c0', '-f', 's16le', '-ar', '48000', '-'],
+  ]);
   const pcm = new Int16Array(out.length >> 1);
   Buffer.from(pcm.buffer).set(out.subarray(0, pcm.length * 2));
   return pcm;
@@ -296,6 +299,7 @@ describe('video elements: the right source frame at every movie frame', () => {
 
 describe('sound: the soundtrack ducked under voice, a sound effect, a clip with and without its sound', () => {
   let pcm: Int16Array;
+  let soundFile: string;
   before(async () => {
     const movie = valid({
       schema: 'v1',
@@ -324,9 +328,16 @@ describe('sound: the soundtrack ducked under voice, a sound effect, a clip with 
         },
       ],
     });
-    const out = join(dir, 'sound.mp4');
-    await renderMovie({ movie, output: out, config });
-    pcm = await pcmOf(out);
+    soundFile = join(dir, 'sound.mp4');
+    await renderMovie({ movie, output: soundFile, config });
+    pcm = await pcmOf(soundFile);
+  });
+
+  it('is stereo, as a mix with music is', async () => {
+    const probe = await runFfmpeg('ffprobe', [
+      ...['-v', 'error', '-select_streams', 'a', '-show_entries', 'stream=channels', '-of', 'csv=p=0', soundFile],
+    ]);
+    assert.equal(probe.toString().trim(), '2');
   });
 
   it('plays the music across scenes and lowers it by the default 0.25 while the voice speaks', () => {

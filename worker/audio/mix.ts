@@ -6,8 +6,10 @@
 
 /** One decoded source placed on the movie timeline. */
 export interface Clip {
-  /** Mono s16 samples: the part of the source that plays (already trimmed). */
+  /** s16 samples, interleaved when stereo: the part of the source that plays (already trimmed). */
   pcm: Int16Array;
+  /** 1 (default: the same in every output channel) or 2 (left, right). */
+  channels?: 1 | 2;
   sampleRate: number;
   /** Movie time of the clip's first sample. */
   startSec: number;
@@ -67,19 +69,21 @@ function duckEnvelope(duck: NonNullable<Clip['duck']>, from: number, to: number,
 }
 
 /**
- * Mixes every clip into ONE PCM timeline of exactly `totalSec` (s16 mono at `rate`), pure.
- * Clips are resampled linearly, looped or cut to their duration, faded (a few milliseconds at
- * least, at both ends and at loop seams), ducked, scaled by their volume, summed and clipped to
- * 16 bits.
+ * Mixes every clip into ONE PCM timeline of exactly `totalSec` (s16 at `rate`, `channels`
+ * interleaved), pure. Clips are resampled linearly, looped or cut to their duration, faded (a few
+ * milliseconds at least, at both ends and at loop seams), ducked, scaled by their volume, summed
+ * and clipped to 16 bits. A mono clip plays in every channel; a stereo one into a mono mix is
+ * averaged.
  */
-export function mixClips(clips: Clip[], totalSec: number, rate = MIX_RATE): Int16Array {
+export function mixClips(clips: Clip[], totalSec: number, rate = MIX_RATE, channels: 1 | 2 = 1): Int16Array {
   const total = Math.max(0, Math.round(totalSec * rate));
-  const acc = new Float32Array(total);
+  const acc = new Float32Array(total * channels);
   const edge = Math.max(1, Math.round(EDGE_FADE_SEC * rate));
   for (const clip of clips) {
     const ratio = clip.sampleRate / rate;
-    // Samples of one pass through the source, at the mix rate.
-    const passLen = Math.floor(clip.pcm.length / ratio);
+    const ch = clip.channels ?? 1;
+    // Sample frames of one pass through the source, at the mix rate.
+    const passLen = Math.floor(clip.pcm.length / ch / ratio);
     if (passLen <= 0) continue;
     const outLen = clip.durationSec === undefined ? passLen : Math.max(0, Math.round(clip.durationSec * rate));
     const playLen = clip.loop ? outLen : Math.min(outLen, passLen);
@@ -96,21 +100,35 @@ export function mixClips(clips: Clip[], totalSec: number, rate = MIX_RATE): Int1
       const src = k * ratio;
       const j = Math.floor(src);
       const frac = src - j;
-      const a = clip.pcm[j] ?? 0;
-      const b = clip.pcm[j + 1] ?? a;
-      let v = (a + (b - a) * frac) * volume;
-      if (i < fadeIn) v *= i / fadeIn;
-      if (playLen - i < fadeOut) v *= (playLen - i) / fadeOut;
+      let g = volume;
+      if (i < fadeIn) g *= i / fadeIn;
+      if (playLen - i < fadeOut) g *= (playLen - i) / fadeOut;
       // Loop seams: the end and the start of the source rarely meet at zero.
       if (clip.loop && playLen > passLen) {
-        if (k < edge && i >= passLen) v *= k / edge;
-        else if (passLen - k < edge && i + (passLen - k) < playLen) v *= (passLen - k) / edge;
+        if (k < edge && i >= passLen) g *= k / edge;
+        else if (passLen - k < edge && i + (passLen - k) < playLen) g *= (passLen - k) / edge;
       }
       const at = offset + i;
-      acc[at] = (acc[at] ?? 0) + v * gainAt(at);
+      g *= gainAt(at);
+      // The source's left and right at this instant (linear between its sample frames j and j + 1).
+      const p0 = j * ch;
+      const p1 = p0 + ch;
+      const a0 = clip.pcm[p0] ?? 0;
+      const l = a0 + ((clip.pcm[p1] ?? a0) - a0) * frac;
+      let r = l;
+      if (ch === 2) {
+        const b0 = clip.pcm[p0 + 1] ?? 0;
+        r = b0 + ((clip.pcm[p1 + 1] ?? b0) - b0) * frac;
+      }
+      if (channels === 2) {
+        acc[at * 2] = (acc[at * 2] ?? 0) + l * g;
+        acc[at * 2 + 1] = (acc[at * 2 + 1] ?? 0) + r * g;
+      } else {
+        acc[at] = (acc[at] ?? 0) + ((l + r) / 2) * g;
+      }
     }
   }
-  const out = new Int16Array(total);
-  for (let i = 0; i < total; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round(acc[i]!)));
+  const out = new Int16Array(acc.length);
+  for (let i = 0; i < acc.length; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round(acc[i]!)));
   return out;
 }

@@ -174,8 +174,9 @@ export function playedSec(info: MediaInfo, trimStart: number, trimDuration: numb
 }
 
 /**
- * Decodes `lengthSec` of a source's sound from `fromSec` to mono s16 at `rate` (ffmpeg resamples
- * and downmixes). ASSET_INVALID at `path` when it cannot be decoded.
+ * Decodes `lengthSec` of a source's sound from `fromSec` to s16 at `rate`: mono as mono (the mix
+ * puts it in both channels at full level; ffmpeg's upmix would lower it 3 dB), anything else as
+ * stereo, interleaved (ffmpeg downmixes surround). ASSET_INVALID at `path` when it cannot be decoded.
  */
 export async function decodeAudio(
   ffmpeg: string,
@@ -183,6 +184,7 @@ export async function decodeAudio(
   fromSec: number,
   lengthSec: number,
   rate: number,
+  channels: 1 | 2,
   path: string,
   signal?: AbortSignal,
 ): Promise<Int16Array> {
@@ -202,7 +204,7 @@ export async function decodeAudio(
         '-vn',
         '-sn',
         '-ac',
-        '1',
+        String(channels),
         '-ar',
         String(rate),
         '-f',

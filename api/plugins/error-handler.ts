@@ -110,7 +110,7 @@ export function toAppError(err: FastifyError | Error, request: FailedRequest): A
  */
 export function sendError(baseUrl: string, err: Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const appError = toAppError(err as FastifyError, failedRequest(request));
-  if (appError.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err }, 'database unreachable');
+  if (appError.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err }, 'a backing service is unreachable');
   else if (appError.status >= 500) request.log.error({ err }, 'request failed');
   if (appError.headers) reply.headers(appError.headers);
   reply.header('x-request-id', request.id);

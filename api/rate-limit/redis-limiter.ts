@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { AppError } from '../../lib/errors.ts';
 import type { GatedDecision, LimitDecision, RateLimiter, Window } from './limiter.ts';
+
+/** Seconds a client waits before retrying while Redis cannot be reached. */
+const UNREACHABLE_RETRY_AFTER_SEC = 5;
 
 /** Most checks one script call carries; a larger tick's worth goes out as several calls. */
 export const MAX_BATCH = 128;
@@ -167,7 +171,17 @@ export class RedisRateLimiter implements RateLimiter {
         }
       },
       (error: Error) => {
-        for (const c of batch) c.reject(error);
+        // Redis answered an error: our script or our keys are wrong, a 500. Anything else means
+        // it could not be reached (down, restarting, network gone): a 503 with Retry-After, as a
+        // database outage is, instead of failing requests as if they were broken.
+        const unreachable = error.name !== 'ReplyError';
+        const reason = unreachable
+          ? new AppError('SERVICE_UNAVAILABLE', 'The service cannot reach its rate-limit store. Retry shortly.', {
+              headers: { 'retry-after': String(UNREACHABLE_RETRY_AFTER_SEC) },
+              cause: error,
+            })
+          : error;
+        for (const c of batch) c.reject(reason);
       },
     );
   }

@@ -6,6 +6,7 @@ import { RedisRateLimiter } from '../../api/rate-limit/redis-limiter.ts';
 import { newId } from '../../lib/ids.ts';
 import { setPlan } from '../../store/accounts-repo.ts';
 import { revokeKey, rollKey } from '../../store/api-keys-repo.ts';
+import { startTcpProxy } from '../services/tcp-proxy.ts';
 import { movie } from './docs.ts';
 import { client, eachBackend, newAccount, startApp, testConfig } from './helpers.ts';
 
@@ -248,3 +249,33 @@ for (const kind of limiterKinds) {
     });
   });
 }
+
+test('Redis unreachable: 503 SERVICE_UNAVAILABLE with Retry-After, and back to normal once it returns', async (t) => {
+  if (!process.env.TEST_REDIS_URL) return t.skip('no TEST_REDIS_URL: scripts/test.sh starts a Redis for this');
+  const target = new URL(process.env.TEST_REDIS_URL);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
+  const limiter = new RedisRateLimiter(`redis://127.0.0.1:${proxy.port}`, { prefix: `t:${newId('req')}:` });
+  await eachBackend(t, async (t, db) => {
+    const app = await startApp(db, { limiter });
+    t.after(() => app.close());
+    const acc = await newAccount(db, { plan: 'pro', credits: 10 });
+    const api = client(app, acc.key);
+    assert.equal((await api('GET', '/v1/usage')).statusCode, 200);
+    proxy.refuse = true;
+    proxy.cut();
+    const down = await api('GET', '/v1/usage');
+    assert.equal(down.statusCode, 503);
+    assert.equal(down.json<{ error: { code: string } }>().error.code, 'SERVICE_UNAVAILABLE');
+    assert.equal(down.headers['retry-after'], '5');
+    proxy.refuse = false;
+    // ioredis reconnects on its own; the next requests are served again.
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await api('GET', '/v1/usage')).statusCode;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(status, 200);
+  });
+  await limiter.close();
+  await proxy.close();
+});

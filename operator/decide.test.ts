@@ -282,6 +282,58 @@ describe('decide: one reconcile pass of a Render', () => {
     assert.equal(second.status, undefined);
     assert.deepEqual(second.events, []);
   });
+
+  describe('a finished Render is deleted RENDER_TTL_SECONDS after it finished', () => {
+    const done = row({ status: 'done', progress: 100, durationSec: 5 });
+    const finished = (at: string) =>
+      makeRender()
+        .status({ phase: 'done', progress: 100, completionTime: at, ...output })
+        .obj();
+    const withTtl = (render: Render, r: RowView, ttl: number | undefined) =>
+      decide({
+        render,
+        row: r,
+        job: undefined,
+        meaning: jobMeaning(observeJob(undefined, render)),
+        now: NOW,
+        renderTtlSec: ttl,
+      });
+
+    it('past its TTL: deleted (the render stays in Postgres)', () => {
+      const a = withTtl(finished('2026-11-23T10:59:59Z'), done, 3600);
+      assert.deepEqual(core(a), { deleteRender: true, expired: true });
+    });
+    it('within its TTL: kept, and looked at again when it runs out', () => {
+      const a = withTtl(finished('2026-11-23T11:30:00Z'), done, 3600);
+      assert.equal(a.deleteRender, undefined);
+      assert.equal(a.requeueAfterMs, 30 * 60_000 + 1000);
+    });
+    it('no TTL: kept, no requeue', () => {
+      const a = withTtl(finished('2026-11-01T00:00:00Z'), done, undefined);
+      assert.equal(a.deleteRender, undefined);
+      assert.equal(a.requeueAfterMs, undefined);
+    });
+    it('a render still running is never deleted by the TTL, whatever its Render says', () => {
+      const a = withTtl(finished('2026-11-01T00:00:00Z'), row({ status: 'rendering' }), 0);
+      assert.equal(a.deleteRender, undefined);
+    });
+    it('the pass that records the outcome asks to be called back when the TTL runs out', () => {
+      const render = makeRender()
+        .status({ phase: 'rendering', progress: 99, ...output })
+        .obj();
+      const job = makeJob().condition('Complete').obj();
+      const a = decide({
+        render,
+        row: row({ status: 'rendering' }),
+        job,
+        meaning: jobMeaning(observeJob(job, render)),
+        now: NOW,
+        renderTtlSec: 60,
+      });
+      assert.ok(a.complete);
+      assert.equal(a.requeueAfterMs, 61_000);
+    });
+  });
 });
 
 describe('which watch events make a pass', () => {

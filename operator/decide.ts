@@ -31,6 +31,11 @@ export interface Observed {
   /** What the Job means for the render (store/lifecycle/decisions.ts jobMeaning). */
   meaning: JobMeaning;
   now: Date;
+  /**
+   * Seconds a finished Render stays in the cluster (RENDER_TTL_SECONDS) before the operator
+   * deletes it; its render stays in Postgres and the API. Undefined: kept.
+   */
+  renderTtlSec?: number | undefined;
 }
 
 export interface Event {
@@ -40,8 +45,14 @@ export interface Event {
 }
 
 export interface Actions {
-  /** The Render has no row (never had, or it was deleted): remove it and with it the Job. */
+  /**
+   * Remove the Render and with it the Job: it has no row (never had, or it was deleted), or it
+   * finished longer than its TTL ago (`expired`).
+   */
   deleteRender?: true;
+  expired?: true;
+  /** Look again after this long (a finished Render's TTL runs out then). */
+  requeueAfterMs?: number;
   /** The Render was deleted while the render ran: fail it as cancelled (credits released). */
   cancel?: true;
   createJob?: true;
@@ -163,6 +174,11 @@ export function decide(o: Observed): Actions {
   if (render.metadata.deletionTimestamp) return { events };
   if (!row) return { deleteRender: true, events };
 
+  const finishedAt = render.status?.completionTime;
+  if (isTerminal(row.status) && finishedAt && o.renderTtlSec !== undefined) {
+    const left = Date.parse(finishedAt) + o.renderTtlSec * 1000 - o.now.getTime();
+    if (left <= 0) return { deleteRender: true, expired: true, events };
+  }
   const actions: Actions = { events };
   let terminal: RowView | undefined = isTerminal(row.status) ? row : undefined;
   if (!terminal) {
@@ -214,6 +230,12 @@ export function decide(o: Observed): Actions {
   if (!actions.createJob && statusChanges(render.status, status)) actions.status = status;
   if (job && !render.status?.jobName && !terminal) {
     events.unshift({ type: 'Normal', reason: 'JobCreated', message: `Created Job ${job.metadata?.name}` });
+  }
+  // A finished Render is looked at again when its TTL runs out (the status written now carries
+  // its completionTime; the periodic resync would find it too, a minute late at most).
+  const completion = status.completionTime ?? finishedAt;
+  if (terminal && completion && o.renderTtlSec !== undefined) {
+    actions.requeueAfterMs = Math.max(0, Date.parse(completion) + o.renderTtlSec * 1000 - o.now.getTime()) + 1000;
   }
   return actions;
 }

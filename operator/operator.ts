@@ -151,14 +151,15 @@ export class Operator {
       if (!term || term.aborted) return undefined;
       this.reconciles++;
       const started = performance.now();
+      let again: { requeueAfterMs?: number } | undefined;
       try {
-        await this.reconciler.reconcile(name);
+        again = await this.reconciler.reconcile(name);
       } catch (err) {
         this.metrics.reconciled('error', (performance.now() - started) / 1000);
         throw err;
       }
       this.metrics.reconciled('success', (performance.now() - started) / 1000);
-      return undefined;
+      return again;
     }, this.opts.settings.workers);
     if (this.elector) this.elector.start();
     else this.lead(new AbortController().signal);

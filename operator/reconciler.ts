@@ -46,9 +46,10 @@ export class Reconciler {
     this.ns = deps.settings.namespace;
   }
 
-  async reconcile(name: string): Promise<void> {
+  /** One pass; returns when to look again, if a finished Render's TTL is running. */
+  async reconcile(name: string): Promise<{ requeueAfterMs?: number } | undefined> {
     const renderId = renderIdFromName(name);
-    if (!renderId) return; // not ours: a Render created by hand with another name
+    if (!renderId) return undefined; // not ours: a Render created by hand with another name
     let render = this.deps.renderCache.get(name);
     let job = this.deps.jobCache.get(name);
     // A finished Job is decided on the Render as it is now, not as a lagging cache has it: the
@@ -65,9 +66,11 @@ export class Reconciler {
       job,
       meaning: render ? jobMeaning(observeJob(job, render)) : { state: 'missing' },
       now: this.now(),
+      renderTtlSec: this.deps.settings.renderTtlSec,
     });
     await this.act(name, renderId, render, actions);
     this.deps.onActions?.(name, actions);
+    return actions.requeueAfterMs === undefined ? undefined : { requeueAfterMs: actions.requeueAfterMs };
   }
 
   private async freshRender(name: string): Promise<Render | undefined> {
@@ -89,7 +92,8 @@ export class Reconciler {
       return;
     }
     if (a.deleteRender) {
-      log.warn('the Render has no render row; deleting it');
+      if (a.expired) log.info('the Render finished longer than RENDER_TTL_SECONDS ago; deleting it');
+      else log.warn('the Render has no render row; deleting it');
       await this.deps.renders.delete(name).catch((err: unknown) => {
         if (!isNotFound(err)) throw err;
       });

@@ -37,6 +37,13 @@ export const OperatorEnvSchema = Type.Object({
       description: 'ttlSecondsAfterFinished of a Job, set once its outcome is recorded in Postgres.',
     }),
   ),
+  RENDER_TTL_SECONDS: Type.Optional(
+    Type.String({
+      pattern: '^([0-9]{1,9})?$',
+      description:
+        'Seconds a finished Render stays in the cluster before the operator deletes it (its render stays in Postgres); empty: kept.',
+    }),
+  ),
   OPERATOR_WORKERS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: 'Reconcile workers.' })),
   LEADER_ELECTION: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
   LEASE_DURATION_SEC: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$' })),
@@ -63,6 +70,8 @@ export interface WorkerJobSettings {
   kueueQueueName: string | undefined;
   maxAttempts: number;
   ttlSecondsAfterFinished: number;
+  /** Seconds a finished Render is kept (RENDER_TTL_SECONDS, 7 days); undefined: for ever. */
+  renderTtlSec?: number | undefined;
 }
 
 export interface OperatorSettings {
@@ -114,6 +123,7 @@ export function operatorSettings(env: NodeJS.ProcessEnv): OperatorSettings {
       kueueQueueName: v.KUEUE_QUEUE_NAME,
       maxAttempts: Number(v.RENDER_MAX_ATTEMPTS ?? 2),
       ttlSecondsAfterFinished: Number(v.JOB_TTL_SECONDS ?? 3600),
+      renderTtlSec: v.RENDER_TTL_SECONDS === '' ? undefined : Number(v.RENDER_TTL_SECONDS ?? 7 * 86400),
     },
     workers: Number(v.OPERATOR_WORKERS ?? 64),
     leaderElection: {

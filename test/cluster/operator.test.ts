@@ -51,10 +51,12 @@ async function stopChild(c: Child, signal: NodeJS.Signals = 'SIGTERM'): Promise<
 }
 
 /** A kubeconfig like `file` whose server is `server` (the API reaches the apiserver through a proxy). */
+/** A copy of a kubeconfig (JSON, test/services/control-plane.ts) whose clusters are reached at `server`. */
 async function kubeconfigVia(file: string, server: string): Promise<string> {
-  const text = await readFile(file, 'utf8');
+  const config = JSON.parse(await readFile(file, 'utf8')) as { clusters: { cluster: { server: string } }[] };
+  for (const c of config.clusters) c.cluster.server = server;
   const out = `${file}.via-proxy`;
-  await writeFile(out, text.replace(/server: *\S+/g, `server: ${server}`));
+  await writeFile(out, JSON.stringify(config));
   return out;
 }
 
@@ -432,8 +434,10 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     const created = await post(key, { movie: tinyMovie({ duration: 1 }) });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const id = created.body.id as string;
+    const refusedFrom = apiProxy.accepted;
     await sleep(1_000);
     assert.equal((await row(id))?.status, 'queued');
+    assert.ok(apiProxy.accepted > refusedFrom, 'the API tried the apiserver, through the proxy, and was refused');
     apiProxy.refuse = false;
     const done = await finished(id, 120_000);
     assert.equal(done.status, 'done', JSON.stringify(done.error));
@@ -540,5 +544,30 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     assert.equal(await can('worker', 'patch', 'renders.framewright.dev', '--subresource=status'), 'yes');
     assert.equal(await can('worker', 'patch', 'renders.framewright.dev'), 'no', 'a worker cannot change a spec');
     assert.equal(await can('api', 'create', 'renders.framewright.dev'), 'yes');
+  });
+
+  // Last: it replaces the operator by one with a short RENDER_TTL_SECONDS.
+  it('a finished Render is deleted RENDER_TTL_SECONDS after it finished; the render stays in the API', async () => {
+    for (const o of operators.splice(0)) await stopChild(o);
+    operators.push(spawnOperator({ ...operatorEnv, POD_NAME: 'operator-ttl', RENDER_TTL_SECONDS: '3' }));
+    const { key } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const id = (await post(key, { movie: tinyMovie({ duration: 1 }) })).body.id as string;
+    const name = renderName(id);
+    assert.equal((await finished(id)).status, 'done');
+    const status = await until('the Render to say done', async () => {
+      const r = JSON.parse(await kubectl('get', 'render', name, '-o', 'json'));
+      return r.status?.phase === 'done' ? r.status : undefined;
+    });
+    // Deleted once the TTL ran out (the pass that finished it asked to be called back then).
+    await until(
+      'the Render to be deleted',
+      async () => ((await kubectl('get', 'renders', '-o', 'name')).includes(name) ? undefined : true),
+      30_000,
+    );
+    const gone = Date.now() - Date.parse(status.completionTime);
+    assert.ok(gone >= 3000, `deleted ${gone} ms after it finished, not before its TTL`);
+    const res = await fetch(`${api.base}/v1/renders/${id}`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { status: string }).status, 'done', 'the render itself is kept');
   });
 });

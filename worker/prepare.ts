@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { limitConcurrency } from '../lib/concurrency.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import {
@@ -69,6 +70,9 @@ const FONT_TYPES = [
   'font/sfnt',
 ];
 
+/** Media sources fetched and probed (and sounds decoded) at once. */
+const MEDIA_CONCURRENCY = 4;
+
 const elementPath = (s: number, e: number) => `scenes[${s}].elements[${e}]`;
 
 /**
@@ -115,14 +119,16 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
   const ffmpeg = opts.ffmpegPath ?? 'ffmpeg';
   const ffprobe = opts.ffprobePath ?? 'ffprobe';
   const sources = new Map<string, Promise<{ file: string; info: MediaInfo }>>();
+  // A few at a time: each is a download and an ffprobe process, and a document may name thousands.
+  const mediaSlot = limitConcurrency(MEDIA_CONCURRENCY);
   const media = new Map<string, Promise<{ file: string; info: MediaInfo }>>();
   const useMedia = (url: string, path: string, kind: 'video' | 'audio') => {
     let source = sources.get(`${kind} ${url}`);
     if (!source) {
-      source = fetchMedia(url, path, kind, opts.fetchPolicy, tmpDir, signal).then(async (file) => ({
-        file,
-        info: await probeMedia(ffprobe, file, path, signal),
-      }));
+      source = mediaSlot(async () => {
+        const file = await fetchMedia(url, path, kind, opts.fetchPolicy, tmpDir, signal);
+        return { file, info: await probeMedia(ffprobe, file, path, signal) };
+      });
       sources.set(`${kind} ${url}`, source);
     }
     const checked = source.then((m) => {
@@ -215,16 +221,21 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
         const m = mediaInfo.get(path)!;
         if (el.type === 'video' && !m.info.audio) continue; // a silent clip
         const span = spanOf(s, e);
+        // No more of the source than plays (one pass at most: the mix loops it).
+        const decodeSec = Math.min(m.playedSec, span.endSec - span.startSec);
+        if (decodeSec <= 0) continue;
         decodes.push(
-          decodeAudio(
-            ffmpeg,
-            m.file,
-            el.trimStart ?? 0,
-            m.playedSec,
-            MIX_RATE,
-            channelsOf(m.info),
-            `${path}.src`,
-            signal,
+          mediaSlot(() =>
+            decodeAudio(
+              ffmpeg,
+              m.file,
+              el.trimStart ?? 0,
+              decodeSec,
+              MIX_RATE,
+              channelsOf(m.info),
+              `${path}.src`,
+              signal,
+            ),
           ).then((pcm) => ({
             pcm,
             channels: channelsOf(m.info),
@@ -241,17 +252,19 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
   }
   if (movie.soundtrack && soundtrack) {
     const st = movie.soundtrack;
-    const length = playedSec(soundtrack.info, st.trimStart ?? 0, undefined, 'soundtrack');
+    const length = Math.min(playedSec(soundtrack.info, st.trimStart ?? 0, undefined, 'soundtrack'), totalSec);
     decodes.push(
-      decodeAudio(
-        ffmpeg,
-        soundtrack.file,
-        st.trimStart ?? 0,
-        length,
-        MIX_RATE,
-        channelsOf(soundtrack.info),
-        'soundtrack.src',
-        signal,
+      mediaSlot(() =>
+        decodeAudio(
+          ffmpeg,
+          soundtrack.file,
+          st.trimStart ?? 0,
+          length,
+          MIX_RATE,
+          channelsOf(soundtrack.info),
+          'soundtrack.src',
+          signal,
+        ),
       ).then((pcm) => ({
         pcm,
         channels: channelsOf(soundtrack.info),

@@ -43,7 +43,7 @@ const EPSILON = 1e-6;
 const HANDED_OUT = 3;
 /** The longest wait for one decoded frame. */
 const FRAME_TIMEOUT_MS = 60_000;
-/** Complete frames waiting in the decoder before it stops reading ffmpeg's pipe. */
+/** Complete frames waiting in the decoder before it stops reading ffmpeg's socket. */
 const QUEUED = 2;
 
 /** Builds ffmpeg's arguments for a decoder starting at or before `fromSec` (exported for tests). */
@@ -233,16 +233,14 @@ export class VideoReader {
   #current: VideoFrame | undefined;
   #ahead: VideoFrame | undefined;
   #exhausted = false;
-  /** Decoders started (tests: a loop restarts once per pass). */
-  starts = 0;
+  /** Where the current decoder was asked to start. */
+  #seekedTo = 0;
 
   constructor(ffmpeg: string, plan: VideoSourcePlan, path: string) {
     this.#ffmpeg = ffmpeg;
     this.#plan = plan;
     this.#path = path;
   }
-
-  #seekedTo = 0;
 
   #restart(sec: number) {
     this.#seekedTo = Math.max(0, sec);
@@ -253,7 +251,6 @@ export class VideoReader {
       this.#seekedTo,
       (this.#plan.width * this.#plan.height * 3) / 2,
     );
-    this.starts++;
     this.#current = undefined;
     this.#ahead = undefined;
     this.#exhausted = false;

@@ -28,6 +28,7 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { requestIdPlugin } from './plugins/request-id.ts';
 import { routeTablePlugin } from './plugins/route-table.ts';
+import { unusedConnectionsPlugin } from './plugins/unused-connections.ts';
 import type { RateLimiter } from './rate-limit/limiter.ts';
 import { MemoryRateLimiter } from './rate-limit/memory-limiter.ts';
 import { RedisRateLimiter } from './rate-limit/redis-limiter.ts';
@@ -128,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(errorHandlerPlugin);
   await app.register(requestIdPlugin);
+  await app.register(unusedConnectionsPlugin);
   await app.register(swagger, {
     // The route schemas stay permissive where the movie library validates (path-precise findings);
     // the document describes what is really accepted (api/schemas/openapi.ts).

@@ -16,6 +16,10 @@ rm -rf "$out"
 # bin/framewright does not take the build for current.
 mkdir -p "$out" && touch "$out/.built"
 node_modules/.bin/tsc -p tsconfig.build.json --outDir "$out"
+# The web dashboard (dashboard/): type-checked for the browser, then bundled by esbuild into
+# dist/dashboard/, which the built server reads (api/dashboard/files.ts) with no bundler at run time.
+node_modules/.bin/tsc --noEmit -p dashboard
+node --import tsx dashboard/build.ts "$out/dashboard"
 mkdir -p "$out/store/migrations"
 cp store/migrations/*.sql "$out/store/migrations/"
 # package.json beside dist/ is the one the image copies; dist/ needs no copy of its own.

@@ -67,6 +67,8 @@ account=$("${run_env[@]}" ./bin/framewright accounts create --plan pro --credits
   exit 1
 }
 KEY=$(node -e 'console.log(JSON.parse(process.argv[1]).key)' "$account")
+# scripts/fuzz_hooks.py keeps the fuzzer from revoking or rolling this key.
+export FUZZ_KEY_ID=$(node -e 'console.log(JSON.parse(process.argv[1]).keyId)' "$account")
 
 "${run_env[@]}" ./bin/framewright serve >"$FUZZ_DIR/server.log" 2>&1 &
 SERVER_PID=$!
@@ -102,6 +104,11 @@ SCHEMATHESIS_HOOKS=scripts/fuzz_hooks.py HYPOTHESIS_STORAGE_DIRECTORY="$FUZZ_DIR
   "$@"
 rc=$?
 echo "fuzz: schemathesis exited $rc after $(($(date +%s) - started))s" >&2
+# Every case after a revocation of the fuzzer's own key would have been a 401 that tests nothing.
+if ! curl -sf "$BASE/v1/usage" -H "Authorization: Bearer $KEY" -o /dev/null; then
+  echo "fuzz: the fuzzer's key no longer works at the end of the run" >&2
+  rc=1
+fi
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then echo "fuzz: the run outlasted ${TIME_LIMIT}s" >&2; fi
 # What the server logged as errors (but the expected LLM_FAILED), to go with the failures above.
 errors=$(grep -E '"level":(50|60)' "$FUZZ_DIR/server.log" | grep -v '"code":"LLM_FAILED"' | cut -c1-1500 | tail -20)

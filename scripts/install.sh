@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 # xvfb + xauth: the X display headless-gl needs. libxi-dev libglu1-mesa-dev libglew-dev pkg-config:
 # to build `gl` from source. espeak-ng: offline speech. fonts-*: text rendering. python3-venv: moto (S3).
 # etcd-server: the control plane's store for the cluster tests (scripts/control-plane.sh).
+# chromium: the browser the dashboard's tests drive (test/dashboard, through playwright-core).
 APT_PACKAGES=(ffmpeg postgresql redis-server xvfb xauth libxi-dev libglu1-mesa-dev libglew-dev pkg-config
-  build-essential patch curl python3 python3-venv espeak-ng fonts-dejavu-core etcd-server)
+  build-essential patch curl python3 python3-venv espeak-ng fonts-dejavu-core etcd-server chromium)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

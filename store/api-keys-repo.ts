@@ -42,9 +42,54 @@ export async function findKeyByHash(sql: Queryable, keyHash: string): Promise<Ke
   return row;
 }
 
-export async function getKey(sql: Queryable, id: string): Promise<ApiKeyRow | undefined> {
-  const [row] = await sql<ApiKeyRow[]>`SELECT * FROM api_keys WHERE id = ${id}`;
+/**
+ * The keys one caller may see and manage: its own account's, of the modes it may manage. Every
+ * read on behalf of an API caller takes one, so another account's key is simply not there.
+ */
+export interface KeyScope {
+  accountId: string;
+  modes: readonly KeyMode[];
+}
+
+/** A key by id; with `scope`, only when it is within it (else undefined, as for an unknown id). */
+export async function getKey(sql: Queryable, id: string, scope?: KeyScope): Promise<ApiKeyRow | undefined> {
+  const [row] = scope
+    ? await sql<ApiKeyRow[]>`SELECT * FROM api_keys
+        WHERE id = ${id} AND account_id = ${scope.accountId} AND mode = ANY(${scope.modes as KeyMode[]})`
+    : await sql<ApiKeyRow[]>`SELECT * FROM api_keys WHERE id = ${id}`;
   return row;
+}
+
+/** One page of the keys in `scope`, newest first (createdAt, then id, descending), and their count. */
+export async function listScopedKeys(
+  sql: Queryable,
+  scope: KeyScope,
+  filter: { status?: 'active' | 'revoked' | undefined },
+  page: { limit: number; offset: number },
+): Promise<{ rows: ApiKeyRow[]; total: number }> {
+  const status =
+    filter.status === 'active'
+      ? sql`AND revoked_at IS NULL`
+      : filter.status === 'revoked'
+        ? sql`AND revoked_at IS NOT NULL`
+        : sql``;
+  const where = sql`account_id = ${scope.accountId} AND mode = ANY(${scope.modes as KeyMode[]}) ${status}`;
+  const [rows, count] = await Promise.all([
+    sql<ApiKeyRow[]>`SELECT * FROM api_keys WHERE ${where}
+      ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
+    sql<{ n: number }[]>`SELECT count(*)::int AS n FROM api_keys WHERE ${where}`,
+  ]);
+  return { rows, total: count[0]?.n ?? 0 };
+}
+
+/**
+ * Records that a key was used at `at`. The row is only written when the stored time is a minute
+ * old or more, so several API processes using one key write it about once a minute in all (an
+ * UPDATE whose WHERE matches nothing writes no row version).
+ */
+export async function touchKeyLastUsed(sql: Queryable, id: string, at: Date): Promise<void> {
+  await sql`UPDATE api_keys SET last_used_at = ${at}
+    WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at <= ${at}::timestamptz - interval '1 minute')`;
 }
 
 export async function listKeys(sql: Queryable, accountId: string): Promise<ApiKeyRow[]> {

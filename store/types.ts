@@ -24,6 +24,8 @@ export interface ApiKeyRow {
   createdAt: Date;
   revokedAt: Date | null;
   replacedBy: string | null;
+  /** Written at most once a minute per key and process (api/auth/last-used.ts). */
+  lastUsedAt: Date | null;
 }
 
 export interface RenderRow {

@@ -1,10 +1,8 @@
 import { AppError } from '../../lib/errors.ts';
-import { newId } from '../../lib/ids.ts';
 import { getAccount } from '../../store/accounts-repo.ts';
-import { getKey, listKeys, revokeKey, rollKey } from '../../store/api-keys-repo.ts';
+import { listKeys, revokeKey } from '../../store/api-keys-repo.ts';
 import type { ApiKeyRow } from '../../store/types.ts';
-import { generateApiKey } from '../auth/api-key.ts';
-import { issueKey } from '../auth/provision.ts';
+import { issueKey, rollApiKey } from '../auth/provision.ts';
 import { emit, need, parse, runCommand, UsageError } from './common.ts';
 
 const USAGE = `Usage:
@@ -23,6 +21,7 @@ function shown(k: ApiKeyRow) {
     createdAt: k.createdAt.toISOString(),
     revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
     replacedBy: k.replacedBy,
+    lastUsedAt: k.lastUsedAt ? k.lastUsedAt.toISOString() : null,
   };
 }
 
@@ -55,15 +54,13 @@ export async function main(argv: string[]): Promise<number> {
       const { values } = parse(rest, { key: { type: 'string' } });
       const db = await open();
       const oldId = need(values, 'key');
-      const old = await getKey(db.sql, oldId);
-      if (!old) throw new AppError('NOT_FOUND', `No key ${oldId}.`);
-      const fresh = generateApiKey(old.mode);
-      const rolled = await rollKey(db.sql, oldId, { id: newId('key'), keyHash: fresh.keyHash, prefix: fresh.prefix });
-      if (!rolled) throw new AppError('NOT_FOUND', `Key ${oldId} is already revoked.`);
+      const rolled = await rollApiKey(db.sql, oldId);
+      if (!rolled) throw new AppError('NOT_FOUND', `No active key ${oldId}.`);
+      const { created } = rolled;
       return emit(
         values.json as boolean,
-        { revoked: shown(rolled.old), created: { ...shown(rolled.created), key: fresh.secret } },
-        `revoked ${oldId}\nkey ${rolled.created.id}: ${fresh.secret}\nThe key is shown once; store it now.`,
+        { revoked: shown(rolled.revoked), created: { ...shown(created.row), key: created.secret } },
+        `revoked ${oldId}\nkey ${created.row.id}: ${created.secret}\nThe key is shown once; store it now.`,
       );
     }
     if (sub === 'revoke') {

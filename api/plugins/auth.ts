@@ -5,6 +5,7 @@ import { EVICT_ALL_KEYS, findKeyByHash, KEY_CHANGES_CHANNEL } from '../../store/
 import { listenForChanges } from '../../store/database.ts';
 import { hashApiKey, KEY_PATTERN } from '../auth/api-key.ts';
 import { KeyCache } from '../auth/key-cache.ts';
+import { LastUsedRecorder } from '../auth/last-used.ts';
 import { UNAUTHORIZED_MESSAGE } from '../auth/require-auth.ts';
 import { type LimitDecision, retryAfterSec } from '../rate-limit/limiter.ts';
 import { rateWindow } from './rate-limit.ts';
@@ -30,6 +31,9 @@ export const authPlugin = fp(
     app.decorateRequest('auth', null);
     const cache = new KeyCache(app.config.authCacheTtlMs);
     app.decorate('keyCache', cache);
+    // "Last used" of keys: at most one write a minute per key, off the request's path.
+    const lastUsed = new LastUsedRecorder(app.db.sql, (err) => app.log.warn({ err }, 'could not record key use'));
+    app.addHook('onClose', () => lastUsed.settle());
     // A revocation anywhere (another replica, the CLI) evicts the key here at once, and a plan
     // change evicts every key; so does a reconnect of the listener (it may have missed some). On
     // the embedded database the CLI writes through this server's wire server, which relays NOTIFY.
@@ -61,6 +65,7 @@ export const authPlugin = fp(
         if (!decided.hit) throw gateRefusal(decided.gate, now);
         request.auth = cached;
         request.rateLimit = decided.hit;
+        lastUsed.touch(cached.keyId, now);
         return;
       }
       const gateDecision = await app.limiter.peek(gate.key, gate.limit, gate.windowMs, now);
@@ -77,6 +82,7 @@ export const authPlugin = fp(
       }
       request.auth = { accountId: found.accountId, keyId: found.keyId, mode: found.mode, plan: found.plan };
       cache.set(hash, request.auth, now);
+      lastUsed.touch(found.keyId, now);
     });
   },
   { name: 'auth', dependencies: ['config', 'db', 'rate-limiter'] },

@@ -23,13 +23,21 @@ const script: IdRoute = {
   notFound: (id) => new AppError('NOT_FOUND', `No script ${id}.`, { path: 'id' }),
 };
 
+const key: IdRoute = {
+  prefix: 'key',
+  notFound: (id) => new AppError('NOT_FOUND', `No key ${id}.`, { path: 'id' }),
+};
+
 /** Every route with an `:id`, by url. */
 const ID_ROUTES: Record<string, IdRoute> = {
   '/v1/renders/:id': render,
+  '/v1/renders/:id/movie': render,
   '/v1/templates/:id': template,
   '/v1/templates/:id/renders': template,
   '/v1/scripts/:id': script,
   '/v1/scripts/:id/movie': script,
+  '/v1/keys/:id': key,
+  '/v1/keys/:id/roll': key,
   '/v1/assets/:id': { prefix: 'ast', notFound: (id) => new AppError('NOT_FOUND', `No asset ${id} for this API key.`) },
   // The two signed-link routes say nothing of the id: links cannot be probed.
   '/v1/assets/:id/content': { prefix: 'ast', notFound: () => new AppError('NOT_FOUND', 'No such asset.') },

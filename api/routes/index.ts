@@ -12,9 +12,13 @@ export interface RouteModule {
 export const ROUTE_MODULES: readonly RouteModule[] = [
   { name: 'meta', prefix: '', load: () => import('./meta.ts') },
   { name: 'health', prefix: '', load: () => import('./health.ts') },
+  { name: 'dashboard', prefix: '', load: () => import('./dashboard.ts') },
   { name: 'renders', prefix: '/v1', load: () => import('./renders.ts') },
   { name: 'templates', prefix: '/v1', load: () => import('./templates.ts') },
   { name: 'usage', prefix: '/v1', load: () => import('./usage.ts') },
+  { name: 'keys', prefix: '/v1', load: () => import('./keys.ts') },
+  { name: 'template-check', prefix: '/v1', load: () => import('./template-check.ts') },
+  { name: 'render-movie', prefix: '/v1', load: () => import('./render-movie.ts') },
   { name: 'scripts', prefix: '/v1', load: () => import('../scripts/routes.ts') },
   { name: 'outputs', prefix: '/v1', load: () => import('../pipeline/outputs-route.ts') },
   { name: 'voices', prefix: '/v1', load: () => import('../pipeline/voices-route.ts') },

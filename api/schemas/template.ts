@@ -12,11 +12,15 @@ const VariableDeclSchema = Type.Object(
   { additionalProperties: true },
 );
 
+export const VariableManifestSchema = Type.Record(Type.String(), VariableDeclSchema, {
+  description: 'Manifest mirroring body.variables.',
+});
+
 const templateFields = {
   id: Type.String({ minLength: 1 }),
   name: Type.String({ minLength: 1 }),
   body: Type.Object({}, { additionalProperties: true, description: 'The movie document verbatim as stored.' }),
-  variables: Type.Record(Type.String(), VariableDeclSchema, { description: 'Manifest mirroring body.variables.' }),
+  variables: VariableManifestSchema,
   createdAt: DateTime,
   updatedAt: DateTime,
 };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -58,6 +58,11 @@ test('the built CLI on bare Node: serve answers and a render completes', { timeo
   t.after(() => stopServe(served));
   await untilReady(served, base, 60_000);
   assert.equal((await fetch(`${base}/healthz`)).status, 200);
+  // The dashboard from the build's files (dist/dashboard/), with no bundler at run time.
+  const bundle = await fetch(`${base}/dashboard/app.js`);
+  assert.equal(bundle.status, 200);
+  assert.equal(await bundle.text(), await readFile(path.join(REPO, 'dist/dashboard/app.js'), 'utf8'));
+  assert.equal((await fetch(`${base}/dashboard`)).status, 200);
 
   const key = /API key \(shown once, store it now\): (\S+)/.exec(out)?.[1];
   assert.ok(key, `serve printed the first account's key:\n${out}`);

@@ -50,7 +50,13 @@ export async function stopServe(served: ServeProcess, timeoutMs = 30_000): Promi
   if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
-  const code = await Promise.race([exited, sleep(timeoutMs).then(() => 'late' as const)]);
+  // The deadline must not keep this process alive once serve has exited.
+  let deadline: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    deadline = setTimeout(() => resolve('late'), timeoutMs);
+  });
+  const code = await Promise.race([exited, late]);
+  clearTimeout(deadline);
   if (code === 'late') {
     child.kill('SIGKILL');
     throw new Error(`serve did not exit within ${timeoutMs} ms of SIGTERM:\n${served.log().slice(-4000)}`);

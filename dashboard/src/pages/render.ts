@@ -1,0 +1,121 @@
+import { ApiError, type Render } from '../api.ts';
+import { attempt, type Ctx, errorView, heading } from '../context.ts';
+import { curlCommand } from '../curl.ts';
+import { copyButton, h, time } from '../dom.ts';
+import { FINAL, progressBar, statusBadge } from './renders.ts';
+
+const POLL_MS = 1000;
+
+/** One render: live status and progress, the MP4 in the page when done, the error when failed. */
+export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
+  heading(ctx, `Render ${id}`);
+  const problem = h('div', {});
+  const summary = h('div', {});
+  const result = h('div', {});
+  const curlText = h('pre', { class: 'code', tabindex: '0', 'aria-label': 'curl command' });
+  let movie: Record<string, unknown> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  let lastStatus = '';
+  let render: Render | undefined;
+
+  const curl = async () => {
+    movie ??= await ctx.api.renderMovie(id);
+    const text = curlCommand(location.origin, render ?? { webhookUrl: null }, movie);
+    curlText.textContent = text;
+    return text;
+  };
+  const details = h(
+    'details',
+    { class: 'card' },
+    h('summary', {}, 'The request that made it'),
+    h('p', {}, 'The render again, as curl. It reads the key from $FRAMEWRIGHT_API_KEY: the command never contains it.'),
+    curlText,
+  );
+  details.addEventListener('toggle', () => {
+    if (details.open && !curlText.textContent) void attempt(problem, curl);
+  });
+
+  function draw(r: Render): void {
+    summary.replaceChildren(
+      h(
+        'dl',
+        { class: 'facts' },
+        h('dt', {}, 'Status'),
+        h('dd', { 'data-status': r.status }, statusBadge(r)),
+        h('dt', {}, 'Progress'),
+        h('dd', {}, progressBar(r), ` ${r.progress}%`),
+        h('dt', {}, 'Kind'),
+        h('dd', {}, r.draft ? 'draft' : 'final', r.watermark ? ', watermarked' : ''),
+        h('dt', {}, 'Length'),
+        h('dd', {}, r.durationSec === null ? 'not known yet' : `${r.durationSec} s at ${r.fps} fps`),
+        h('dt', {}, 'Template'),
+        h('dd', {}, r.templateId ? h('a', { href: `#/templates/${r.templateId}` }, r.templateId) : 'none'),
+        h('dt', {}, 'Created'),
+        h('dd', {}, time(r.createdAt)),
+        h('dt', {}, 'Charged'),
+        h('dd', {}, r.meteredMinutes === null ? '—' : `${r.meteredMinutes} weighted minutes`),
+        h('dt', {}, 'Expires'),
+        h('dd', {}, time(r.expiresAt, '—')),
+      ),
+    );
+    if (r.status === lastStatus) return;
+    lastStatus = r.status;
+    ctx.announce(`Render ${r.status}.`);
+    if (r.status === 'done' && r.outputUrl) {
+      result.replaceChildren(
+        h(
+          'figure',
+          { class: 'player' },
+          h('video', { src: r.outputUrl, controls: true, preload: 'metadata', playsinline: true }),
+          h(
+            'figcaption',
+            {},
+            h('a', { href: r.outputUrl, download: `${r.id}.mp4` }, 'Download the MP4'),
+            ' (the link works without a key until it expires)',
+          ),
+        ),
+      );
+    } else if (r.status === 'failed' && r.error) {
+      const err = r.error;
+      result.replaceChildren(
+        h(
+          'div',
+          { class: 'error', role: 'alert' },
+          h('p', {}, h('strong', {}, err.code), ' ', err.message),
+          err.path ? h('p', {}, 'At ', h('code', { class: 'path' }, err.path)) : null,
+          h('p', {}, h('a', { href: err.docsUrl }, `What ${err.code} means`)),
+        ),
+      );
+    }
+  }
+
+  async function poll(): Promise<void> {
+    try {
+      render = await ctx.api.getRender(id);
+      if (stopped) return;
+      problem.replaceChildren();
+      draw(render);
+      if (!FINAL.has(render.status)) timer = setTimeout(poll, POLL_MS);
+    } catch (err) {
+      if (stopped) return;
+      problem.replaceChildren(errorView(err));
+      // No such render stays so; anything else (a lost connection, a 503) is tried again.
+      if (!(err instanceof ApiError && err.status === 404)) timer = setTimeout(poll, POLL_MS * 5);
+    }
+  }
+
+  ctx.main.append(
+    h('p', {}, h('a', { href: '#/renders' }, '← All renders')),
+    problem,
+    summary,
+    result,
+    h('div', { class: 'actions' }, copyButton('Copy as curl', curl)),
+    details,
+  );
+  await poll();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

@@ -1,0 +1,436 @@
+// The web dashboard in a real browser: Debian's Chromium driven by playwright-core against a real
+// `framewright serve` on its embedded defaults (PGlite, local disk, renders in worker processes).
+// One person's session, step by step: sign in, create a key and use it, render a template and
+// watch it finish and play, a validation finding at its path, a failed render's error, copy as
+// curl (and run it), roll and revoke, the keyboard, the phone size, axe-core, the CSP, and no
+// request leaving the origin. DASHBOARD_SCREENSHOTS=docs/images also writes the screenshots the
+// README and docs/dashboard.md show.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { freePort } from '../services/free-port.ts';
+import { spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
+import { browserMissing, launchChromium } from './browser.ts';
+
+const run = promisify(execFile);
+const SHOTS = process.env.DASHBOARD_SCREENSHOTS;
+
+/** A template that renders in a second or two on 2 cores: 320x180, 15 fps, 1 s. */
+const TINY_TEMPLATE = {
+  schema: 'v1',
+  width: 320,
+  height: 180,
+  fps: 15,
+  variables: {
+    name: { type: 'string', default: 'world', description: 'Who is greeted.' },
+    tone: { type: 'enum', options: ['calm', 'bold'], default: 'calm' },
+  },
+  scenes: [
+    {
+      id: 'intro',
+      duration: 1,
+      background: '#1a2238',
+      elements: [{ id: 'title', type: 'text', text: 'Hi {{name}}, {{tone}}', fontSize: 28, color: '#ffffff' }],
+    },
+  ],
+};
+
+/** Evaluates `expression` in the page (a string: this file is type-checked without the DOM). */
+function inPage(page: Page, expression: string): Promise<unknown> {
+  return page.evaluate(expression);
+}
+
+/** Polls `check` (every 50 ms, up to 10 s) until it holds. */
+async function until(check: () => Promise<boolean>, what = 'the condition'): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !(await check()); await new Promise((r) => setTimeout(r, 50))) {
+    if (Date.now() > deadline) assert.fail(`${what} did not hold within 10 s`);
+  }
+}
+
+async function axeViolations(page: Page, axeSource: string): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern (a <script>
+  // tag would be refused by it, as it should be).
+  const results = (await page.evaluate(`${axeSource}
+    axe.run(document, { resultTypes: ['violations'] })`)) as {
+    violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+  };
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, async (t) => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'fw-dashboard-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const served = spawnServe({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: base,
+    RENDER_CONCURRENCY: '1',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    S3_BUCKET: '',
+  });
+  let closeBrowser: (() => Promise<void>) | undefined;
+  // In this order (node:test runs after-hooks first to last): the browser first, as a media stream
+  // it keeps open would hold the server's drain; then the server; then its data directory.
+  t.after(async () => {
+    await closeBrowser?.();
+    const stopping = Date.now();
+    await stopServe(served);
+    t.diagnostic(`serve stopped in ${Date.now() - stopping} ms`);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  await untilReady(served, base, 60_000);
+  const firstKey = /API key \(shown once, store it now\): (\S+)/.exec(served.log())?.[1];
+  assert.ok(firstKey, served.log());
+
+  const { context, close } = await launchChromium();
+  closeBrowser = close;
+  const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  const problems: string[] = [];
+  const offOrigin: string[] = [];
+  context.on('request', (r) => {
+    if (!r.url().startsWith(`${base}/`)) offOrigin.push(r.url());
+  });
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    // A refused key's 401 is logged by the browser as a failed resource; everything else is a fault.
+    if (m.type() === 'error' && !/status of 401/.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  const shot = async (name: string, p: Page = page) => {
+    if (!SHOTS) return;
+    await mkdir(SHOTS, { recursive: true });
+    await p.screenshot({ path: path.join(SHOTS, `dashboard-${name}.png`), fullPage: true });
+  };
+  const api = (key: string, url: string, init: RequestInit = {}) =>
+    fetch(`${base}${url}`, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } });
+
+  await t.test('served with a strict Content-Security-Policy and no third-party files', async () => {
+    for (const url of ['/dashboard', '/dashboard/app.js', '/dashboard/app.css']) {
+      const res = await fetch(`${base}${url}`);
+      assert.equal(res.status, 200, url);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      assert.match(csp, /default-src 'none'/);
+      assert.match(csp, /script-src 'self'(;|$)/);
+      assert.match(csp, /style-src 'self'(;|$)/);
+      assert.match(csp, /frame-ancestors 'none'/);
+      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    }
+    const html = await (await fetch(`${base}/dashboard`)).text();
+    assert.doesNotMatch(html, /<script>|<style|\sstyle=|\son[a-z]+=/i, 'no inline script or style');
+    assert.doesNotMatch(html, /https?:\/\//, 'no absolute (third-party) URL in the page');
+  });
+
+  let signedInKey = firstKey;
+  await t.test('sign in: a refused key says so; the key stays in this tab only', async () => {
+    await page.goto(`${base}/dashboard`);
+    await page.getByLabel('API key').fill(`fw_live_${'x'.repeat(40)}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'UNAUTHORIZED' }).waitFor();
+    assert.equal(await page.getByLabel('API key').getAttribute('aria-invalid'), 'true');
+    await shot('signin');
+    await page.getByLabel('API key').fill(firstKey);
+    await page.getByLabel('API key').press('Enter');
+    await page.getByRole('heading', { name: 'Renders', level: 1 }).waitFor();
+    const storage = await inPage(
+      page,
+      `({ session: sessionStorage.getItem('framewright.apiKey'), local: localStorage.length,
+          cookie: document.cookie, url: location.href })`,
+    );
+    assert.deepEqual(storage, { session: firstKey, local: 0, cookie: '', url: `${base}/dashboard#/renders` });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Renders', level: 1 }).waitFor();
+    // Another tab has its own session: it asks for a key.
+    const other = await context.newPage();
+    await other.goto(`${base}/dashboard`);
+    await other.getByLabel('API key').waitFor();
+    await other.close();
+  });
+
+  let created = '';
+  await t.test('create a key: the secret shown once, copied, and it works', async () => {
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await page.getByLabel('Mode').selectOption('live');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = page.getByLabel('Secret');
+    await secret.waitFor();
+    created = await secret.inputValue();
+    assert.match(created, /^fw_live_[0-9A-Za-z]{40}$/);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    assert.equal(await inPage(page, 'navigator.clipboard.readText()'), created);
+    await shot('keys-new');
+    assert.equal((await api(created, '/v1/usage')).status, 200, 'the new key authenticates');
+    await page.getByRole('button', { name: 'Done, I stored it' }).click();
+    await page.reload();
+    const row = page.locator('tr', { hasText: created.slice(0, 12) });
+    await row.waitFor();
+    assert.doesNotMatch((await row.textContent()) ?? '', /never/, 'its last use is shown');
+    assert.equal(await page.getByText(created).count(), 0, 'the secret is not shown again');
+  });
+
+  let renderId = '';
+  await t.test('a validation finding is shown at its path as the person types', async () => {
+    await page.getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('link', { name: 'New template' }).click();
+    await page.getByRole('heading', { name: 'New template' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Tiny greeting');
+    const doc = page.getByLabel('Document (JSON)');
+    const broken = JSON.stringify(TINY_TEMPLATE, null, 2).replace('"duration": 1', '"duration": -1');
+    await doc.fill(broken);
+    const finding = page.locator('#findings li[data-path="scenes[0].duration"]');
+    await finding.waitFor();
+    assert.match(
+      (await finding.textContent()) ?? '',
+      /line \d+ · scenes\[0\]\.duration VALIDATION_ERROR: duration must be/,
+    );
+    assert.equal(await doc.getAttribute('aria-invalid'), 'true');
+    await finding.getByRole('button').click();
+    const selected = await inPage(
+      page,
+      'document.activeElement.value.slice(document.activeElement.selectionStart, document.activeElement.selectionEnd)',
+    );
+    assert.equal(selected, '-1', 'the finding selects its value in the editor');
+    await shot('template-finding');
+    await doc.fill(JSON.stringify(TINY_TEMPLATE, null, 2));
+    await page.getByText('No problems found.').waitFor();
+    assert.equal(await doc.getAttribute('aria-invalid'), 'false');
+  });
+
+  await t.test('render the template from its variables form and watch it finish and play', async () => {
+    // The form is generated from the declared variables: typed inputs, enum options, defaults.
+    const name = page.getByLabel('name', { exact: true });
+    assert.equal(await name.inputValue(), 'world');
+    const tone = page.getByLabel('tone', { exact: true });
+    assert.deepEqual(await tone.locator('option').allInnerTexts(), ['calm', 'bold']);
+    await tone.selectOption('bold');
+    await name.fill('Ada');
+    assert.equal(await page.getByLabel('Draft').isChecked(), true, 'draft by default');
+    await shot('template-editor');
+    await page.getByRole('button', { name: 'Render' }).click();
+    await page.waitForURL(/#\/renders\/rnd_/);
+    renderId = /rnd_[0-9a-z]+/.exec(page.url())![0];
+    await page.locator('[data-status="done"]').waitFor({ timeout: 120_000 });
+    const video = page.locator('video');
+    await video.waitFor();
+    const played = (await inPage(
+      page,
+      `(async () => {
+        const v = document.querySelector('video');
+        v.muted = true;
+        await v.play();
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return { width: v.videoWidth, height: v.videoHeight, time: v.currentTime, error: v.error?.code ?? null };
+      })()`,
+    )) as { width: number; height: number; time: number; error: number | null };
+    assert.equal(played.error, null);
+    // A draft is rendered at half size.
+    assert.ok(played.width > 0 && played.height > 0, JSON.stringify(played));
+    assert.ok(played.time > 0, `the video plays: ${JSON.stringify(played)}`);
+    await inPage(page, `(() => { const v = document.querySelector('video'); v.pause(); v.currentTime = 0.5; })()`);
+    const stored = (await (await api(signedInKey, `/v1/renders/${renderId}`)).json()) as {
+      draft: boolean;
+      templateId: string;
+    };
+    assert.equal(stored.draft, true);
+    assert.match(stored.templateId, /^tpl_/);
+    await shot('render-done');
+  });
+
+  await t.test('copy as curl: the request again, without the key, and it works', async () => {
+    await page.getByText('The request that made it').click();
+    const pre = page.getByLabel('curl command');
+    await pre.filter({ hasText: 'curl' }).waitFor();
+    const command = (await pre.textContent()) ?? '';
+    assert.ok(!command.includes(signedInKey) && !command.includes(created), 'no key in the command');
+    assert.match(command, /\$FRAMEWRIGHT_API_KEY/);
+    const { stdout } = await run('bash', ['-c', command], {
+      env: { ...process.env, FRAMEWRIGHT_API_KEY: signedInKey },
+    });
+    const again = JSON.parse(stdout) as { id: string; status: string };
+    assert.match(again.id, /^rnd_/);
+    // Wait for it, so the trial plan's one render at a time is free for the next step.
+    for (let i = 0; i < 600; i++) {
+      const r = (await (await api(signedInKey, `/v1/renders/${again.id}`)).json()) as { status: string };
+      if (r.status === 'done' || r.status === 'failed') break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  });
+
+  await t.test('a failed render shows its error and path; the list filters by status', async () => {
+    const res = await api(signedInKey, '/v1/renders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        movie: {
+          ...TINY_TEMPLATE,
+          variables: undefined,
+          scenes: [
+            {
+              id: 's',
+              duration: 1,
+              elements: [{ id: 'logo', type: 'image', src: 'http://127.0.0.1:9/nothing.png', width: 10, height: 10 }],
+            },
+          ],
+        },
+      }),
+    });
+    assert.equal(res.status, 201, await res.clone().text());
+    const { id } = (await res.json()) as { id: string };
+    await page.goto(`${base}/dashboard#/renders/${id}`);
+    await page.locator('[data-status="failed"]').waitFor({ timeout: 60_000 });
+    const error = page.getByRole('alert');
+    assert.match((await error.textContent()) ?? '', /ASSET_UNREACHABLE[\s\S]*scenes\[0\]\.elements\[0\]\.src/);
+    await shot('render-failed');
+    await page.getByRole('link', { name: '← All renders' }).click();
+    const rows = () => page.locator('tbody tr').allInnerTexts();
+    await page.getByLabel('Status').selectOption('failed');
+    await until(async () => (await rows()).length === 1 && (await rows())[0]!.includes(id));
+    await page.getByLabel('Status').selectOption('done');
+    await until(async () => {
+      const shown = (await rows()).join('\n');
+      return shown.includes(renderId) && !shown.includes(id);
+    });
+    await page.getByLabel('Status').selectOption('');
+    await page.locator('tbody tr', { hasText: id }).waitFor();
+    await shot('renders');
+  });
+
+  await t.test('roll, then revoke, with confirmation; the old keys are refused at once', async () => {
+    await page.goto(`${base}/dashboard#/keys`);
+    const row = page.locator('tr', { hasText: created.slice(0, 12) });
+    await row.getByRole('button', { name: 'Roll' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await shot('keys-roll-confirm');
+    await dialog.getByRole('button', { name: 'Roll key' }).click();
+    const fresh = await page.getByLabel('Secret').inputValue();
+    assert.match(fresh, /^fw_live_/);
+    assert.notEqual(fresh, created);
+    assert.equal((await api(created, '/v1/usage')).status, 401, 'the rolled key is refused');
+    assert.equal((await api(fresh, '/v1/usage')).status, 200, 'its replacement works');
+    // Revoke: Escape cancels (nothing happens), then confirm.
+    const freshRow = page.locator('tr', { hasText: fresh.slice(0, 12) });
+    await freshRow.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    assert.equal((await api(fresh, '/v1/usage')).status, 200, 'cancelled: still valid');
+    await freshRow.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page
+      .locator('tr', { hasText: fresh.slice(0, 12) })
+      .filter({ hasText: 'revoked' })
+      .waitFor();
+    assert.equal((await api(fresh, '/v1/usage')).status, 401, 'the revoked key is refused');
+    // Rolling the key this session uses: the dashboard carries on with the replacement.
+    const mine = page.locator('tr', { hasText: 'this session' });
+    await mine.getByRole('button', { name: 'Roll' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Roll key' }).click();
+    // The panel of the earlier roll is replaced by this one's.
+    await until(async () => ![fresh, ''].includes(await page.getByLabel('Secret').inputValue()), 'the new secret');
+    signedInKey = await page.getByLabel('Secret').inputValue();
+    assert.equal(await inPage(page, "sessionStorage.getItem('framewright.apiKey')"), signedInKey);
+    assert.equal((await api(firstKey, '/v1/usage')).status, 401);
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
+    await page.getByText('Reserved credits').waitFor();
+    await shot('usage');
+    await page.goto(`${base}/dashboard#/keys`);
+    await page.locator('tr', { hasText: 'this session' }).waitFor();
+    await shot('keys');
+  });
+
+  await t.test('keyboard only: skip link, navigation, and the dialog keeps focus', async () => {
+    await page.goto(`${base}/dashboard#/renders`);
+    await page.getByRole('heading', { name: 'Renders', level: 1 }).waitFor();
+    // Once loaded, the page moves focus to its heading, as a page load would.
+    await until(async () => (await inPage(page, 'document.activeElement?.tagName')) === 'H1', 'focus on the heading');
+    // The skip link comes first: one Shift+Tab back from the brand link.
+    await page.getByRole('link', { name: 'Framewright' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await inPage(page, 'document.activeElement?.textContent'), 'Skip to content');
+    await page.keyboard.press('Enter');
+    assert.equal(await inPage(page, 'document.activeElement?.id'), 'main');
+    // Tab through the header to the Keys link and follow it.
+    await page.keyboard.press('Shift+Tab');
+    for (let i = 0; i < 12; i++) {
+      if ((await inPage(page, 'document.activeElement?.textContent')) === 'API keys') break;
+      await page.keyboard.press('Shift+Tab');
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await until(
+      async () => (await inPage(page, 'document.activeElement?.tagName')) === 'H1',
+      'focus moves to the new page',
+    );
+    await page.locator('tr', { hasText: 'this session' }).getByRole('button', { name: 'Revoke' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      assert.ok(await inPage(page, "!!document.activeElement?.closest('dialog')"), 'focus stays in the dialog');
+    }
+    await page.keyboard.press('Escape');
+  });
+
+  await t.test('no serious or critical axe-core violations, wide and phone-sized', async () => {
+    const pages = ['renders', `renders/${renderId}`, 'templates', 'templates/new', 'scripts', 'keys', 'usage'];
+    const found: string[] = [];
+    for (const size of [
+      { width: 1280, height: 860 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(size);
+      for (const p of pages) {
+        await page.goto(`${base}/dashboard#/${p}`);
+        await page.locator('main h1').waitFor();
+        await page.waitForLoadState('networkidle');
+        for (const v of await axeViolations(page, axeSource)) found.push(`${size.width}px #/${p}: ${v}`);
+        if (size.width < 500) {
+          // Nothing wider than the screen but the scrolling tables and editors.
+          const overflow = (await inPage(page, 'document.documentElement.scrollWidth - window.innerWidth')) as number;
+          assert.ok(overflow <= 1, `#/${p} overflows the phone screen by ${overflow}px`);
+        }
+      }
+      await page.goto(`${base}/dashboard#/renders`);
+      await page.locator('tbody tr').first().waitFor();
+      if (size.width < 500) await shot('phone-renders');
+    }
+    const signin = await context.newPage();
+    await signin.setViewportSize({ width: 390, height: 844 });
+    await signin.goto(`${base}/dashboard`);
+    await signin.getByLabel('API key').waitFor();
+    for (const v of await axeViolations(signin, axeSource)) found.push(`sign-in: ${v}`);
+    await signin.close();
+    assert.deepEqual(found, []);
+  });
+
+  await t.test('sign out forgets the key; no request left the origin; no console error', async () => {
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.goto(`${base}/dashboard#/usage`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    assert.equal(await inPage(page, 'sessionStorage.length'), 0);
+    assert.deepEqual(offOrigin, []);
+    assert.deepEqual(problems, []);
+    // The first start prints the first account's key, once, by design; nothing logs a key after it.
+    const after = served.log().split('Server listening')[1] ?? '';
+    assert.ok(after.length > 1000, 'requests were logged');
+    for (const key of [firstKey, created, signedInKey]) assert.ok(!after.includes(key.slice(8)), 'no key in the logs');
+  });
+});

@@ -24,6 +24,34 @@ type Render = {
   meteredMinutes: number | null;
 };
 
+/** The RGB of the pixel at (160, 90) half a second into an MP4 (the centre of tinyMovie's frame). */
+async function centrePixel(file: string): Promise<[number, number, number]> {
+  const { run } = await import('./harness.ts');
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-ss',
+      '0.5',
+      '-i',
+      file,
+      '-frames:v',
+      '1',
+      '-vf',
+      'crop=2:2:160:90',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-',
+    ],
+    { encoding: 'buffer' },
+  );
+  const [r, g, b] = stdout as unknown as Buffer;
+  return [r as number, g as number, b as number];
+}
+
 async function api(stack: Stack, key: string, method: string, url: string, body?: unknown) {
   const res = await fetch(`${stack.base}${url}`, {
     method,
@@ -335,32 +363,8 @@ for (const backend of backends()) {
         await writeFile(file, Buffer.from(await (await fetch(render.outputUrl as string)).arrayBuffer()));
         const probe = await ffprobe(file);
         assert.deepEqual(probe.streams.map((x) => x.codec_type).sort(), ['audio', 'video']);
-        const { stdout } = await run(
-          'ffmpeg',
-          [
-            '-v',
-            'error',
-            '-ss',
-            '0.5',
-            '-i',
-            file,
-            '-frames:v',
-            '1',
-            '-vf',
-            'crop=2:2:160:90',
-            '-f',
-            'rawvideo',
-            '-pix_fmt',
-            'rgb24',
-            '-',
-          ],
-          { encoding: 'buffer' },
-        );
-        const [r, g, b] = stdout as unknown as Buffer;
-        assert.ok(
-          (g as number) > 200 && (r as number) < 60 && (b as number) < 60,
-          `centre pixel is the clip's green: ${r},${g},${b}`,
-        );
+        const [r, g, b] = await centrePixel(file);
+        assert.ok(g > 200 && r < 60 && b < 60, `centre pixel is the clip's green: ${r},${g},${b}`);
       } finally {
         await stack.close();
         await db.close();
@@ -404,33 +408,8 @@ for (const backend of backends()) {
         assert.equal(render.status, 'done', JSON.stringify(render.error));
         const file = path.join(tmpdir(), `${render.id}.mp4`);
         await writeFile(file, Buffer.from(await (await fetch(render.outputUrl as string)).arrayBuffer()));
-        const { run } = await import('./harness.ts');
-        const { stdout } = await run(
-          'ffmpeg',
-          [
-            '-v',
-            'error',
-            '-ss',
-            '0.5',
-            '-i',
-            file,
-            '-frames:v',
-            '1',
-            '-vf',
-            'crop=2:2:160:90',
-            '-f',
-            'rawvideo',
-            '-pix_fmt',
-            'rgb24',
-            '-',
-          ],
-          { encoding: 'buffer' },
-        );
-        const [r, g, b] = stdout as unknown as Buffer;
-        assert.ok(
-          (r as number) > 200 && (g as number) < 60 && (b as number) < 60,
-          `centre pixel is red: ${r},${g},${b}`,
-        );
+        const [r, g, b] = await centrePixel(file);
+        assert.ok(r > 200 && g < 60 && b < 60, `centre pixel is red: ${r},${g},${b}`);
 
         const del = await fetch(`${stack.base}/v1/assets/${asset.id}`, {
           method: 'DELETE',

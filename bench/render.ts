@@ -263,17 +263,18 @@ export async function main(argv: string[]): Promise<number> {
         join(dir, 'floor.mp4'),
       ]),
     );
-    const floorRow = [
-      `encode floor (ffmpeg alone, ${frames} frames)`,
-      floor.wallSec.toFixed(2),
-      (frames / fps / floor.wallSec).toFixed(2),
-      (frames / floor.wallSec).toFixed(1),
-      floor.cpuSec.toFixed(1),
-      floor.peakMb.toFixed(0),
-      floor.peakPssMb.toFixed(0),
+    /** A row of ffmpeg alone doing `frames` frames: the same columns as a render's. */
+    const ffmpegRow = (name: string, m: Awaited<ReturnType<typeof measure>>) => [
+      name,
+      m.wallSec.toFixed(2),
+      (frames / fps / m.wallSec).toFixed(2),
+      (frames / m.wallSec).toFixed(1),
+      m.cpuSec.toFixed(1),
+      m.peakMb.toFixed(0),
+      m.peakPssMb.toFixed(0),
       '',
     ];
-    rows.push(floorRow);
+    rows.push(ffmpegRow(`encode floor (ffmpeg alone, ${frames} frames)`, floor));
     process.stderr.write('measuring the clip floor...\n');
     const clipFloor = await measure(() =>
       runFfmpeg(config.ffmpegPath, [
@@ -282,16 +283,7 @@ export async function main(argv: string[]): Promise<number> {
         ...['-pix_fmt', 'yuv420p', '-f', 'mp4', join(dir, 'clip-floor.mp4')],
       ]),
     );
-    rows.push([
-      `clip floor (ffmpeg decoding the clip, encoding it)`,
-      clipFloor.wallSec.toFixed(2),
-      (frames / fps / clipFloor.wallSec).toFixed(2),
-      (frames / clipFloor.wallSec).toFixed(1),
-      clipFloor.cpuSec.toFixed(1),
-      clipFloor.peakMb.toFixed(0),
-      clipFloor.peakPssMb.toFixed(0),
-      '',
-    ]);
+    rows.push(ffmpegRow('clip floor (ffmpeg decoding the clip, encoding it)', clipFloor));
     const header = ['run', 'wall s', 'x realtime', 'fps', 'CPU s', 'peak RSS MB', 'peak PSS MB', 'notes'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');

@@ -175,9 +175,9 @@ export function decide(o: Observed): Actions {
   if (!row) return { deleteRender: true, events };
 
   const finishedAt = render.status?.completionTime;
-  if (isTerminal(row.status) && finishedAt && o.renderTtlSec !== undefined) {
-    const left = Date.parse(finishedAt) + o.renderTtlSec * 1000 - o.now.getTime();
-    if (left <= 0) return { deleteRender: true, expired: true, events };
+  const expiresIn = ttlLeftMs(o, finishedAt);
+  if (isTerminal(row.status) && expiresIn !== undefined && expiresIn <= 0) {
+    return { deleteRender: true, expired: true, events };
   }
   const actions: Actions = { events };
   let terminal: RowView | undefined = isTerminal(row.status) ? row : undefined;
@@ -233,11 +233,15 @@ export function decide(o: Observed): Actions {
   }
   // A finished Render is looked at again when its TTL runs out (the status written now carries
   // its completionTime; the periodic resync would find it too, a minute late at most).
-  const completion = status.completionTime ?? finishedAt;
-  if (terminal && completion && o.renderTtlSec !== undefined) {
-    actions.requeueAfterMs = Math.max(0, Date.parse(completion) + o.renderTtlSec * 1000 - o.now.getTime()) + 1000;
-  }
+  const left = terminal ? ttlLeftMs(o, status.completionTime ?? finishedAt) : undefined;
+  if (left !== undefined) actions.requeueAfterMs = Math.max(0, left) + 1000;
   return actions;
+}
+
+/** Milliseconds until a Render finished at `completionTime` outlives its TTL; undefined without one. */
+function ttlLeftMs(o: Observed, completionTime: string | undefined): number | undefined {
+  if (!completionTime || o.renderTtlSec === undefined) return undefined;
+  return Date.parse(completionTime) + o.renderTtlSec * 1000 - o.now.getTime();
 }
 
 export function isJobFinished(job: V1Job): boolean {

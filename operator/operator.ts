@@ -95,6 +95,7 @@ export class Operator {
       renderCache: this.renders,
       jobCache: this.jobs,
       settings: settings.job,
+      renderTtlSec: settings.renderTtlSec,
       publicBaseUrl: opts.publicBaseUrl,
       logger,
       ...(opts.now ? { now: opts.now } : {}),

@@ -22,6 +22,8 @@ export interface ReconcilerDeps {
   renderCache: { get(name: string): Render | undefined };
   jobCache: { get(name: string): V1Job | undefined };
   settings: WorkerJobSettings;
+  /** Seconds a finished Render stays (RENDER_TTL_SECONDS); undefined: kept. */
+  renderTtlSec?: number | undefined;
   publicBaseUrl: string;
   logger: Logger;
   now?: () => Date;
@@ -66,7 +68,7 @@ export class Reconciler {
       job,
       meaning: render ? jobMeaning(observeJob(job, render)) : { state: 'missing' },
       now: this.now(),
-      renderTtlSec: this.deps.settings.renderTtlSec,
+      renderTtlSec: this.deps.renderTtlSec,
     });
     await this.act(name, renderId, render, actions);
     this.deps.onActions?.(name, actions);

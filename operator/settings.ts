@@ -70,12 +70,12 @@ export interface WorkerJobSettings {
   kueueQueueName: string | undefined;
   maxAttempts: number;
   ttlSecondsAfterFinished: number;
-  /** Seconds a finished Render is kept (RENDER_TTL_SECONDS, 7 days); undefined: for ever. */
-  renderTtlSec?: number | undefined;
 }
 
 export interface OperatorSettings {
   job: WorkerJobSettings;
+  /** Seconds a finished Render is kept (RENDER_TTL_SECONDS, 7 days); undefined: for ever. */
+  renderTtlSec: number | undefined;
   workers: number;
   leaderElection: { enabled: boolean; leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number };
   identity: string;
@@ -123,8 +123,8 @@ export function operatorSettings(env: NodeJS.ProcessEnv): OperatorSettings {
       kueueQueueName: v.KUEUE_QUEUE_NAME,
       maxAttempts: Number(v.RENDER_MAX_ATTEMPTS ?? 2),
       ttlSecondsAfterFinished: Number(v.JOB_TTL_SECONDS ?? 3600),
-      renderTtlSec: v.RENDER_TTL_SECONDS === '' ? undefined : Number(v.RENDER_TTL_SECONDS ?? 7 * 86400),
     },
+    renderTtlSec: v.RENDER_TTL_SECONDS === '' ? undefined : Number(v.RENDER_TTL_SECONDS ?? 7 * 86400),
     workers: Number(v.OPERATOR_WORKERS ?? 64),
     leaderElection: {
       enabled: (v.LEADER_ELECTION ?? 'true') === 'true',

@@ -18,7 +18,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 
@@ -255,7 +255,7 @@ export async function main(argv: string[]): Promise<number> {
         `color=c=0x1a2238:s=${width}x${height}:r=${fps},format=yuv420p`,
         '-frames:v',
         String(frames),
-        ...codecArgs(codec, fps, 'balanced'),
+        ...codecArgs(codec, fps, 'balanced', availableParallelism()),
         '-pix_fmt',
         'yuv420p',
         '-f',
@@ -279,7 +279,7 @@ export async function main(argv: string[]): Promise<number> {
     const clipFloor = await measure(() =>
       runFfmpeg(config.ffmpegPath, [
         ...[...QUIET, '-y', '-stream_loop', '-1', '-i', media.clipFile, '-an', '-frames:v', String(frames)],
-        ...codecArgs(codec, fps, 'balanced'),
+        ...codecArgs(codec, fps, 'balanced', availableParallelism()),
         ...['-pix_fmt', 'yuv420p', '-f', 'mp4', join(dir, 'clip-floor.mp4')],
       ]),
     );

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import type { EncodeQuality, VideoCodec } from './plan.ts';
 
 /**
@@ -12,6 +11,8 @@ export interface VideoSettings {
   fps: number;
   codec: VideoCodec;
   quality: EncodeQuality;
+  /** x264 threads: part of the plan, since the bytes x264 writes depend on its thread count. */
+  threads: number;
 }
 
 /**
@@ -30,13 +31,15 @@ export interface VideoSettings {
  * - small: x264 veryfast, CRF 23, a keyframe every 10 s. 0.92 MB at SSIM 0.99817, about twice the
  *   encoding CPU of balanced.
  * One x264 thread per core rather than its default of 1.5 per core: as fast here (the frames are
- * drawn on the same cores) and 13 MB less memory at 1080p. Every segment of a render gets the
- * same settings, so the concat demuxer joins them without re-encoding.
+ * drawn on the same cores) and 13 MB less memory at 1080p (prepare sets `threads` once per render,
+ * from the preparing machine's cores: x264's output depends on its thread count, so every pod
+ * of a render must use the same). Every chunk of a render gets the same settings, so the concat
+ * demuxer joins them without re-encoding.
  */
-export function codecArgs(codec: VideoCodec, fps: number, quality: EncodeQuality): string[] {
+export function codecArgs(codec: VideoCodec, fps: number, quality: EncodeQuality, threadCount: number): string[] {
   const gop = (sec: number) => ['-g', String(Math.max(1, Math.round(fps * sec)))];
   if (codec === 'h264_nvenc') return nvencArgs(quality, gop);
-  const threads = ['-threads', String(availableParallelism())];
+  const threads = ['-threads', String(Math.max(1, Math.floor(threadCount)))];
   switch (quality) {
     case 'fast':
       return ['-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '20', ...threads, ...gop(2)];
@@ -112,7 +115,7 @@ export const COLOR_TAGS = [
   'tv',
 ];
 
-/** Raw yuv420p frames on stdin -> one H.264 MP4 segment without audio. */
+/** Raw yuv420p frames on stdin -> one H.264 MP4 chunk without audio. */
 export function segmentEncodeArgs(v: VideoSettings, output: string): string[] {
   return [
     ...QUIET,
@@ -127,7 +130,7 @@ export function segmentEncodeArgs(v: VideoSettings, output: string): string[] {
     String(v.fps),
     '-i',
     'pipe:0',
-    ...codecArgs(v.codec, v.fps, v.quality),
+    ...codecArgs(v.codec, v.fps, v.quality, v.threads),
     '-pix_fmt',
     'yuv420p',
     ...COLOR_TAGS,

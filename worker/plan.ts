@@ -81,4 +81,8 @@ export interface RenderPlan {
   layers: LayerPlan[];
   codec: VideoCodec;
   quality: EncodeQuality;
+  /** Frames per encoder chunk (segments.ts CHUNK_SEC): segments start only on chunk boundaries. */
+  chunkFrames: number;
+  /** x264 threads for every chunk of the render, wherever it is encoded. */
+  encoderThreads: number;
 }

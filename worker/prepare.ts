@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { limitConcurrency } from '../lib/concurrency.ts';
 import { AppError } from '../lib/errors.ts';
@@ -24,6 +25,7 @@ import { parseColor } from './color.ts';
 import { fitSize } from './media/fit.ts';
 import { decodeAudio, fetchMedia, type MediaInfo, playedSec, probeMedia } from './media/media-file.ts';
 import type { AnimationPreset, EncodeQuality, LayerPlan, RenderPlan, TextureRef, VideoCodec } from './plan.ts';
+import { chunkFramesFor } from './segments.ts';
 import { bundledFontSet, type FontSet, fontSetFromBytes } from './text/fonts.ts';
 import { measure, type Raster, rasteriseCaption, rasteriseText } from './text/text-raster.ts';
 import { type Speech, type SpeechConfig, SpeechSynthesizer } from './tts/speech.ts';
@@ -451,6 +453,8 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     layers,
     codec: opts.codec,
     quality: opts.quality ?? movie.quality ?? 'balanced',
+    chunkFrames: chunkFramesFor(format.fps),
+    encoderThreads: availableParallelism(),
   };
   return { plan, timeline, format, audio, captions };
 }

@@ -11,7 +11,7 @@ import type { LayerState } from './gpu/frame-renderer.ts';
 import { planeCoefficients, rgbToYuv709, yuvLayout, yuvRegions } from './gpu/yuv-layout.ts';
 import { fitSize } from './media/fit.ts';
 import type { EncodeQuality, LayerPlan, RenderPlan } from './plan.ts';
-import { splitFrames } from './segments.ts';
+import { chunksOf, splitFrames } from './segments.ts';
 import { alignOffset, wrapLines } from './text/text-layout.ts';
 import { timeWords } from './tts/word-timing.ts';
 
@@ -164,15 +164,50 @@ describe('splitFrames', () => {
   }
 });
 
+describe('splitFrames on chunk boundaries', () => {
+  it('starts every segment on a chunk, spreads whole chunks evenly, covers every frame once', () => {
+    for (const [total, parts, chunk] of [
+      [625, 3, 250],
+      [18000, 8, 300],
+      [18000, 4, 300],
+      [301, 8, 300],
+      [50, 2, 250],
+      [7, 3, 2],
+    ] as const) {
+      const ranges = splitFrames(total, parts, chunk);
+      assert.equal(ranges[0]!.from, 0);
+      assert.equal(ranges.at(-1)!.to, total);
+      for (let i = 1; i < ranges.length; i++) assert.equal(ranges[i]!.from, ranges[i - 1]!.to);
+      for (const r of ranges) assert.equal(r.from % chunk, 0, `${total}/${parts}/${chunk}: ${r.from}`);
+      assert.ok(ranges.length <= Math.min(parts, Math.ceil(total / chunk)));
+      const sizes = ranges.map((r) => Math.ceil((r.to - r.from) / chunk));
+      assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `${total}/${parts}: ${sizes}`);
+    }
+    assert.deepEqual(
+      splitFrames(18000, 8, 300).map((r) => r.to - r.from),
+      [2100, 2400, 2100, 2400, 2100, 2400, 2100, 2400],
+    );
+    assert.deepEqual(splitFrames(50, 2, 250), [{ from: 0, to: 50 }]);
+  });
+  it('chunksOf cuts a range at the chunk multiples', () => {
+    assert.deepEqual(chunksOf({ from: 500, to: 1130 }, 300), [
+      { from: 500, to: 600 },
+      { from: 600, to: 900 },
+      { from: 900, to: 1130 },
+    ]);
+    assert.deepEqual(chunksOf({ from: 0, to: 300 }, 300), [{ from: 0, to: 300 }]);
+  });
+});
+
 describe('ffmpeg arguments', () => {
   it('encodes yuv420p from stdin with the tagged colours, no audio', () => {
     const args = segmentEncodeArgs(
-      { width: 320, height: 180, fps: 25, codec: 'libx264', quality: 'balanced' },
+      { width: 320, height: 180, fps: 25, codec: 'libx264', quality: 'balanced', threads: 3 },
       '/tmp/s.mp4',
     );
     const s = args.join(' ');
     assert.match(s, /-f rawvideo -pix_fmt yuv420p -s 320x180 -framerate 25 -i pipe:0/);
-    assert.match(s, /-c:v libx264 .*-pix_fmt yuv420p -colorspace bt709/);
+    assert.match(s, /-c:v libx264 .*-threads 3 .*-pix_fmt yuv420p -colorspace bt709/);
     assert.ok(args.includes('-an'));
     assert.equal(args.at(-1), '/tmp/s.mp4');
   });
@@ -185,7 +220,7 @@ describe('ffmpeg arguments', () => {
     assert.match(a, /-f s16le -ar 48000 -ac 1 -i \/t\/a.pcm -c:a aac -aac_coder fast -b:a 128k -f mp4 \/t\/a.m4a$/);
   });
   it('encoder settings per quality: the GOP in seconds, x264 tools for balanced, lossless for the reference', () => {
-    const x264 = (q: EncodeQuality) => codecArgs('libx264', 30, q).join(' ');
+    const x264 = (q: EncodeQuality) => codecArgs('libx264', 30, q, 2).join(' ');
     assert.match(x264('fast'), /-preset ultrafast -crf 20 .*-g 60$/);
     assert.match(
       x264('balanced'),
@@ -193,9 +228,9 @@ describe('ffmpeg arguments', () => {
     );
     assert.match(x264('small'), /-preset veryfast -crf 23 .*-g 300$/);
     assert.match(x264('lossless'), /-qp 0/);
-    assert.match(codecArgs('libx264', 25, 'balanced').join(' '), /-g 250$/);
+    assert.match(codecArgs('libx264', 25, 'balanced', 2).join(' '), /-g 250$/);
     for (const q of ['fast', 'balanced', 'small', 'lossless'] as const) {
-      const nvenc = codecArgs('h264_nvenc', 30, q).join(' ');
+      const nvenc = codecArgs('h264_nvenc', 30, q, 2).join(' ');
       assert.match(nvenc, /^-c:v h264_nvenc /);
       assert.doesNotMatch(nvenc, /libx264|-threads/);
     }

@@ -167,7 +167,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
       throw new AppError('RENDER_FAILED', 'The movie has no frames: every scene is shorter than one frame');
 
     const shown = await warm;
-    const ranges = splitFrames(plan.totalFrames, parallel);
+    const ranges = splitFrames(plan.totalFrames, parallel, plan.chunkFrames);
     const done = ranges.map(() => 0);
     const segmentFiles = ranges.map((_, i) => join(tmpDir, `segment-${i}.mp4`));
     const controller = new AbortController();

@@ -1,7 +1,6 @@
 import { AppError } from '../lib/errors.ts';
 import { dirtyBand } from './dirty-band.ts';
-import { segmentEncodeArgs } from './ffmpeg-args.ts';
-import { startEncoder } from './ffmpeg-process.ts';
+import { ChunkedEncoder } from './chunked-encoder.ts';
 import { frameState, indexPlan } from './frame-state.ts';
 import { createFrameRenderer, type LayerState } from './gpu/frame-renderer.ts';
 import { VideoReader } from './media/video-reader.ts';
@@ -26,7 +25,7 @@ export interface SegmentStats {
 }
 
 /**
- * Renders a frame range into one MP4 segment. Needs an X display (DISPLAY) for headless-gl.
+ * Renders a frame range into one MP4 segment (encoded in chunks: chunked-encoder.ts). Needs an X display (DISPLAY) for headless-gl.
  * A frame whose state key equals the previous one is not drawn again: the same YUV bytes go to
  * the encoder, which is most frames of a typical movie.
  */
@@ -38,12 +37,19 @@ export async function renderSegment(
   const { plan } = job;
   const index = indexPlan(plan);
   const renderer = createFrameRenderer(plan.width, plan.height);
-  const sink = startEncoder(
+  const sink = new ChunkedEncoder(
     job.ffmpeg,
-    segmentEncodeArgs(
-      { width: plan.width, height: plan.height, fps: plan.fps, codec: plan.codec, quality: plan.quality },
-      job.output,
-    ),
+    {
+      width: plan.width,
+      height: plan.height,
+      fps: plan.fps,
+      codec: plan.codec,
+      quality: plan.quality,
+      threads: plan.encoderThreads,
+    },
+    { from: job.fromFrame, to: job.toFrame },
+    plan.chunkFrames,
+    job.output,
     signal,
   );
   let rendered = 0;
@@ -128,7 +134,7 @@ export async function renderSegment(
     await sink.end();
     onFrames(job.toFrame - job.fromFrame);
   } catch (err) {
-    sink.child.kill('SIGKILL');
+    sink.kill();
     throw err instanceof AppError || (signal?.aborted && err === signal.reason)
       ? err
       : new AppError('RENDER_FAILED', `Rendering frames failed: ${(err as Error).message}`, { cause: err });

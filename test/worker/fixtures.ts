@@ -68,3 +68,59 @@ export async function silentMovie(): Promise<Record<string, unknown>> {
     ],
   };
 }
+
+/**
+ * A 25-second movie at 160x90, 25 fps, whose changes cross the encoder chunk borders (every 10 s,
+ * 250 frames): a title zooming in over the first border, a crossfade over the second scene's
+ * start, a slide over the 20 s border. For checks that a render cut into segments is the same
+ * movie as the render in one piece.
+ */
+export async function longMovie(): Promise<Record<string, unknown>> {
+  const text = (id: string, t: string, animation: Record<string, unknown>, start = 0) => ({
+    id,
+    type: 'text',
+    text: t,
+    fontSize: 20,
+    color: '#ffffff',
+    position: { x: 10, y: 30 },
+    start,
+    animation,
+  });
+  return {
+    schema: 'v1',
+    width: 160,
+    height: 90,
+    fps: 25,
+    scenes: [
+      {
+        id: 'one',
+        duration: 11,
+        background: '#203040',
+        elements: [
+          {
+            id: 'img',
+            type: 'image',
+            src: await solidPng('#ff8000'),
+            width: 30,
+            height: 30,
+            position: { x: 120, y: 50 },
+          },
+          text('zoom', 'Zoom', { preset: 'zoom-in', duration: 2 }, 8.8),
+        ],
+      },
+      {
+        id: 'two',
+        duration: 10,
+        background: '#604020',
+        transition: { type: 'crossfade', duration: 1 },
+        elements: [text('slide', 'Slide', { preset: 'slide-in-right', duration: 1.5 }, 9.5)],
+      },
+      {
+        id: 'three',
+        duration: 5,
+        background: '#103010',
+        elements: [text('end', 'End', { preset: 'fade-in', duration: 1 })],
+      },
+    ],
+  };
+}

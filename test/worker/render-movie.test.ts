@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { validateMovie } from '../../movie/index.ts';
 import { type RenderProgress, renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
-import { silentMovie } from './fixtures.ts';
+import { longMovie, silentMovie } from './fixtures.ts';
 import { frameMd5s, frameRgb, maxBrightness, near, pixel, probe } from './media.ts';
 
 const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true };
@@ -76,15 +76,34 @@ describe('renderMovie: a silent two-scene movie', () => {
     await renderMovie({ movie: valid(await silentMovie()), output: again, config });
     assert.deepEqual(await frameMd5s(again), await frameMd5s(out));
   });
+});
 
-  it('with --parallel 2 joins segments into the same movie', async () => {
-    const par = join(dir, 'silent-parallel.mp4');
-    const r = await renderMovie({ movie: valid(await silentMovie()), output: par, config, parallel: 2 });
-    assert.equal(r.segments, 2);
-    const p = await probe(par);
-    assert.equal(p.streams[0]?.nb_read_frames, '50');
-    const f = await frameRgb(par, 30);
-    assert.ok(near(pixel(f, 320, 5, 5), [0, 128, 0], 12));
+describe('renderMovie: segments', () => {
+  it('--parallel 3 renders 3 segments that join into the same frames as one (balanced, CRF)', async () => {
+    const movie = valid(await longMovie());
+    const one = join(dir, 'long-1.mp4');
+    const three = join(dir, 'long-3.mp4');
+    const a = await renderMovie({ movie, output: one, config });
+    const b = await renderMovie({ movie, output: three, config, parallel: 3 });
+    assert.equal(a.segments, 1);
+    assert.equal(b.segments, 3);
+    assert.equal(a.totalFrames, 625);
+    const [ma, mb] = [await frameMd5s(one), await frameMd5s(three)];
+    assert.equal(ma.length, 625);
+    assert.equal(mb.length, 625);
+    const differ = ma.flatMap((m, i) => (m === mb[i] ? [] : [i]));
+    assert.deepEqual(differ, [], `frames that differ: ${differ.slice(0, 10).join(', ')}`);
+  });
+
+  it('cuts only between encoder chunks: a movie shorter than one chunk stays one segment', async () => {
+    const r = await renderMovie({
+      movie: valid(await silentMovie()),
+      output: join(dir, 'short-par.mp4'),
+      config,
+      parallel: 2,
+    });
+    assert.equal(r.segments, 1);
+    assert.equal((await probe(r.output)).streams[0]?.nb_read_frames, '50');
   });
 });
 

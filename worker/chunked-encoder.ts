@@ -1,0 +1,89 @@
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { concatList, QUIET, segmentEncodeArgs, type VideoSettings } from './ffmpeg-args.ts';
+import { type FrameSink, runFfmpeg, startEncoder } from './ffmpeg-process.ts';
+import { chunksOf, type FrameRange } from './segments.ts';
+
+/**
+ * Encodes a segment's frames as chunks, one encoder process per chunk (segments.ts CHUNK_SEC), and
+ * joins the chunks into the segment's MP4 without re-encoding. A chunk's bytes depend on its own
+ * frames and the settings alone, which is what makes a movie cut into any number of segments
+ * decode to the same frames. The next chunk's encoder starts while the previous one flushes its
+ * last frames; at most two run at once.
+ */
+export class ChunkedEncoder {
+  private readonly chunks: FrameRange[];
+  private readonly files: string[];
+  private index = -1;
+  private sink: FrameSink | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private frame: number;
+
+  constructor(
+    private readonly ffmpeg: string,
+    private readonly settings: VideoSettings,
+    range: FrameRange,
+    chunkFrames: number,
+    private readonly output: string,
+    private readonly signal?: AbortSignal,
+  ) {
+    this.chunks = chunksOf(range, chunkFrames);
+    this.files = this.chunks.map((_, i) => `${output}.chunk-${i}.mp4`);
+    this.frame = range.from;
+  }
+
+  /** Writes the next frame of the range (back-pressure as FrameSink.write). */
+  async write(bytes: Uint8Array): Promise<void> {
+    const next = this.chunks[this.index + 1];
+    if (!this.sink || (next && this.frame >= next.from)) await this.nextChunk();
+    this.frame++;
+    await this.sink!.write(bytes);
+  }
+
+  private async nextChunk(): Promise<void> {
+    // The encoder before the last is done before a third starts.
+    await this.flushing;
+    if (this.sink) {
+      const ending = this.sink;
+      this.flushing = ending.end();
+      this.flushing.catch(() => {});
+    }
+    this.index++;
+    this.sink = startEncoder(this.ffmpeg, segmentEncodeArgs(this.settings, this.files[this.index]!), this.signal);
+  }
+
+  /** Finishes the last chunk and joins the chunks into the output. */
+  async end(): Promise<void> {
+    if (this.index !== this.chunks.length - 1 || !this.sink) {
+      throw new Error(`the encoder got frames up to ${this.frame}, short of its range`);
+    }
+    await this.flushing;
+    await this.sink.end();
+    this.sink = undefined;
+    if (this.files.length === 1) {
+      renameSync(this.files[0]!, this.output);
+      return;
+    }
+    const list = `${this.output}.chunks.txt`;
+    writeFileSync(list, concatList(this.files));
+    try {
+      await runFfmpeg(
+        this.ffmpeg,
+        [...QUIET, '-y', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', '-f', 'mp4', this.output],
+        this.signal,
+      );
+    } finally {
+      this.removeChunks();
+      rmSync(list, { force: true });
+    }
+  }
+
+  /** Stops whatever runs (a failed render) and removes the chunk files. */
+  kill(): void {
+    this.sink?.child.kill('SIGKILL');
+    this.removeChunks();
+  }
+
+  private removeChunks(): void {
+    for (const f of this.files) rmSync(f, { force: true });
+  }
+}

@@ -1,6 +1,6 @@
 import { AppError } from '../lib/errors.ts';
-import { dirtyBand } from './dirty-band.ts';
 import { ChunkedEncoder } from './chunked-encoder.ts';
+import { dirtyBand } from './dirty-band.ts';
 import { frameState, indexPlan } from './frame-state.ts';
 import { createFrameRenderer, type LayerState } from './gpu/frame-renderer.ts';
 import { VideoReader } from './media/video-reader.ts';

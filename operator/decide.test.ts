@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Job } from '@kubernetes/client-node';
 import type { Render, RenderStatus } from '../lib/kube/render-resource.ts';
-import { jobMeaning } from '../store/lifecycle/decisions.ts';
-import { type Actions, decide, jobChangeMatters, observeJob, type RowView, renderChangeMatters } from './decide.ts';
+import { type Actions, decide, jobChangeMatters, type RowView, renderChangeMatters } from './decide.ts';
+import { segmentBudget, stageJobName } from './stages.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const NAME = 'rnd-0123456789abcdefghjkmnpqrs';
@@ -45,9 +45,13 @@ function makeRender() {
   return b;
 }
 
-function makeJob() {
-  const j: V1Job = { metadata: { name: NAME }, spec: { template: {}, activeDeadlineSeconds: 240 }, status: {} };
+function makeJob(name = NAME) {
+  const j: V1Job = { metadata: { name }, spec: { template: {}, activeDeadlineSeconds: 240 }, status: {} };
   const b = {
+    succeeded(n: number) {
+      j.status = { ...j.status, succeeded: n };
+      return b;
+    },
     active(n: number) {
       j.status = { ...j.status, active: n };
       return b;
@@ -85,8 +89,7 @@ function run(render: Render | undefined, r: RowView | undefined, job: V1Job | un
   return decide({
     render,
     row: r,
-    job,
-    meaning: render ? jobMeaning(observeJob(job, render)) : { state: 'missing' },
+    jobs: job ? { single: job } : {},
     now: NOW,
   });
 }
@@ -114,7 +117,12 @@ describe('decide: one reconcile pass of a Render', () => {
       row: undefined,
       want: { deleteRender: true },
     },
-    { name: 'queued, no Job: create it', render: makeRender().obj(), row: row(), want: { createJob: true } },
+    {
+      name: 'queued, no Job: create it',
+      render: makeRender().obj(),
+      row: row(),
+      want: { createJob: { stage: 'single' } },
+    },
     {
       name: 'Job running, worker reports rendering 40%: mirror',
       render: makeRender().status({ phase: 'rendering', progress: 40, durationSec: 5 }).obj(),
@@ -136,7 +144,7 @@ describe('decide: one reconcile pass of a Render', () => {
         .obj(),
       row: row({ status: 'rendering', progress: 90, durationSec: 5 }),
       job: makeJob().condition('Complete').obj(),
-      want: { complete: output, jobTtl: true },
+      want: { complete: output, jobTtl: [NAME] },
     },
     {
       name: 'Job complete without an output: INTERNAL',
@@ -148,7 +156,7 @@ describe('decide: one reconcile pass of a Render', () => {
           code: 'INTERNAL',
           message: 'The render worker exited without reporting its output. Create the render again.',
         },
-        jobTtl: true,
+        jobTtl: [NAME],
       },
     },
     {
@@ -163,7 +171,7 @@ describe('decide: one reconcile pass of a Render', () => {
       job: makeJob().failed(1).condition('Failed', 'PodFailurePolicy').obj(),
       want: {
         fail: { code: 'ASSET_UNREACHABLE', message: 'gone', path: 'scenes[0].elements[1].src' },
-        jobTtl: true,
+        jobTtl: [NAME],
       },
     },
     {
@@ -177,7 +185,7 @@ describe('decide: one reconcile pass of a Render', () => {
           message:
             'The render worker stopped unexpectedly 2 times, so the render was stopped. Create it again; if that fails too, report the render id.',
         },
-        jobTtl: true,
+        jobTtl: [NAME],
       },
     },
     {
@@ -185,7 +193,7 @@ describe('decide: one reconcile pass of a Render', () => {
       render: makeRender().status({ phase: 'done', progress: 100 }).obj(),
       row: row({ status: 'done', progress: 100, durationSec: 5 }),
       job: makeJob().condition('Complete').obj(),
-      want: { jobTtl: true },
+      want: { jobTtl: [NAME] },
     },
     {
       name: 'render done, TTL already set: nothing',
@@ -199,7 +207,7 @@ describe('decide: one reconcile pass of a Render', () => {
       render: makeRender().obj(),
       row: row({ status: 'failed', error: { code: 'INTERNAL', message: 'x', docsUrl: 'http://d' } }),
       job: makeJob().active(1).obj(),
-      want: { deleteJob: true },
+      want: { deleteJobs: [NAME] },
     },
   ];
   for (const c of cases) {
@@ -208,7 +216,7 @@ describe('decide: one reconcile pass of a Render', () => {
 
   it('the pass that creates the Job writes nothing else; the next names it, with the event', () => {
     const first = run(makeRender().obj(), row(), undefined);
-    assert.deepEqual(first, { createJob: true, events: [] });
+    assert.deepEqual(first, { createJob: { stage: 'single' }, events: [] });
     const second = run(makeRender().obj(), row(), makeJob().obj());
     assert.deepEqual(second.events, [{ type: 'Normal', reason: 'JobCreated', message: `Created Job ${NAME}` }]);
     assert.equal(second.status?.phase, 'queued');
@@ -293,8 +301,7 @@ describe('decide: one reconcile pass of a Render', () => {
       decide({
         render,
         row: r,
-        job: undefined,
-        meaning: jobMeaning(observeJob(undefined, render)),
+        jobs: {},
         now: NOW,
         renderTtlSec: ttl,
       });
@@ -325,8 +332,7 @@ describe('decide: one reconcile pass of a Render', () => {
       const a = decide({
         render,
         row: row({ status: 'rendering' }),
-        job,
-        meaning: jobMeaning(observeJob(job, render)),
+        jobs: { single: job },
         now: NOW,
         renderTtlSec: 60,
       });
@@ -401,4 +407,146 @@ describe('which watch events make a pass', () => {
     ['finished', makeJob().condition('Complete').obj(), true],
   ];
   for (const [name, now, want] of jobCases) it(`Job: ${name}`, () => assert.equal(jobChangeMatters(job, now), want));
+});
+
+describe('decide: a render over many pods (prepare, an Indexed Job of segments, join)', () => {
+  const segments = { maxSegments: 8, minSegmentSec: 60 };
+  const long = () => {
+    const r = makeRender().obj();
+    r.spec.estimatedDurationSec = 600;
+    return r;
+  };
+  const job = (stage: 'prepare' | 'segments' | 'join') => makeJob(stageJobName(NAME, stage));
+  const pass = (render: Render, r: RowView, jobs: Partial<Record<'prepare' | 'segments' | 'join', V1Job>>) =>
+    decide({ render, row: r, jobs, segments, now: NOW });
+  const prepared = { segments: 4, totalFrames: 1200, durationSec: 40 };
+
+  it('the segment budget: one per RENDER_SEGMENT_SECONDS of movie, at most RENDER_MAX_SEGMENTS, at least 1', () => {
+    assert.equal(segmentBudget(600, segments), 8);
+    assert.equal(segmentBudget(150, segments), 2);
+    assert.equal(segmentBudget(59, segments), 1);
+    assert.equal(segmentBudget(undefined, segments), 1);
+    assert.equal(segmentBudget(6000, { maxSegments: 1, minSegmentSec: 60 }), 1);
+  });
+  it('a long movie starts with its prepare Job; a short one with a single Job', () => {
+    assert.deepEqual(core(pass(long(), row(), {})), { createJob: { stage: 'prepare', maxSegments: 8 } });
+    assert.deepEqual(core(pass(makeRender().obj(), row(), {})), { createJob: { stage: 'single' } });
+  });
+  it('prepare running: its report is mirrored as a one-pod render', () => {
+    const render = makeRender().status({ phase: 'preparing', progress: 12 }).obj();
+    const a = pass(render, row(), { prepare: job('prepare').active(1).obj() });
+    assert.deepEqual(core(a), { progress: { phase: 'preparing', progress: 12 } });
+  });
+  it('prepare complete with its plan: the segments Job, one pod per segment', () => {
+    const render = makeRender()
+      .status({ phase: 'preparing', progress: 19, ...prepared })
+      .obj();
+    const a = pass(render, row({ status: 'preparing', progress: 19 }), {
+      prepare: job('prepare').succeeded(1).condition('Complete').obj(),
+    });
+    assert.deepEqual(a.createJob, { stage: 'segments', count: 4 });
+    assert.equal(a.fail, undefined);
+    assert.ok(a.events.some((e) => e.reason === 'Prepared'));
+    assert.equal(a.status?.segmentsReady, '0/4');
+  });
+  it('prepare complete without a plan: failed, nothing made', () => {
+    const a = pass(makeRender().status({ phase: 'preparing' }).obj(), row({ status: 'preparing' }), {
+      prepare: job('prepare').condition('Complete').obj(),
+    });
+    assert.equal(a.createJob, undefined);
+    assert.equal(a.fail?.code, 'INTERNAL');
+  });
+  it('segments running: progress is the sum of the pods frames, the status counts finished segments', () => {
+    const render = makeRender()
+      .status({ phase: 'preparing', progress: 19, ...prepared, segmentFrames: { '0': 300, '1': 150, '3': 0 } })
+      .obj();
+    const a = pass(render, row({ status: 'preparing', progress: 19 }), {
+      prepare: job('prepare').succeeded(1).condition('Complete').obj(),
+      segments: job('segments').active(3).succeeded(1).obj(),
+    });
+    // 20 + floor(79 * 450 / 1200) = 49, as the one-machine renderer counts.
+    assert.deepEqual(a.progress, { phase: 'rendering', progress: 49, durationSec: 40 });
+    assert.equal(a.status?.phase, 'rendering');
+    assert.equal(a.status?.progress, 49);
+    assert.equal(a.status?.segmentsReady, '1/4');
+    assert.equal(a.status?.jobName, stageJobName(NAME, 'segments'));
+    assert.equal(a.status?.attempts, 5);
+  });
+  it('a rerun segment starting again from 0 never takes the progress back', () => {
+    const render = makeRender()
+      .status({ phase: 'rendering', progress: 60, ...prepared, segmentFrames: { '0': 0 } })
+      .obj();
+    const a = pass(render, row({ status: 'rendering', progress: 60 }), {
+      segments: job('segments').active(4).failed(1).obj(),
+    });
+    assert.equal(a.progress, undefined);
+    assert.equal(a.status?.progress ?? render.status?.progress, 60);
+  });
+  it('segments complete: the join Job', () => {
+    const render = makeRender()
+      .status({
+        phase: 'rendering',
+        progress: 90,
+        ...prepared,
+        segmentFrames: { '0': 300, '1': 300, '2': 300, '3': 300 },
+      })
+      .obj();
+    const a = pass(render, row({ status: 'rendering', progress: 90 }), {
+      prepare: job('prepare').condition('Complete').obj(),
+      segments: job('segments').succeeded(4).condition('Complete').obj(),
+    });
+    assert.deepEqual(a.createJob, { stage: 'join' });
+    assert.equal(a.status?.segmentsReady, '4/4');
+  });
+  it('an index that failed past its retries fails the render (INTERNAL); a bad input is the pod report', () => {
+    const render = makeRender()
+      .status({ phase: 'rendering', ...prepared })
+      .obj();
+    const crashed = pass(render, row({ status: 'rendering' }), {
+      segments: job('segments').failed(2).condition('Failed', 'MaxFailedIndexesExceeded').obj(),
+    });
+    assert.equal(crashed.fail?.code, 'INTERNAL');
+    assert.match(crashed.fail?.message ?? '', /stopped unexpectedly 2 times/);
+    const error = { code: 'ASSET_INVALID', message: 'The clip is corrupt', path: '/scenes/2/elements/0/src' };
+    const bad = pass(
+      makeRender()
+        .status({ phase: 'rendering', ...prepared, error })
+        .obj(),
+      row({ status: 'rendering' }),
+      {
+        segments: job('segments').active(3).failed(1).condition('FailureTarget', 'PodFailurePolicy').obj(),
+      },
+    );
+    assert.deepEqual(bad.fail, error);
+  });
+  it('join complete with the MP4: the render is done, and all three Jobs may go', () => {
+    const render = makeRender()
+      .status({ phase: 'rendering', progress: 99, ...prepared, outputKey: 'renders/x.mp4' })
+      .obj();
+    const a = pass(render, row({ status: 'rendering', progress: 99 }), {
+      prepare: job('prepare').condition('Complete').obj(),
+      segments: job('segments').condition('Complete').obj(),
+      join: job('join').condition('Complete').obj(),
+    });
+    assert.deepEqual(a.complete, { durationSec: 40, outputKey: 'renders/x.mp4' });
+    assert.deepEqual(
+      a.jobTtl,
+      ['prepare', 'segments', 'join'].map((s) => stageJobName(NAME, s as 'join')),
+    );
+    assert.equal(a.status?.segmentsReady, '4/4');
+    assert.equal(a.status?.phase, 'done');
+  });
+  it('a render failed elsewhere while its segments run: the segments Job is stopped', () => {
+    const a = pass(
+      makeRender()
+        .status({ ...prepared })
+        .obj(),
+      row({ status: 'failed' }),
+      {
+        prepare: job('prepare').condition('Complete').obj(),
+        segments: job('segments').active(4).obj(),
+      },
+    );
+    assert.deepEqual(a.deleteJobs, [stageJobName(NAME, 'segments')]);
+  });
 });

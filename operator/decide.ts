@@ -1,9 +1,12 @@
 import type { V1Job } from '@kubernetes/client-node';
 import type { ErrorBody } from '../lib/errors.ts';
 import type { Render, RenderCondition, RenderStatus } from '../lib/kube/render-resource.ts';
-import type { JobMeaning, ObservedJob } from '../store/lifecycle/decisions.ts';
+import { renderingProgress } from '../lib/render-progress.ts';
+import { type JobMeaning, jobMeaning, type ObservedJob } from '../store/lifecycle/decisions.ts';
 import type { ActivePhase } from '../store/lifecycle/transitions.ts';
 import type { RenderStatus as RowStatus } from '../store/types.ts';
+import type { StageJob } from './job-spec.ts';
+import { type SegmentSettings, type Stage, segmentBudget } from './stages.ts';
 
 /**
  * One reconcile pass of a Render, decided without I/O: what the operator observed in, what to
@@ -27,9 +30,10 @@ export interface Observed {
   /** The Render, or undefined once it is deleted (informer tombstone). */
   render: Render | undefined;
   row: RowView | undefined;
-  job: V1Job | undefined;
-  /** What the Job means for the render (store/lifecycle/decisions.ts jobMeaning). */
-  meaning: JobMeaning;
+  /** The render's Jobs by stage (operator/stages.ts): `single`, or those of prepare, segments, join. */
+  jobs: Partial<Record<Stage, V1Job>>;
+  /** How long movies are spread over pods (RENDER_MAX_SEGMENTS, RENDER_SEGMENT_SECONDS). */
+  segments?: SegmentSettings | undefined;
   now: Date;
   /**
    * Seconds a finished Render stays in the cluster (RENDER_TTL_SECONDS) before the operator
@@ -55,16 +59,17 @@ export interface Actions {
   requeueAfterMs?: number;
   /** The Render was deleted while the render ran: fail it as cancelled (credits released). */
   cancel?: true;
-  createJob?: true;
-  /** The render is over but its Job still runs (failed elsewhere): stop it. */
-  deleteJob?: true;
+  /** Create the Job of this stage (the first, or the next once the one before is complete). */
+  createJob?: StageJob;
+  /** The render is over but these of its Jobs still run (failed elsewhere): stop them. */
+  deleteJobs?: string[];
   /** Mirror the worker's progress into Postgres. */
   progress?: { phase: ActivePhase; progress: number; durationSec?: number };
   /** Record the outcome in Postgres (metering, credits, retention, webhook) via the lifecycle. */
   complete?: { durationSec: number; outputKey: string };
   fail?: { code: ErrorBody['code']; message: string; path?: string };
-  /** Let the finished Job be garbage-collected: its outcome is safely in Postgres. */
-  jobTtl?: true;
+  /** Let these finished Jobs be garbage-collected: the outcome is safely in Postgres. */
+  jobTtl?: string[];
   /** The operator's fields of the status to merge, when they differ from what is there. */
   status?: RenderStatus;
   events: Event[];
@@ -75,6 +80,47 @@ const ACTIVE: ReadonlySet<string> = new Set(['preparing', 'rendering']);
 function jobPods(job: V1Job | undefined): number {
   const s = job?.status;
   return (s?.active ?? 0) + (s?.failed ?? 0) + (s?.succeeded ?? 0);
+}
+
+/** The stage the render is at: the last of its Jobs that exists (undefined: none yet). */
+export function currentStage(jobs: Partial<Record<Stage, V1Job>>): Stage | undefined {
+  if (jobs.single) return 'single';
+  return (['join', 'segments', 'prepare'] as const).find((s) => jobs[s] !== undefined);
+}
+
+/** What a prepare pod leaves for the segments: how many, and the frames they share. */
+interface PreparedPlan {
+  segments: number;
+  totalFrames: number;
+}
+
+/**
+ * What the Job of a stage means for the render. A whole render and a join finish with the MP4
+ * reported; a prepare with its segment plan; a segments Job when every index succeeded (each
+ * segment is in the object store). Failures read the same at every stage (jobMeaning).
+ */
+function stageMeaning(
+  stage: Stage,
+  job: V1Job,
+  render: Render,
+): JobMeaning | JobMeaning<PreparedPlan> | JobMeaning<true> {
+  const observed = observeJob(job, render);
+  if (stage === 'single' || stage === 'join') return jobMeaning(observed);
+  const s = render.status ?? {};
+  if (stage === 'prepare') {
+    const plan =
+      s.segments !== undefined && s.totalFrames !== undefined
+        ? { segments: s.segments, totalFrames: s.totalFrames }
+        : undefined;
+    return jobMeaning<PreparedPlan>({ ...observed, reported: { ...observed.reported, output: plan } });
+  }
+  return jobMeaning<true>({ ...observed, reported: { ...observed.reported, output: true } });
+}
+
+/** Frames the segment pods report encoded, all segments together. */
+function segmentFramesDone(status: RenderStatus): number {
+  const frames = (status.segmentFrames ?? {}) as Record<string, number>;
+  return Object.values(frames).reduce((a, b) => a + b, 0);
 }
 
 function condition(
@@ -100,8 +146,14 @@ function condition(
 }
 
 /** The operator-owned fields of the status that the pass ends with. */
-function desiredStatus(o: Observed & { render: Render }, terminal: RowView | undefined): RenderStatus {
-  const { render, job, now } = o;
+function desiredStatus(
+  o: Observed & { render: Render },
+  stage: Stage | undefined,
+  terminal: RowView | undefined,
+  rendering: number | undefined,
+): RenderStatus {
+  const { render, jobs, now } = o;
+  const job = stage ? jobs[stage] : undefined;
   const s = render.status ?? {};
   const gen = render.metadata.generation;
   const conditions: RenderCondition[] = [];
@@ -128,14 +180,26 @@ function desiredStatus(o: Observed & { render: Render }, terminal: RowView | und
       .join('');
     conditions.push(condition(s.conditions, CONDITION.failed, 'True', reason, terminal.error?.message ?? '', gen, now));
   }
+  const pods = Object.values(jobs).reduce((n, j) => n + jobPods(j), 0);
+  const first = jobs.single ?? jobs.prepare;
   const out: RenderStatus = {
     ...(jobName ? { jobName } : {}),
-    attempts: Math.max(s.attempts ?? 0, jobPods(job)),
-    ...(job?.status?.startTime ? { startTime: toIso(job.status.startTime) } : {}),
+    attempts: Math.max(s.attempts ?? 0, pods),
+    ...(first?.status?.startTime ? { startTime: toIso(first.status.startTime) } : {}),
     ...(gen !== undefined ? { observedGeneration: gen } : {}),
     conditions,
   };
   if (!s.phase && !terminal) out.phase = 'queued';
+  if (s.segments !== undefined) {
+    const finished = terminal?.status === 'done' || stage === 'join';
+    const done = finished ? s.segments : Math.min(s.segments, jobs.segments?.status?.succeeded ?? 0);
+    out.segmentsReady = `${done}/${s.segments}`;
+  }
+  // A segmented render's progress is the operator's sum of its segment pods' frames.
+  if (rendering !== undefined && !terminal) {
+    out.phase = 'rendering';
+    out.progress = Math.max(s.progress ?? 0, rendering);
+  }
   if (terminal) {
     out.phase = terminal.status as 'done' | 'failed';
     if (terminal.status === 'done') out.progress = 100;
@@ -165,7 +229,7 @@ export function statusChanges(have: RenderStatus | undefined, want: RenderStatus
 }
 
 export function decide(o: Observed): Actions {
-  const { render, row, job, meaning } = o;
+  const { render, row, jobs } = o;
   const events: Event[] = [];
   if (!render) {
     // Deleted: `kubectl delete render` cancels a render that has not finished.
@@ -180,55 +244,84 @@ export function decide(o: Observed): Actions {
     return { deleteRender: true, expired: true, events };
   }
   const actions: Actions = { events };
+  const stage = currentStage(jobs);
+  const job = stage ? jobs[stage] : undefined;
+  const reported = render.status ?? {};
   let terminal: RowView | undefined = isTerminal(row.status) ? row : undefined;
+  let rendering: number | undefined;
   if (!terminal) {
-    const reported = render.status ?? {};
-    if (meaning.state === 'missing') {
-      actions.createJob = true;
-    } else if (meaning.state === 'running') {
-      const phase = reported.phase;
-      if (phase && ACTIVE.has(phase)) {
-        const progress = reported.progress ?? 0;
-        const moved =
-          (phase === 'rendering' && row.status !== 'rendering') ||
-          (phase === 'preparing' && row.status === 'queued') ||
-          progress > row.progress ||
-          (reported.durationSec !== undefined && row.durationSec === null);
-        if (moved) {
+    if (!stage || !job) {
+      const budget = o.segments ? segmentBudget(render.spec.estimatedDurationSec, o.segments) : 1;
+      actions.createJob = budget > 1 ? { stage: 'prepare', maxSegments: budget } : { stage: 'single' };
+    } else {
+      const meaning = stageMeaning(stage, job, render);
+      if (meaning.state === 'running' && stage === 'segments') {
+        rendering = renderingProgress(segmentFramesDone(reported), reported.totalFrames ?? 0);
+        if (row.status !== 'rendering' || rendering > row.progress) {
           actions.progress = {
-            phase: phase as ActivePhase,
-            progress,
+            phase: 'rendering',
+            progress: Math.max(row.progress, rendering),
             ...(reported.durationSec !== undefined ? { durationSec: reported.durationSec } : {}),
           };
         }
+      } else if (meaning.state === 'running') {
+        const phase = reported.phase;
+        if (phase && ACTIVE.has(phase)) {
+          const progress = reported.progress ?? 0;
+          const moved =
+            (phase === 'rendering' && row.status !== 'rendering') ||
+            (phase === 'preparing' && row.status === 'queued') ||
+            progress > row.progress ||
+            (reported.durationSec !== undefined && row.durationSec === null);
+          if (moved) {
+            actions.progress = {
+              phase: phase as ActivePhase,
+              progress,
+              ...(reported.durationSec !== undefined ? { durationSec: reported.durationSec } : {}),
+            };
+          }
+        }
+      } else if (meaning.state === 'done' && stage === 'prepare') {
+        const plan = meaning.output as PreparedPlan;
+        actions.createJob = { stage: 'segments', count: plan.segments };
+        events.push({
+          type: 'Normal',
+          reason: 'Prepared',
+          message: `Prepared ${plan.totalFrames} frames in ${plan.segments} segments`,
+        });
+      } else if (meaning.state === 'done' && stage === 'segments') {
+        actions.createJob = { stage: 'join' };
+        rendering = renderingProgress(reported.totalFrames ?? 0, reported.totalFrames ?? 0);
+        events.push({ type: 'Normal', reason: 'SegmentsRendered', message: `Rendered ${reported.segments} segments` });
+      } else if (meaning.state === 'done') {
+        const output = meaning.output as { durationSec: number; outputKey: string };
+        actions.complete = output;
+        terminal = { ...row, status: 'done', progress: 100, durationSec: output.durationSec, updatedAt: o.now };
+        events.push({ type: 'Normal', reason: 'Completed', message: `Rendered ${output.durationSec} s of video` });
+      } else if (meaning.state === 'failed') {
+        actions.fail = meaning.error;
       }
-    } else if (meaning.state === 'done') {
-      actions.complete = meaning.output;
-      terminal = { ...row, status: 'done', progress: 100, durationSec: meaning.output.durationSec, updatedAt: o.now };
-      events.push({
-        type: 'Normal',
-        reason: 'Completed',
-        message: `Rendered ${meaning.output.durationSec} s of video`,
-      });
-    } else {
-      actions.fail = meaning.error;
     }
     if (actions.fail) {
       const e = actions.fail;
       terminal = { ...row, status: 'failed', error: { ...e } as ErrorBody, updatedAt: o.now };
       events.push({ type: 'Warning', reason: 'Failed', message: `${e.code}: ${e.message}` });
     }
-  } else if (job && (job.status?.active ?? 0) > 0) {
-    actions.deleteJob = true;
   }
-  if (terminal && job && isJobFinished(job) && job.spec?.ttlSecondsAfterFinished === undefined) {
-    actions.jobTtl = true;
+  if (terminal) {
+    const running = Object.values(jobs).filter((j) => (j.status?.active ?? 0) > 0);
+    if (running.length && !actions.fail) actions.deleteJobs = running.map((j) => j.metadata?.name ?? '');
+    const collectable = Object.values(jobs).filter(
+      (j) => isJobFinished(j) && j.spec?.ttlSecondsAfterFinished === undefined,
+    );
+    if (collectable.length) actions.jobTtl = collectable.map((j) => j.metadata?.name ?? '');
   }
-  const status = desiredStatus({ ...o, render }, terminal);
-  // A pass that creates the Job writes nothing else: under load a new render's Job comes first, and
-  // the pass its arrival makes names it in the status (with the event) a moment later.
-  if (!actions.createJob && statusChanges(render.status, status)) actions.status = status;
-  if (job && !render.status?.jobName && !terminal) {
+  const status = desiredStatus({ ...o, render }, stage, terminal, rendering);
+  // A pass that creates the first Job writes nothing else: under load a new render's Job comes
+  // first, and the pass its arrival makes names it in the status (with the event) a moment later.
+  const firstJob = actions.createJob && !stage;
+  if (!firstJob && statusChanges(render.status, status)) actions.status = status;
+  if (job && render.status?.jobName !== job.metadata?.name && !terminal) {
     events.unshift({ type: 'Normal', reason: 'JobCreated', message: `Created Job ${job.metadata?.name}` });
   }
   // A finished Render is looked at again when its TTL runs out (the status written now carries
@@ -280,7 +373,16 @@ export function observeJob(job: V1Job | undefined, render: Render): ObservedJob 
 }
 
 /** The status fields a worker reports; the operator's own fields coming back decide nothing new. */
-const REPORTED = ['phase', 'progress', 'durationSec', 'outputKey', 'error'] as const;
+const REPORTED = [
+  'phase',
+  'progress',
+  'durationSec',
+  'outputKey',
+  'error',
+  'segments',
+  'totalFrames',
+  'segmentFrames',
+] as const;
 
 /**
  * Whether an update of a Render can change a decision: the worker reported something (its

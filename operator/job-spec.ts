@@ -1,11 +1,21 @@
 import type { V1Job, V1Toleration } from '@kubernetes/client-node';
 import { FINAL_EXIT_CODES } from '../lib/worker-exit.ts';
 import type { WorkerJobSettings } from './settings.ts';
+import { stageJobName } from './stages.ts';
 
 /** The container of a worker pod, named in the podFailurePolicy. */
 export const WORKER_CONTAINER = 'render';
 export const MANAGED_BY = 'framewright-operator';
 export const RENDER_LABEL = 'framewright.dev/render';
+/** Which step of the render a Job runs (operator/stages.ts). */
+export const STAGE_LABEL = 'framewright.dev/stage';
+
+/** The Job of one stage: a segmented render's prepare pod gets its budget, its segments Job the count. */
+export type StageJob =
+  | { stage: 'single' }
+  | { stage: 'prepare'; maxSegments: number }
+  | { stage: 'segments'; count: number }
+  | { stage: 'join' };
 
 /** What the Job is built from: the Render as the operator sees it. */
 export interface RenderRef {
@@ -23,23 +33,59 @@ export function activeDeadlineSeconds(estimatedDurationSec: number | undefined, 
   return Math.min(86_400, perAttempt * maxAttempts);
 }
 
-/**
- * The batch/v1 Job of one Render: one pod at a time, owned by the Render (deleting the Render
- * deletes the Job and its pods), retried on crashes only. Pure: the operator creates it as is.
- */
 /** The images' non-root user and group (Dockerfile: USER 10001:10001). */
 export const WORKER_UID = 10001;
 
-export function workerJob(render: RenderRef, s: WorkerJobSettings): V1Job {
-  const name = render.metadata.name;
+/** The worker's command for a stage. */
+function stageCommand(render: string, job: StageJob): string[] {
+  const command = ['framewright', 'worker', '--render', render];
+  if (job.stage !== 'single') command.push('--step', job.stage);
+  if (job.stage === 'prepare') command.push('--segments', String(job.maxSegments));
+  return command;
+}
+
+/**
+ * The batch/v1 Job of one stage of a Render (operator/stages.ts), owned by the Render (deleting
+ * the Render deletes its Jobs and their pods), retried on crashes only. `single`, `prepare` and
+ * `join` run one pod at a time; `segments` is an Indexed Job with one pod per segment, where a
+ * failed pod reruns its own index alone (backoffLimitPerIndex) and a segment that fails for bad
+ * input fails the Job at once. The join copies streams and claims no GPU. Pure: the operator
+ * creates it as is.
+ */
+export function workerJob(render: RenderRef, s: WorkerJobSettings, job: StageJob = { stage: 'single' }): V1Job {
+  const renderName = render.metadata.name;
+  const name = stageJobName(renderName, job.stage);
   const labels: Record<string, string> = {
     'app.kubernetes.io/name': 'framewright',
     'app.kubernetes.io/component': 'worker',
     'app.kubernetes.io/managed-by': MANAGED_BY,
-    [RENDER_LABEL]: name,
+    [RENDER_LABEL]: renderName,
+    [STAGE_LABEL]: job.stage,
     ...(s.kueueQueueName ? { 'kueue.x-k8s.io/queue-name': s.kueueQueueName } : {}),
   };
-  const gpu: Record<string, string> = s.gpus > 0 ? { 'nvidia.com/gpu': String(s.gpus) } : {};
+  const gpu: Record<string, string> = s.gpus > 0 && job.stage !== 'join' ? { 'nvidia.com/gpu': String(s.gpus) } : {};
+  const attempts = Math.max(0, s.maxAttempts - 1);
+  const estimated = render.spec.estimatedDurationSec;
+  const shape =
+    job.stage === 'segments'
+      ? {
+          completionMode: 'Indexed',
+          completions: job.count,
+          parallelism: job.count,
+          backoffLimitPerIndex: attempts,
+          maxFailedIndexes: 0,
+          activeDeadlineSeconds: activeDeadlineSeconds(
+            estimated === undefined ? undefined : estimated / job.count,
+            s.maxAttempts,
+          ),
+        }
+      : {
+          completions: 1,
+          parallelism: 1,
+          // A crash is retried until maxAttempts pods have run; a reported failure ends it at once.
+          backoffLimit: attempts,
+          activeDeadlineSeconds: activeDeadlineSeconds(estimated, s.maxAttempts),
+        };
   const resources = s.resources as { limits?: Record<string, string>; requests?: Record<string, string> };
   const envFrom = [
     ...(s.envConfigMap ? [{ configMapRef: { name: s.envConfigMap } }] : []),
@@ -55,7 +101,7 @@ export function workerJob(render: RenderRef, s: WorkerJobSettings): V1Job {
         {
           apiVersion: 'framewright.dev/v1alpha1',
           kind: 'Render',
-          name,
+          name: renderName,
           uid: render.metadata.uid,
           controller: true,
           blockOwnerDeletion: true,
@@ -63,11 +109,7 @@ export function workerJob(render: RenderRef, s: WorkerJobSettings): V1Job {
       ],
     },
     spec: {
-      completions: 1,
-      parallelism: 1,
-      // A crash is retried until maxAttempts pods have run; a reported failure ends it at once.
-      backoffLimit: Math.max(0, s.maxAttempts - 1),
-      activeDeadlineSeconds: activeDeadlineSeconds(render.spec.estimatedDurationSec, s.maxAttempts),
+      ...shape,
       podFailurePolicy: {
         rules: [
           // A node drained or a pod preempted is nobody's fault: not counted as an attempt.
@@ -102,7 +144,7 @@ export function workerJob(render: RenderRef, s: WorkerJobSettings): V1Job {
               name: WORKER_CONTAINER,
               image: s.image,
               imagePullPolicy: s.imagePullPolicy,
-              command: ['framewright', 'worker', '--render', name],
+              command: stageCommand(renderName, job),
               env: [
                 { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
                 { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },

@@ -5,11 +5,13 @@ import { isAlreadyExists, isNotFound, type RendersClient } from '../lib/kube/cli
 import { kubeRequest } from '../lib/kube/http.ts';
 import { API_VERSION, KIND, type Render, renderIdFromName } from '../lib/kube/render-resource.ts';
 import type { Logger } from '../lib/logger.ts';
-import { jobMeaning } from '../store/lifecycle/decisions.ts';
 import * as lifecycle from '../store/lifecycle/render-lifecycle.ts';
-import { type Actions, decide, type Event, isJobFinished, observeJob, type RowView } from './decide.ts';
+import { type Actions, currentStage, decide, type Event, isJobFinished, type RowView } from './decide.ts';
 import { workerJob } from './job-spec.ts';
 import type { WorkerJobSettings } from './settings.ts';
+import { type Stage, stageJobName } from './stages.ts';
+
+const STAGES: readonly Stage[] = ['single', 'prepare', 'segments', 'join'];
 
 /** The catalogue code of a render cancelled by deleting its Render (docs/errors). */
 export const CANCELLED_MESSAGE = 'The render was cancelled: its Render resource was deleted. Nothing was charged.';
@@ -53,20 +55,27 @@ export class Reconciler {
     const renderId = renderIdFromName(name);
     if (!renderId) return undefined; // not ours: a Render created by hand with another name
     let render = this.deps.renderCache.get(name);
-    let job = this.deps.jobCache.get(name);
+    const jobs: Partial<Record<Stage, V1Job>> = {};
+    for (const stage of STAGES) {
+      const job = this.deps.jobCache.get(stageJobName(name, stage));
+      if (job) jobs[stage] = job;
+    }
     // A finished Job is decided on the Render as it is now, not as a lagging cache has it: the
     // worker wrote its output there just before it exited.
-    if (render && job && isJobFinished(job)) render = await this.freshRender(name);
-    if (render && job?.metadata?.ownerReferences?.every((o) => o.uid !== render?.metadata.uid)) {
-      job = undefined; // a Job left from an earlier Render of the same name, being collected
+    const current = currentStage(jobs);
+    if (render && current && isJobFinished(jobs[current]!)) render = await this.freshRender(name);
+    for (const stage of STAGES) {
+      if (render && jobs[stage]?.metadata?.ownerReferences?.every((o) => o.uid !== render?.metadata.uid)) {
+        delete jobs[stage]; // a Job left from an earlier Render of the same name, being collected
+      }
     }
     const row = await lifecycle.state(this.deps.lifecycle, renderId);
     const view: RowView | undefined = row && { ...row, error: row.error as RowView['error'] };
     const actions = decide({
       render,
       row: view,
-      job,
-      meaning: render ? jobMeaning(observeJob(job, render)) : { state: 'missing' },
+      jobs,
+      segments: this.deps.settings.segments,
       now: this.now(),
       renderTtlSec: this.deps.renderTtlSec,
     });
@@ -113,6 +122,7 @@ export class Reconciler {
               spec: { ...render.spec },
             },
             { ...this.deps.settings, maxAttempts: render.spec.maxAttempts ?? this.deps.settings.maxAttempts },
+            a.createJob,
           ),
           timeoutMs: 30_000,
         });
@@ -128,21 +138,21 @@ export class Reconciler {
       const e = a.fail;
       await lifecycle.fail(lc, renderId, null, this.error(e.code, e.message, e.path));
     }
-    if (a.deleteJob) {
+    for (const job of a.deleteJobs ?? []) {
       await kubeRequest(this.deps.kc, {
         method: 'DELETE',
-        path: `/apis/batch/v1/namespaces/${this.ns}/jobs/${name}`,
+        path: `/apis/batch/v1/namespaces/${this.ns}/jobs/${job}`,
         query: { propagationPolicy: 'Background' },
         timeoutMs: 30_000,
       }).catch((err: unknown) => {
         if (!isNotFound(err)) throw err;
       });
     }
-    // Only now, with the outcome committed in Postgres, may the Job (and its record) go.
-    if (a.jobTtl) {
+    // Only now, with the outcome committed in Postgres, may the Jobs (and their record) go.
+    for (const job of a.jobTtl ?? []) {
       await kubeRequest(this.deps.kc, {
         method: 'PATCH',
-        path: `/apis/batch/v1/namespaces/${this.ns}/jobs/${name}`,
+        path: `/apis/batch/v1/namespaces/${this.ns}/jobs/${job}`,
         contentType: 'application/merge-patch+json',
         body: { spec: { ttlSecondsAfterFinished: this.deps.settings.ttlSecondsAfterFinished } },
         timeoutMs: 30_000,

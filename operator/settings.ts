@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import type { SegmentSettings } from './stages.ts';
 
 /**
  * How the operator shapes each worker Job, read once from the environment at start-up (the Helm
@@ -44,6 +45,18 @@ export const OperatorEnvSchema = Type.Object({
         'Seconds a finished Render stays in the cluster before the operator deletes it (its render stays in Postgres); empty: kept.',
     }),
   ),
+  RENDER_MAX_SEGMENTS: Type.Optional(
+    Type.String({
+      pattern: '^([1-9]|[1-5][0-9]|6[0-4])$',
+      description: 'The most pods one render is spread over (an Indexed Job); 1 renders every movie on one pod.',
+    }),
+  ),
+  RENDER_SEGMENT_SECONDS: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{0,4}$',
+      description: 'The least movie, in seconds, a segment pod gets: shorter movies stay on one pod.',
+    }),
+  ),
   OPERATOR_WORKERS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$', description: 'Reconcile workers.' })),
   LEADER_ELECTION: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
   LEASE_DURATION_SEC: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$' })),
@@ -70,6 +83,7 @@ export interface WorkerJobSettings {
   kueueQueueName: string | undefined;
   maxAttempts: number;
   ttlSecondsAfterFinished: number;
+  segments: SegmentSettings;
 }
 
 export interface OperatorSettings {
@@ -123,6 +137,10 @@ export function operatorSettings(env: NodeJS.ProcessEnv): OperatorSettings {
       kueueQueueName: v.KUEUE_QUEUE_NAME,
       maxAttempts: Number(v.RENDER_MAX_ATTEMPTS ?? 2),
       ttlSecondsAfterFinished: Number(v.JOB_TTL_SECONDS ?? 3600),
+      segments: {
+        maxSegments: Number(v.RENDER_MAX_SEGMENTS ?? 8),
+        minSegmentSec: Number(v.RENDER_SEGMENT_SECONDS ?? 60),
+      },
     },
     renderTtlSec: v.RENDER_TTL_SECONDS === '' ? undefined : Number(v.RENDER_TTL_SECONDS ?? 7 * 86400),
     workers: Number(v.OPERATOR_WORKERS ?? 64),

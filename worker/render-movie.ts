@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { EnvSchema, envBool, readEnv } from '../lib/config.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
+import { renderingProgress } from '../lib/render-progress.ts';
 import { parseTrustedPrefixes, type TrustedPrefix } from '../lib/net/trusted-prefixes.ts';
 import type { Movie } from '../movie/index.ts';
 import { chooseCodec } from './encoder-probe.ts';
@@ -184,10 +185,9 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
               (frames) => {
                 done[i] = frames;
                 const framesDone = done.reduce((a, b) => a + b, 0);
-                const progress = 20 + Math.floor((79 * framesDone) / plan.totalFrames);
                 emit({
                   phase: 'rendering',
-                  progress: Math.min(99, progress),
+                  progress: renderingProgress(framesDone, plan.totalFrames),
                   durationSec,
                   framesDone,
                   totalFrames: plan.totalFrames,

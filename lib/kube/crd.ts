@@ -108,6 +108,7 @@ const COPIED = new Set([
   'maxLength',
   'minItems',
   'maxItems',
+  'maxProperties',
   'enum',
   'default',
   'required',
@@ -122,7 +123,8 @@ const DROPPED = new Set(['$id', '$schema', 'title']);
 /**
  * Converts a TypeBox (JSON Schema) node into a structural OpenAPI v3 node: every node typed,
  * `anyOf` with null becomes `nullable: true`, a union of literals becomes an `enum`,
- * `additionalProperties: false` is dropped (the apiserver prunes unknown fields anyway).
+ * `additionalProperties: false` is dropped (the apiserver prunes unknown fields anyway), a
+ * string-keyed Record becomes `additionalProperties`.
  * Throws, naming the path, on anything it cannot express.
  */
 export function structuralSchema(schema: TSchema | JsonSchema, path = '$'): StructuralSchema {
@@ -158,6 +160,13 @@ export function structuralSchema(schema: TSchema | JsonSchema, path = '$'): Stru
       );
     } else if (key === 'items') {
       out.items = structuralSchema(value as JsonSchema, `${path}[*]`);
+    } else if (key === 'patternProperties') {
+      // TypeBox's Record(String, T): a map, which a structural schema writes as additionalProperties.
+      const entries = Object.entries(value as Record<string, JsonSchema>);
+      if (entries.length !== 1 || entries[0]![0] !== '^(.*)$') {
+        throw new Error(`${path}: patternProperties other than a string-keyed map have no structural form`);
+      }
+      out.additionalProperties = structuralSchema(entries[0]![1], `${path}.*`);
     } else if (key === 'additionalProperties') {
       if (value !== false) out.additionalProperties = structuralSchema(value as JsonSchema, `${path}.*`);
     } else if (COPIED.has(key)) {
@@ -244,6 +253,12 @@ export function renderCrd(): CustomResourceDefinition {
             column('Status', 'string', '.status.phase', 'Phase of the render.'),
             column('Progress', 'integer', '.status.progress', 'Percent done.'),
             column('Duration', 'number', '.status.durationSec', 'Length of the movie in seconds.'),
+            column(
+              'Segments',
+              'string',
+              '.status.segmentsReady',
+              'Segments finished, of all (a render over many pods).',
+            ),
             column('Age', 'date', '.metadata.creationTimestamp', 'Time since the render was accepted.'),
             column('Account', 'string', '.spec.accountId', 'Account of the render.', 1),
             column('Job', 'string', '.status.jobName', 'The batch/v1 Job running the render.', 1),

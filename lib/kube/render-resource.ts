@@ -213,6 +213,32 @@ export const RenderStatus = Type.Object(
       }),
     ),
     error: Type.Optional(RenderError),
+    segments: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 64,
+        description:
+          'Segments the render is cut into, each rendered by a pod of an Indexed Job; set by the prepare pod. ' +
+          'Absent for a render on one pod.',
+      }),
+    ),
+    totalFrames: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'Frames of the movie; set by the prepare pod of a segmented render.' }),
+    ),
+    segmentFrames: Type.Optional(
+      Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+        maxProperties: 64,
+        description:
+          'Frames encoded so far per segment, keyed by completion index; each segment pod merges its own key.',
+      }),
+    ),
+    segmentsReady: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,2}/[0-9]{1,2}$',
+        maxLength: 5,
+        description: 'Segments finished, of all: "3/8". Written by the operator from the Indexed Job.',
+      }),
+    ),
     startTime: Type.Optional(
       Type.String({ format: 'date-time', description: 'When a worker pod first started on the render.' }),
     ),

@@ -95,6 +95,9 @@ export const JobFailureReason = {
   deadlineExceeded: 'DeadlineExceeded',
   /** A pod failure policy rule with action FailJob matched: the worker's bad-input exit code. */
   podFailurePolicy: 'PodFailurePolicy',
+  /** An Indexed Job's index failed more than backoffLimitPerIndex times (maxFailedIndexes: 0). */
+  maxFailedIndexesExceeded: 'MaxFailedIndexesExceeded',
+  failedIndexes: 'FailedIndexes',
 } as const;
 
 /** A condition of the Job's status, as metav1.Condition-like JobCondition carries it. */
@@ -105,16 +108,19 @@ export interface JobCondition {
   message?: string | undefined;
 }
 
-/** What the render's worker last wrote to the Render resource's status. */
-export interface ReportedStatus {
+/**
+ * What the render's worker last wrote to the Render resource's status. `T` is what a finished
+ * Job leaves: the MP4 (a whole render, a join), or what the next stage needs (a prepare's plan).
+ */
+export interface ReportedStatus<T = CompletedOutput> {
   /** The worker's own error (bad input, an asset), written before it exits with the FailJob code. */
   error?: RenderError | undefined;
   /** The finished output, written before the worker exits 0. */
-  output?: CompletedOutput | undefined;
+  output?: T | undefined;
 }
 
 /** The observed Job of one render, and the render's last report. */
-export interface ObservedJob {
+export interface ObservedJob<T = CompletedOutput> {
   exists: boolean;
   /** Pods running, succeeded and failed (JobStatus). */
   active?: number | undefined;
@@ -123,15 +129,15 @@ export interface ObservedJob {
   conditions?: readonly JobCondition[] | undefined;
   /** The Job's spec.activeDeadlineSeconds, for the timeout message. */
   activeDeadlineSeconds?: number | undefined;
-  reported?: ReportedStatus | undefined;
+  reported?: ReportedStatus<T> | undefined;
 }
 
-export type JobMeaning =
+export type JobMeaning<T = CompletedOutput> =
   /** No Job yet: the operator creates it. */
   | { state: 'missing' }
   /** Not finished (pending, running, between retries, suspended): nothing to record. */
   | { state: 'running' }
-  | { state: 'done'; output: CompletedOutput }
+  | { state: 'done'; output: T }
   | { state: 'failed'; error: RenderError };
 
 const isTrue = (conditions: readonly JobCondition[], ...types: string[]) =>
@@ -143,7 +149,7 @@ const isTrue = (conditions: readonly JobCondition[], ...types: string[]) =>
  * exits, so a succeeded Job without an output means the report was lost: the operator must read
  * the resource it acts on, not a lagging cache.
  */
-export function jobMeaning(observed: ObservedJob): JobMeaning {
+export function jobMeaning<T = CompletedOutput>(observed: ObservedJob<T>): JobMeaning<T> {
   if (!observed.exists) return { state: 'missing' };
   const conditions = observed.conditions ?? [];
   const reported = observed.reported;
@@ -180,6 +186,8 @@ export function jobMeaning(observed: ObservedJob): JobMeaning {
         },
       };
     case JobFailureReason.backoffLimitExceeded:
+    case JobFailureReason.maxFailedIndexesExceeded:
+    case JobFailureReason.failedIndexes:
       return {
         state: 'failed',
         error: { code: 'INTERNAL', message: stoppedUnexpectedly(Math.max(1, observed.failed ?? 1)) },

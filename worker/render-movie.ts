@@ -5,17 +5,17 @@ import sharp from 'sharp';
 import { EnvSchema, envBool, readEnv } from '../lib/config.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
-import { renderingProgress } from '../lib/render-progress.ts';
 import { parseTrustedPrefixes, type TrustedPrefix } from '../lib/net/trusted-prefixes.ts';
+import { renderingProgress } from '../lib/render-progress.ts';
 import type { Movie } from '../movie/index.ts';
 import { chooseCodec } from './encoder-probe.ts';
 import { audioEncodeArgs, concatList, finalMuxArgs } from './ffmpeg-args.ts';
 import { runFfmpeg } from './ffmpeg-process.ts';
-import type { EncodeQuality, VideoCodec } from './plan.ts';
+import type { EncodeQuality, RenderPlan, VideoCodec } from './plan.ts';
 import { prepare } from './prepare.ts';
 import type { SegmentStats } from './render-segment.ts';
 import { SegmentChild } from './segment-pool.ts';
-import { splitFrames } from './segments.ts';
+import { type FrameRange, splitFrames } from './segments.ts';
 import { type Display, ensureDisplay } from './xvfb.ts';
 
 /** Progress events, in order: preparing (0-20), rendering (20-99, by frames encoded), done (100). */
@@ -91,6 +91,107 @@ export interface RenderResult {
   segmentStats: SegmentStats[];
 }
 
+export interface PrepareRenderOptions {
+  movie: Movie;
+  /** Scratch directory: textures, media, the mixed and the encoded audio go there. */
+  tmpDir: string;
+  draft: boolean;
+  watermark: boolean;
+  /** The most segments the frames are cut into (on encoder chunk boundaries). */
+  segments: number;
+  config: WorkerConfig;
+  codec?: VideoCodec | undefined;
+  quality?: EncodeQuality | undefined;
+  /** 0..1 of the preparing phase. */
+  onStep?: (fraction: number) => void;
+  signal?: AbortSignal | undefined;
+  logger?: Logger | undefined;
+}
+
+/** A prepared render: what every segment needs, and the audio the join muxes. */
+export interface PreparedRender {
+  plan: RenderPlan;
+  /** The segments' frame ranges, each starting on an encoder chunk boundary. */
+  ranges: FrameRange[];
+  durationSec: number;
+  /** The encoded audio (AAC in MP4), done while textures were made; undefined for a silent movie. */
+  audio: Promise<string | undefined>;
+}
+
+/**
+ * What happens once per render, on one machine or in a cluster's prepare pod: assets, speech and
+ * word timings, durations, the audio mix (encoded while textures are made), the encoder (the
+ * probe) and the segment plan. `stopAudio` stops the audio encoder of a render that failed.
+ */
+export async function prepareRender(opts: PrepareRenderOptions, stopAudio: AbortSignal): Promise<PreparedRender> {
+  const { config, signal, logger } = opts;
+  let audio: Promise<string | undefined> = Promise.resolve(undefined);
+  // The encoder probe (a test encode) runs while assets and speech are prepared.
+  const codecChoice = opts.codec
+    ? Promise.resolve(opts.codec)
+    : chooseCodec(config.ffmpegPath, logger).then((c) => c.codec);
+  codecChoice.catch(() => {});
+  // The voiceover is encoded as soon as it is mixed, while textures are still being made: done
+  // before the frame loop starts, its ffmpeg never adds to the render's peak memory.
+  const prepared = await prepare({
+    movie: opts.movie,
+    tmpDir: opts.tmpDir,
+    draft: opts.draft,
+    watermark: opts.watermark,
+    codec: 'libx264',
+    quality: opts.quality,
+    fetchPolicy: {
+      allowPrivate: config.allowPrivateUrls,
+      trustedPrefixes: config.trustedUrlPrefixes ?? [],
+      mediaMaxBytes: config.mediaMaxBytes,
+    },
+    ffmpegPath: config.ffmpegPath,
+    ffprobePath: config.ffprobePath,
+    speech: { openaiApiKey: config.openaiApiKey, openaiBaseUrl: config.openaiBaseUrl },
+    onStep: opts.onStep,
+    onAudio: (mixed) => {
+      const file = join(opts.tmpDir, 'audio.m4a');
+      const audioSignal = signal ? AbortSignal.any([signal, stopAudio]) : stopAudio;
+      audio = runFfmpeg(config.ffmpegPath, audioEncodeArgs(mixed, file), audioSignal).then(() => file);
+      audio.catch(() => {});
+    },
+    signal,
+    logger,
+  });
+  const plan = { ...prepared.plan, codec: await codecChoice };
+  if (plan.totalFrames === 0)
+    throw new AppError('RENDER_FAILED', 'The movie has no frames: every scene is shorter than one frame');
+  return {
+    plan,
+    ranges: splitFrames(plan.totalFrames, opts.segments, plan.chunkFrames),
+    durationSec: prepared.timeline.totalFrames / plan.fps,
+    audio,
+  };
+}
+
+/**
+ * Joins segment files into the MP4 without re-encoding (concat demuxer, stream copy), muxes the
+ * encoded audio once, and writes `output` atomically (a temporary name, renamed when complete).
+ */
+export async function joinSegments(
+  ffmpeg: string,
+  segmentFiles: string[],
+  audio: string | undefined,
+  output: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const partial = `${output}.part`;
+  const list = `${output}.segments.txt`;
+  writeFileSync(list, concatList(segmentFiles));
+  try {
+    await runFfmpeg(ffmpeg, finalMuxArgs(list, audio, partial), signal);
+    renameSync(partial, output);
+  } finally {
+    rmSync(list, { force: true });
+    rmSync(partial, { force: true });
+  }
+}
+
 /**
  * Renders a movie document to an MP4: the library entry point used by the CLI and by both
  * executors. Temporary files are removed whatever happens; an Xvfb it started is stopped.
@@ -111,7 +212,6 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
   // dedicated to rendering, so this process-wide setting harms no one).
   sharp.cache(false);
   const tmpDir = mkdtempSync(join(opts.tmpRoot ?? tmpdir(), 'framewright-render-'));
-  const partial = `${opts.output}.part`;
   let display: Display | undefined;
   let children: SegmentChild[] = [];
   const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));
@@ -125,50 +225,31 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
   });
   warm.catch(() => {});
   let audioEncoded: Promise<string | undefined> = Promise.resolve(undefined);
+  // A failed render stops the audio encoder and waits for it before removing the scratch files.
   const audioStop = new AbortController();
   try {
-    // The encoder probe (a test encode) runs while assets and speech are prepared.
-    const codecChoice = opts.codec
-      ? Promise.resolve(opts.codec)
-      : chooseCodec(config.ffmpegPath, logger).then((c) => c.codec);
-    // The voiceover is encoded as soon as it is mixed, while textures are still being made: done
-    // before the frame loop starts, its ffmpeg never adds to the render's peak memory.
-    // A failed render stops it (audioStop) and waits for it before removing the scratch files.
-    const prepared = await prepare({
-      movie: opts.movie,
-      tmpDir,
-      draft,
-      watermark: opts.watermark === true,
-      codec: 'libx264',
-      quality: opts.quality,
-      fetchPolicy: {
-        allowPrivate: config.allowPrivateUrls,
-        trustedPrefixes: config.trustedUrlPrefixes ?? [],
-        mediaMaxBytes: config.mediaMaxBytes,
+    const prepared = await prepareRender(
+      {
+        movie: opts.movie,
+        tmpDir,
+        draft,
+        watermark: opts.watermark === true,
+        segments: parallel,
+        config,
+        codec: opts.codec,
+        quality: opts.quality,
+        onStep: (f) => emit({ phase: 'preparing', progress: Math.min(19, Math.floor(f * 19)) }),
+        signal,
+        logger,
       },
-      ffmpegPath: config.ffmpegPath,
-      ffprobePath: config.ffprobePath,
-      speech: { openaiApiKey: config.openaiApiKey, openaiBaseUrl: config.openaiBaseUrl },
-      onStep: (f) => emit({ phase: 'preparing', progress: Math.min(19, Math.floor(f * 19)) }),
-      onAudio: (audio) => {
-        const file = join(tmpDir, 'audio.m4a');
-        const audioSignal = signal ? AbortSignal.any([signal, audioStop.signal]) : audioStop.signal;
-        audioEncoded = runFfmpeg(config.ffmpegPath, audioEncodeArgs(audio, file), audioSignal).then(() => file);
-        audioEncoded.catch(() => {});
-      },
-      signal,
-      logger,
-    });
-    const codec = await codecChoice;
-    const plan = { ...prepared.plan, codec };
-    const { timeline } = prepared;
-    const durationSec = timeline.totalFrames / plan.fps;
+      audioStop.signal,
+    );
+    audioEncoded = prepared.audio;
+    const { plan, ranges, durationSec } = prepared;
+    const { codec } = plan;
     emit({ phase: 'rendering', progress: 20, durationSec, framesDone: 0, totalFrames: plan.totalFrames });
-    if (plan.totalFrames === 0)
-      throw new AppError('RENDER_FAILED', 'The movie has no frames: every scene is shorter than one frame');
 
     const shown = await warm;
-    const ranges = splitFrames(plan.totalFrames, parallel, plan.chunkFrames);
     const done = ranges.map(() => 0);
     const segmentFiles = ranges.map((_, i) => join(tmpDir, `segment-${i}.mp4`));
     const controller = new AbortController();
@@ -206,10 +287,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
       controller.abort(err);
       throw err;
     }
-    const list = join(tmpDir, 'segments.txt');
-    writeFileSync(list, concatList(segmentFiles));
-    await runFfmpeg(config.ffmpegPath, finalMuxArgs(list, await audioEncoded, partial), signal);
-    renameSync(partial, opts.output);
+    await joinSegments(config.ffmpegPath, segmentFiles, await audioEncoded, opts.output, signal);
     emit({ phase: 'done', progress: 100, durationSec });
     logger?.info(
       { output: opts.output, frames: plan.totalFrames, rendered, segments: ranges.length, codec },
@@ -224,15 +302,12 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
       totalFrames: plan.totalFrames,
       renderedFrames: rendered,
       codec,
-      hasAudio: prepared.audio !== undefined,
+      hasAudio: (await audioEncoded) !== undefined,
       segments: ranges.length,
       segmentStats: stats,
     };
   } catch (err) {
-    rmSync(partial, { force: true });
-    if (signal?.aborted) throw signal.reason;
-    if (err instanceof AppError) throw err;
-    throw new AppError('RENDER_FAILED', `Rendering failed: ${(err as Error).message}`, { cause: err });
+    throw renderError(err, signal);
   } finally {
     audioStop.abort();
     await audioEncoded.catch(() => {});
@@ -242,4 +317,11 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     await display?.stop();
     rmSync(tmpDir, { recursive: true, force: true });
   }
+}
+
+/** A render's failure as the catalogue says it: an AppError as is, a stop as its reason, the rest RENDER_FAILED. */
+export function renderError(err: unknown, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return signal.reason;
+  if (err instanceof AppError) return err;
+  return new AppError('RENDER_FAILED', `Rendering failed: ${(err as Error).message}`, { cause: err });
 }

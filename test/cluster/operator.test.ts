@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { promisify } from 'node:util';
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { V1Job } from '@kubernetes/client-node';
 import postgres from 'postgres';
 import sharp from 'sharp';
@@ -14,9 +17,12 @@ import { KubernetesExecutor } from '../../api/pipeline/kubernetes-executor.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import { S3ObjectStore, type S3StoreOptions } from '../../lib/storage/s3-store.ts';
 import { newWebhookSecret } from '../../lib/webhooks/signature.ts';
+import { validateMovie } from '../../movie/index.ts';
 import { type Identity, identityObjects } from '../../operator/rbac.ts';
 import { type Database, openDatabase } from '../../store/database.ts';
+import { renderCredits } from '../../store/lifecycle/pricing.ts';
 import { ensureWebhookSecret } from '../../store/lifecycle/webhook-outbox-repo.ts';
+import { renderMovie } from '../../worker/render-movie.ts';
 import { logger, newAccount } from '../api/helpers.ts';
 import { freePort, tinyMovie } from '../pipeline/harness.ts';
 import { insertQueuedRender, testBucket, until } from '../services/cluster-fixture.ts';
@@ -24,6 +30,7 @@ import { type ControlPlane, startControlPlane } from '../services/control-plane.
 import { NodeHarness } from '../services/node-harness.ts';
 import { type ServeProcess, spawnFramewright, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
+import { frameMd5s } from '../worker/media.ts';
 
 /**
  * The cluster shape end to end, on a real kube-apiserver, etcd and Job controller: the API
@@ -37,6 +44,15 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const NS = 'framewright';
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const s3Endpoint = process.env.TEST_S3_ENDPOINT;
+/** A movie's audio decoded to 48 kHz stereo s16le PCM. */
+async function pcm(file: string): Promise<Buffer> {
+  const { stdout } = await promisify(execFile)(
+    'ffmpeg',
+    ['-v', 'error', '-i', file, '-vn', '-f', 's16le', '-ac', '2', '-ar', '48000', '-'],
+    { encoding: 'buffer', maxBuffer: 1 << 28 },
+  );
+  return stdout;
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Child = ServeProcess;
@@ -153,6 +169,9 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
       RENEW_DEADLINE_SEC: '3',
       RETRY_PERIOD_SEC: '1',
       JOB_TTL_SECONDS: '3600',
+      // Movies of 100 s and more are spread over up to 4 pods; the other cases' movies stay on one.
+      RENDER_MAX_SEGMENTS: '4',
+      RENDER_SEGMENT_SECONDS: '25',
       LOG_LEVEL: 'info',
     };
     operators.push(spawnOperator({ ...operatorEnv, POD_NAME: 'operator-a' }));
@@ -267,8 +286,12 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
       status.conditions.some((c: { type: string; status: string }) => c.type === 'Complete' && c.status === 'True'),
     );
     const table = await kubectl('get', 'renders', '-o', 'wide');
-    assert.match(table.split('\n')[0] ?? '', /NAME\s+STATUS\s+PROGRESS\s+DURATION\s+AGE\s+ACCOUNT\s+JOB\s+ATTEMPTS/);
-    assert.match(table, new RegExp(`${name}\\s+done\\s+100\\s+2\\s+\\S+\\s+${accountId}\\s+${name}\\s+1`));
+    assert.match(
+      table.split('\n')[0] ?? '',
+      /NAME\s+STATUS\s+PROGRESS\s+DURATION\s+SEGMENTS\s+AGE\s+ACCOUNT\s+JOB\s+ATTEMPTS/,
+    );
+    // One pod: no segments to count.
+    assert.match(table, new RegExp(`${name}\\s+done\\s+100\\s+2\\s+<none>\\s+\\S+\\s+${accountId}\\s+${name}\\s+1`));
     const described = await kubectl('describe', 'render', name);
     assert.match(described, /JobCreated/);
     assert.match(described, /Completed/);
@@ -291,6 +314,192 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     assert.match(event.data.outputUrl, new RegExp(`^${api.base}/v1/outputs/${id}`));
     const download = await fetch(event.data.outputUrl, { redirect: 'follow' });
     assert.equal(download.status, 200);
+  });
+
+  /**
+   * 100 s at 160x90 and 10 fps: 10 encoder chunks of 10 s, cut into 4 segments at 20, 50 and 70 s.
+   * Each border is crossed by a voice with its subtitles; the second by a crossfade as well.
+   */
+  async function longMovie(extra: Record<string, unknown>[] = []) {
+    const voice = (id: string, start: number, text: string) => [
+      { id, type: 'voice', text, voiceId: 'espeak-en-us', start },
+      {
+        id: `${id}-subs`,
+        type: 'subtitles',
+        fontSize: 12,
+        color: '#ffffff',
+        highlightColor: '#ffd000',
+        wordsPerLine: 3,
+      },
+    ];
+    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#ff8000' } })
+      .png()
+      .toBuffer();
+    return {
+      schema: 'v1',
+      width: 160,
+      height: 90,
+      fps: 10,
+      scenes: [
+        {
+          id: 'one',
+          duration: 30,
+          background: '#203040',
+          elements: [
+            {
+              id: 'title',
+              type: 'text',
+              text: 'One',
+              fontSize: 16,
+              color: '#ffffff',
+              animation: { preset: 'zoom-in', duration: 3 },
+            },
+            ...voice('v1', 17, 'This sentence is spoken across the first border between two segments of the movie.'),
+          ],
+        },
+        {
+          id: 'two',
+          duration: 35,
+          background: '#604020',
+          transition: { type: 'crossfade', duration: 1 },
+          elements: voice('v2', 19, 'And this one crosses the second border, a little after the crossfade ends.'),
+        },
+        {
+          id: 'three',
+          duration: 36,
+          background: '#103010',
+          elements: [
+            { id: 'img', type: 'image', src: `data:image/png;base64,${png.toString('base64')}`, width: 20, height: 20 },
+            ...voice('v3', 4.5, 'The third voice is heard over the last border, where the final segment starts.'),
+            ...extra,
+          ],
+        },
+      ],
+    };
+  }
+
+  const segmentPods = (name: string) => node.history.filter((h) => h.pod.startsWith(`${name}-segments-`));
+
+  it('a long movie: prepare, 4 segment pods, join; the same frames and audio as the one-pod render, charged the same', async () => {
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const created = await post(key, { movie: await longMovie() });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.id as string;
+    const name = renderName(id);
+    const done = await finished(id, 300_000);
+    assert.equal(done.status, 'done', JSON.stringify(done.error));
+
+    // Three Jobs in turn; the segments Job is Indexed with one pod per segment, each ran once.
+    const prepare = await job(`${name}-prepare`);
+    const segments = await job(`${name}-segments`);
+    const joined = await job(`${name}-join`);
+    assert.equal(prepare?.status?.succeeded, 1);
+    assert.equal(segments?.spec?.completionMode, 'Indexed');
+    assert.equal(segments?.spec?.completions, 4);
+    assert.equal(segments?.spec?.backoffLimitPerIndex, 1);
+    assert.equal(segments?.status?.succeeded, 4);
+    assert.equal(joined?.status?.succeeded, 1);
+    assert.equal(joined?.spec?.template.spec?.containers[0]?.resources?.limits?.['nvidia.com/gpu'], undefined);
+    assert.equal(segmentPods(name).length, 4);
+    assert.ok(segmentPods(name).every((h) => h.exitCode === 0));
+    assert.equal(await job(name), null, 'no single Job');
+
+    const status = await until('the Render to say done', async () => {
+      const r = JSON.parse(await kubectl('get', 'render', name, '-o', 'json'));
+      return r.status?.phase === 'done' ? r.status : undefined;
+    });
+    assert.equal(status.segments, 4);
+    assert.equal(status.segmentsReady, '4/4');
+    assert.equal(status.totalFrames, 1000);
+    assert.deepEqual(status.segmentFrames, { '0': 200, '1': 300, '2': 200, '3': 300 });
+    const table = await kubectl('get', 'renders');
+    assert.match(table.split('\n')[0] ?? '', /NAME\s+STATUS\s+PROGRESS\s+DURATION\s+SEGMENTS\s+AGE/);
+    assert.match(table, new RegExp(`${name}\\s+done\\s+100\\s+100\\s+4/4`));
+
+    // Charged as any render of its length, once.
+    assert.equal(done.chargedCredits, renderCredits({ durationSec: 100, width: 160, height: 90, draft: false }));
+    assert.equal(await balance(accountId), 1000 - done.chargedCredits);
+
+    // The work objects are gone; the MP4 is the movie a single process renders from the same document.
+    const work = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `work/${id}/` }));
+    assert.equal(work.KeyCount ?? 0, 0, 'work objects removed after the join');
+    const dir = await mkdtemp(path.join(tmpdir(), 'fw-segments-'));
+    try {
+      const out = path.join(dir, 'cluster.mp4');
+      const mp4 = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: `renders/${id}.mp4` }));
+      await writeFile(out, await (mp4.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
+      const resolved = await fetch(`${api.base}/v1/renders/${id}/movie`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      assert.equal(resolved.status, 200);
+      const checked = validateMovie(await resolved.json());
+      assert.ok(checked.ok);
+      const one = path.join(dir, 'one.mp4');
+      await renderMovie({
+        movie: checked.value,
+        output: one,
+        config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: true },
+      });
+      const [a, b] = [await frameMd5s(one), await frameMd5s(out)];
+      assert.equal(b.length, 1000);
+      assert.equal(a.length, b.length);
+      const differ = a.flatMap((m, i) => (m === b[i] ? [] : [i]));
+      assert.deepEqual(differ, [], `frames that differ from the one-pod render: ${differ.slice(0, 10).join(', ')}`);
+      const [pa, pb] = [await pcm(one), await pcm(out)];
+      assert.ok(pa.length > 100 * 48000 * 2 * 0.99, `audio of the whole movie: ${pa.length} bytes`);
+      assert.ok(pa.equals(pb), "the decoded audio is the one-pod render's, sample for sample");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a segment pod killed: only its index runs again; the render is done and charged once', async () => {
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const created = await post(key, { movie: await longMovie() });
+    const id = created.body.id as string;
+    const name = renderName(id);
+    const victim = await until(
+      'a segment pod to run',
+      async () => node.running().find((p) => p.startsWith(`${name}-segments-2-`)),
+      240_000,
+    );
+    assert.ok(node.kill(victim, 'SIGKILL'));
+    const done = await finished(id, 300_000);
+    assert.equal(done.status, 'done', JSON.stringify(done.error));
+    const pods = segmentPods(name);
+    const byIndex = (i: number) => pods.filter((h) => h.pod.startsWith(`${name}-segments-${i}-`));
+    assert.deepEqual(
+      [0, 1, 2, 3].map((i) => byIndex(i).length),
+      [1, 1, 2, 1],
+      pods.map((h) => `${h.pod}: ${h.exitCode}`).join(', '),
+    );
+    assert.equal(byIndex(2)[0]?.exitCode, 137);
+    const segments = await job(`${name}-segments`);
+    assert.equal(segments?.status?.failed, 1);
+    assert.equal(segments?.status?.succeeded, 4);
+    const ledger = await db.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = ${accountId} AND reason = 'render'`;
+    assert.equal(ledger[0]?.n, 1, 'one charge');
+    assert.equal(done.chargedCredits, renderCredits({ durationSec: 100, width: 160, height: 90, draft: false }));
+  });
+
+  it('a long movie with a bad asset in its last segment fails at once in prepare, with the path, refunded', async () => {
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const closed = await freePort();
+    const movie = await longMovie([{ id: 'gone', type: 'image', src: `http://127.0.0.1:${closed}/gone.png` }]);
+    const created = await post(key, { movie });
+    const id = created.body.id as string;
+    const name = renderName(id);
+    const failed = await finished(id, 120_000);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error?.code, 'ASSET_UNREACHABLE', JSON.stringify(failed.error));
+    assert.equal(failed.error?.path, 'scenes[2].elements[3].src');
+    assert.equal(failed.chargedCredits, 0);
+    assert.equal(await balance(accountId), 1000);
+    const prepare = await job(`${name}-prepare`);
+    assert.equal(prepare?.status?.failed, 1, 'one pod: no retry');
+    assert.equal(prepare?.status?.conditions?.find((c) => c.type === 'Failed')?.reason, 'PodFailurePolicy');
+    assert.equal(await job(`${name}-segments`), null, 'no segment pod ever started');
   });
 
   it('a worker pod killed with exit 137 is retried, and the render is done and charged once', async () => {

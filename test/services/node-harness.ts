@@ -15,6 +15,16 @@ import {
 import type { ControlPlane } from './control-plane.ts';
 
 const FRAMEWRIGHT = fileURLToPath(new URL('../../bin/framewright', import.meta.url));
+/**
+ * A downward-API fieldRef into the pod's labels or annotations, `metadata.labels['k']` (how the
+ * Job controller hands an Indexed Job's pod its JOB_COMPLETION_INDEX).
+ */
+function metadataEntry(pod: V1Pod, field: string): string | undefined {
+  const m = /^metadata\.(labels|annotations)\['([^']+)'\]$/.exec(field);
+  if (!m) return undefined;
+  return (m[1] === 'labels' ? pod.metadata?.labels : pod.metadata?.annotations)?.[m[2]!] ?? '';
+}
+
 /** `sh -c` script: start the watchdog, then exec the pod's command (same pid, same group). */
 const WATCHDOG =
   'exec 3<&0 0</dev/null; { trap "" TERM INT HUP; cat <&3 >/dev/null 2>&1; kill -KILL 0; } >/dev/null 2>&1 & exec 3<&-; exec "$@"';
@@ -635,7 +645,7 @@ export class NodeHarness {
                     ? (pod.spec?.serviceAccountName ?? 'default')
                     : field === 'status.hostIP' || field === 'status.podIP'
                       ? '127.0.0.1'
-                      : undefined;
+                      : metadataEntry(pod, field);
         if (value === undefined)
           throw new Error(`env ${e.name}: fieldRef ${field} is not supported by the node harness`);
         env[e.name] = value;

@@ -11,9 +11,90 @@ import { createLogger, type Logger } from '../../lib/logger.ts';
 import { objectStoreFromEnv } from '../../lib/storage/from-env.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { workerExitCode } from '../../lib/worker-exit.ts';
+import { validateMovie } from '../../movie/index.ts';
+import { joinStep, prepareStep, removeWork, segmentStep } from '../cluster-steps.ts';
 import type { WorkerMessage } from '../job-protocol.ts';
-import { workerConfigFromEnv } from '../render-movie.ts';
+import { type WorkerConfig, workerConfigFromEnv } from '../render-movie.ts';
 import { runJob } from './worker.ts';
+
+/** Which step of the render this pod runs (operator/stages.ts), and the prepare's segment budget. */
+export interface PodStep {
+  step: 'single' | 'prepare' | 'segments' | 'join';
+  segments: number;
+}
+
+interface StepDeps {
+  objects: ObjectStore;
+  sink: StatusSink;
+  config: WorkerConfig;
+  env: NodeJS.ProcessEnv;
+  scratch: string;
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+/**
+ * One step of a render spread over pods (worker/cluster-steps.ts). Each reports on the Render's
+ * status what the operator needs for the next: the prepare its segment plan, a segment pod its
+ * frames under its own key of segmentFrames (merge patches of different keys do not collide),
+ * the join the MP4. A failure is reported as for a whole render; exit 0 only with the report made.
+ */
+async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDeps): Promise<number> {
+  const { renderId } = render.spec;
+  const ctx = {
+    renderId,
+    objects: d.objects,
+    config: d.config,
+    signal: d.signal,
+    logger: d.logger,
+    tmpRoot: d.scratch,
+  };
+  try {
+    if (step.step === 'prepare') {
+      const checked = validateMovie(movie);
+      if (!checked.ok) throw AppError.fromFindings(checked.findings);
+      d.sink.progress({ type: 'progress', phase: 'preparing', progress: 0 });
+      const plan = await prepareStep({
+        ...ctx,
+        movie: checked.value,
+        draft: render.spec.draft,
+        watermark: render.spec.watermark,
+        maxSegments: step.segments,
+        onStep: (f) =>
+          d.sink.progress({ type: 'progress', phase: 'preparing', progress: Math.min(19, Math.floor(f * 19)) }),
+      });
+      await d.sink.flush({ phase: 'preparing', progress: 19, ...plan });
+      d.logger.info(plan, 'prepared');
+      return 0;
+    }
+    if (step.step === 'segments') {
+      const index = Number(d.env.JOB_COMPLETION_INDEX);
+      if (!Number.isInteger(index) || index < 0) {
+        throw new Error(`JOB_COMPLETION_INDEX is not a segment index: ${d.env.JOB_COMPLETION_INDEX}`);
+      }
+      const key = String(index);
+      const { frames } = await segmentStep({
+        ...ctx,
+        index,
+        onFrames: (n) => d.sink.report({ segmentFrames: { [key]: n } }),
+      });
+      await d.sink.flush({ segmentFrames: { [key]: frames } });
+      d.logger.info({ index, frames }, 'segment rendered');
+      return 0;
+    }
+    const output = path.join(d.scratch, 'output.mp4');
+    const { durationSec } = await joinStep({ ...ctx, output });
+    await d.objects.putFile(render.spec.outputKey, output, 'video/mp4');
+    await d.sink.flush({ phase: 'rendering', progress: 99, durationSec, outputKey: render.spec.outputKey });
+    await removeWork(d.objects, renderId, d.logger);
+    d.logger.info({ durationSec }, 'render joined');
+    return 0;
+  } catch (err) {
+    // A crash of the platform (not the render's input) is retried: exit 1 without a report.
+    if (!(err instanceof AppError)) throw err;
+    return await d.sink.failed(err);
+  }
+}
 
 /** Progress patches go to the apiserver at most this often; the last one is always sent. */
 const PATCH_EVERY_MS = 1_000;
@@ -26,7 +107,11 @@ const PATCH_EVERY_MS = 1_000;
  * Exit 0 when the output is stored and reported; a failure of the render itself exits with its
  * catalogue code's status (the Job fails without a retry); anything else is a crash (retried).
  */
-export async function runPod(name: string, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runPod(
+  name: string,
+  env: NodeJS.ProcessEnv = process.env,
+  step: PodStep = { step: 'single', segments: 1 },
+): Promise<number> {
   const logger = createLogger({ level: env.LOG_LEVEL ?? 'info', name: 'worker' }).child({ render: name });
   const namespace = env.POD_NAMESPACE;
   if (!namespace) {
@@ -48,6 +133,17 @@ export async function runPod(name: string, env: NodeJS.ProcessEnv = process.env)
       movie = await readMovie(objects, render);
     } catch (err) {
       return await sink.failed(err);
+    }
+    if (step.step !== 'single') {
+      return await runStep(step, movie, render, {
+        objects,
+        sink,
+        config: workerConfigFromEnv(env),
+        env,
+        scratch,
+        signal: controller.signal,
+        logger,
+      });
     }
     const output = path.join(scratch, 'output.mp4');
     const result = await runJob(
@@ -111,11 +207,16 @@ class StatusSink {
 
   progress(m: WorkerMessage): void {
     if (m.type !== 'progress') return;
-    this.pending = {
+    this.report({
       phase: m.phase,
       progress: Math.floor(m.progress),
       ...(m.durationSec !== undefined ? { durationSec: m.durationSec } : {}),
-    };
+    });
+  }
+
+  /** A report superseding the pending one, sent at most once a second. */
+  report(status: Partial<RenderStatus>): void {
+    this.pending = status;
     const wait = this.last + PATCH_EVERY_MS - Date.now();
     if (wait <= 0) this.send();
     else this.timer ??= setTimeout(() => this.send(), wait);

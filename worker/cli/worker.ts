@@ -5,15 +5,37 @@ import { validateMovie } from '../../movie/index.ts';
 import type { JobMessage, WorkerMessage } from '../job-protocol.ts';
 import { renderMovie, workerConfigFromEnv } from '../render-movie.ts';
 
+const STEPS = ['single', 'prepare', 'segments', 'join'] as const;
+const isStep = (s: string): s is (typeof STEPS)[number] => (STEPS as readonly string[]).includes(s);
+
 /**
  * `framewright worker`: runs the renders the executor sends over IPC, one at a time, reporting
  * through the channel (the in-process status sink). The process stays warm between renders and
  * exits when the executor disconnects. Knows nothing of HTTP or the database.
  */
 export async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { render: { type: 'string' } }, strict: true });
-  // In a cluster: one render, read from its Render resource (the Job's command).
-  if (values.render !== undefined) return (await import('./pod.ts')).runPod(values.render);
+  const { values } = parseArgs({
+    args: argv,
+    options: { render: { type: 'string' }, step: { type: 'string' }, segments: { type: 'string' } },
+    strict: true,
+  });
+  // In a cluster: one render, read from its Render resource (the Job's command), whole or one
+  // step of it (operator/stages.ts).
+  if (values.render !== undefined) {
+    const step = values.step ?? 'single';
+    const segments = Number(values.segments ?? 1);
+    if (!isStep(step) || !Number.isInteger(segments) || segments < 1 || segments > 64) {
+      process.stderr.write(
+        `--step must be prepare, segments or join, --segments an integer from 1 to 64. Passed: ${step}, ${values.segments}\n`,
+      );
+      return 2;
+    }
+    return (await import('./pod.ts')).runPod(values.render, process.env, { step, segments });
+  }
+  if (values.step !== undefined || values.segments !== undefined) {
+    process.stderr.write('--step and --segments go with --render NAME.\n');
+    return 2;
+  }
   const send = process.send?.bind(process);
   if (!send) {
     process.stderr.write(

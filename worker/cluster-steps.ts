@@ -1,0 +1,275 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import sharp from 'sharp';
+import { limitConcurrency } from '../lib/concurrency.ts';
+import { AppError } from '../lib/errors.ts';
+import type { Logger } from '../lib/logger.ts';
+import type { ObjectStore } from '../lib/storage/object-store.ts';
+import type { Movie } from '../movie/index.ts';
+import type { RenderPlan } from './plan.ts';
+import { joinSegments, prepareRender, renderError, type WorkerConfig } from './render-movie.ts';
+import { SegmentChild } from './segment-pool.ts';
+import type { FrameRange } from './segments.ts';
+import { ensureDisplay } from './xvfb.ts';
+
+/**
+ * The three steps of a render spread over pods (operator/stages.ts), each a pod of its own that
+ * shares nothing with the others but the object store: `prepareStep` does what happens once and
+ * stores the plan, the textures, the media and the encoded audio under `work/<renderId>/`;
+ * `segmentStep` renders one segment's frames from them with the same code as a one-machine
+ * render; `joinStep` concatenates the segments without re-encoding and muxes the audio once.
+ */
+
+/** What the prepare pod leaves for the others, at `work/<renderId>/manifest.json`. */
+export interface WorkManifest {
+  version: 1;
+  /** The plan, its file paths replaced by names under the work prefix. */
+  plan: RenderPlan;
+  ranges: FrameRange[];
+  durationSec: number;
+  /** The encoded audio's name, when the movie has sound. */
+  audio?: string | undefined;
+  /** Every name stored under the prefix by the prepare pod (the join removes them). */
+  files: string[];
+}
+
+/** Objects moved at once between a pod and the object store. */
+const TRANSFERS = 4;
+
+export const workKey = (renderId: string, name: string) => `work/${renderId}/${name}`;
+const MANIFEST = 'manifest.json';
+export const segmentName = (index: number) => `segment-${index}.mp4`;
+
+interface StepContext {
+  renderId: string;
+  objects: ObjectStore;
+  config: WorkerConfig;
+  signal?: AbortSignal | undefined;
+  logger?: Logger | undefined;
+  /** Where the step's scratch directory is made (default: the OS temp dir). */
+  tmpRoot?: string | undefined;
+}
+
+async function withScratch<T>(ctx: StepContext, fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(ctx.tmpRoot ?? tmpdir(), 'framewright-step-'));
+  try {
+    return await fn(dir);
+  } catch (err) {
+    throw renderError(err, ctx.signal);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function download(objects: ObjectStore, key: string, file: string): Promise<void> {
+  const object = await objects.get(key);
+  if (!object) throw new AppError('RENDER_FAILED', `The work object ${key} is missing`);
+  await pipeline(object.body, createWriteStream(file));
+}
+
+async function readManifest(objects: ObjectStore, renderId: string): Promise<WorkManifest> {
+  const object = await objects.get(workKey(renderId, MANIFEST));
+  if (!object) throw new AppError('RENDER_FAILED', `The render's prepared plan (${MANIFEST}) is missing`);
+  const chunks: Buffer[] = [];
+  for await (const c of object.body) chunks.push(c as Buffer);
+  const manifest = JSON.parse(Buffer.concat(chunks).toString('utf8')) as WorkManifest;
+  if (manifest.version !== 1) throw new AppError('RENDER_FAILED', `Unknown work manifest version ${manifest.version}`);
+  return manifest;
+}
+
+/** The plan's files: every texture and video source, each with the name it is stored under. */
+function planFiles(plan: RenderPlan): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const l of plan.layers) {
+    for (const file of [l.texture.file, l.video?.file]) {
+      if (file && !names.has(file)) names.set(file, `files/${names.size}-${basename(file)}`);
+    }
+  }
+  return names;
+}
+
+/** The plan with each file path mapped (to a stored name, or back to a local path). */
+function mapFiles(plan: RenderPlan, map: (file: string) => string): RenderPlan {
+  return {
+    ...plan,
+    layers: plan.layers.map((l) => ({
+      ...l,
+      texture: { ...l.texture, file: map(l.texture.file) },
+      ...(l.video ? { video: { ...l.video, file: map(l.video.file) } } : {}),
+    })),
+  };
+}
+
+export interface PrepareStepOptions extends StepContext {
+  movie: Movie;
+  draft: boolean;
+  watermark: boolean;
+  /** The most segments to cut the movie into (the operator's budget). */
+  maxSegments: number;
+  /** 0..1 of the preparing phase. */
+  onStep?: (fraction: number) => void;
+}
+
+/** The prepare pod: everything that happens once, stored for the segment and join pods. */
+export async function prepareStep(
+  opts: PrepareStepOptions,
+): Promise<{ segments: number; totalFrames: number; durationSec: number }> {
+  sharp.cache(false);
+  return withScratch(opts, async (dir) => {
+    const stopAudio = new AbortController();
+    const prepared = await prepareRender(
+      {
+        movie: opts.movie,
+        tmpDir: dir,
+        draft: opts.draft || opts.movie.draft === true,
+        watermark: opts.watermark,
+        segments: opts.maxSegments,
+        config: opts.config,
+        onStep: opts.onStep,
+        signal: opts.signal,
+        logger: opts.logger,
+      },
+      stopAudio.signal,
+    ).catch((err: unknown) => {
+      stopAudio.abort();
+      throw err;
+    });
+    const audio = await prepared.audio;
+    const names = planFiles(prepared.plan);
+    const put = limitConcurrency(TRANSFERS);
+    const stored = [...names].map(([file, name]) =>
+      put(() => opts.objects.putFile(workKey(opts.renderId, name), file, 'application/octet-stream')),
+    );
+    if (audio) stored.push(put(() => opts.objects.putFile(workKey(opts.renderId, 'audio.m4a'), audio, 'audio/mp4')));
+    await Promise.all(stored);
+    const manifest: WorkManifest = {
+      version: 1,
+      plan: mapFiles(prepared.plan, (file) => names.get(file)!),
+      ranges: prepared.ranges,
+      durationSec: prepared.durationSec,
+      audio: audio ? 'audio.m4a' : undefined,
+      files: [...names.values(), ...(audio ? ['audio.m4a'] : [])],
+    };
+    // Last: a manifest names only files already stored.
+    await opts.objects.putBuffer(
+      workKey(opts.renderId, MANIFEST),
+      Buffer.from(JSON.stringify(manifest)),
+      'application/json',
+    );
+    return {
+      segments: prepared.ranges.length,
+      totalFrames: prepared.plan.totalFrames,
+      durationSec: prepared.durationSec,
+    };
+  });
+}
+
+export interface SegmentStepOptions extends StepContext {
+  /** The segment: the pod's completion index. */
+  index: number;
+  onFrames?: (frames: number, total: number) => void;
+}
+
+/**
+ * A segment pod: fetches the plan and the files of the scenes its frames show (not the whole
+ * movie's), renders its frame range, stores the segment. The same renderer, encoder settings and
+ * chunking as a one-machine render, so the joined movie is the same frames.
+ */
+export async function segmentStep(opts: SegmentStepOptions): Promise<{ frames: number }> {
+  return withScratch(opts, async (dir) => {
+    const manifest = await readManifest(opts.objects, opts.renderId);
+    const range = manifest.ranges[opts.index];
+    if (!range) {
+      throw new AppError(
+        'RENDER_FAILED',
+        `Segment ${opts.index} is not in the plan (${manifest.ranges.length} segments)`,
+      );
+    }
+    const { plan } = manifest;
+    const scenes = new Set(
+      plan.scenes.filter((s) => s.startFrame < range.to && s.endFrame > range.from).map((s) => s.index),
+    );
+    const needed = new Set<string>();
+    for (const l of plan.layers) {
+      if (!scenes.has(l.sceneIndex)) continue;
+      needed.add(l.texture.file);
+      if (l.video) needed.add(l.video.file);
+    }
+    const local = (name: string) => join(dir, name.replaceAll('/', '_'));
+    const get = limitConcurrency(TRANSFERS);
+    await Promise.all(
+      [...needed].map((name) => get(() => download(opts.objects, workKey(opts.renderId, name), local(name)))),
+    );
+    const display = await ensureDisplay(process.env, opts.logger);
+    const child = new SegmentChild({ ...process.env, DISPLAY: display.name });
+    const output = join(dir, segmentName(opts.index));
+    const total = range.to - range.from;
+    try {
+      await Promise.race([
+        display.died,
+        child.render(
+          {
+            plan: mapFiles(plan, local),
+            fromFrame: range.from,
+            toFrame: range.to,
+            output,
+            ffmpeg: opts.config.ffmpegPath,
+          },
+          (frames) => opts.onFrames?.(frames, total),
+          opts.signal,
+        ),
+      ]);
+    } finally {
+      child.kill();
+      await display.stop();
+    }
+    await opts.objects.putFile(workKey(opts.renderId, segmentName(opts.index)), output, 'video/mp4');
+    return { frames: total };
+  });
+}
+
+export interface JoinStepOptions extends StepContext {
+  /** Where the joined MP4 goes (the caller uploads it). */
+  output: string;
+}
+
+/** The join pod: the segments concatenated without re-encoding, the audio muxed once. */
+export async function joinStep(opts: JoinStepOptions): Promise<{ durationSec: number }> {
+  return withScratch(opts, async (dir) => {
+    const manifest = await readManifest(opts.objects, opts.renderId);
+    const get = limitConcurrency(TRANSFERS);
+    const names = [...manifest.ranges.map((_, i) => segmentName(i)), ...(manifest.audio ? [manifest.audio] : [])];
+    await Promise.all(names.map((n) => get(() => download(opts.objects, workKey(opts.renderId, n), join(dir, n)))));
+    await joinSegments(
+      opts.config.ffmpegPath,
+      manifest.ranges.map((_, i) => join(dir, segmentName(i))),
+      manifest.audio ? join(dir, manifest.audio) : undefined,
+      opts.output,
+      opts.signal,
+    );
+    return { durationSec: manifest.durationSec };
+  });
+}
+
+/** Removes a render's work objects (after the join stored the MP4). Best effort: logs what it could not. */
+export async function removeWork(objects: ObjectStore, renderId: string, logger?: Logger): Promise<void> {
+  let manifest: WorkManifest;
+  try {
+    manifest = await readManifest(objects, renderId);
+  } catch (err) {
+    logger?.warn({ err }, 'the work manifest could not be read; work objects left');
+    return;
+  }
+  const names = [...manifest.files, ...manifest.ranges.map((_, i) => segmentName(i)), MANIFEST];
+  const del = limitConcurrency(TRANSFERS);
+  await Promise.all(
+    names.map((n) =>
+      del(() => objects.delete(workKey(renderId, n))).catch((err: unknown) =>
+        logger?.warn({ err, key: workKey(renderId, n) }, 'a work object was not removed'),
+      ),
+    ),
+  );
+}

@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install build run test lint format typecheck test-only fuzz crds bench-movie bench-api bench-render bench-e2e bench-operator clean
+.PHONY: help install build run test lint format typecheck test-only fuzz crds bench-movie bench-api bench-render bench-e2e bench-operator bench-parallel clean
 
 help: ## Show the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -48,6 +48,9 @@ bench-api: install ## autocannon against the API vs a bare Fastify route
 
 bench-render: install ## Render examples/bench-60s.json vs the ffmpeg encode floor
 	./bin/framewright bench render
+
+bench-parallel: install ## A 10-minute 1080p movie as 1, 4 and 8 segment pods: per-step CPU, computed N-node wall
+	./bin/framewright bench parallel
 
 bench-e2e: install ## 20 renders through the whole pipeline
 	./bin/framewright bench e2e

@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<BenchModule>> = {
   render: () => import('./render.ts'),
   e2e: () => import('./e2e.ts'),
   operator: () => import('./operator.ts'),
+  parallel: () => import('./parallel.ts'),
 };
 
 export async function main(argv: string[]): Promise<number> {

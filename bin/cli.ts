@@ -32,7 +32,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandMod
   },
   credits: { summary: 'Grant credits to an account', load: () => import('../api/cli/credits.ts') },
   bench: {
-    summary: 'Benchmarks: bench movie | api | render | e2e | operator (from a source checkout)',
+    summary: 'Benchmarks: bench movie | api | render | e2e | operator | parallel (from a source checkout)',
     // The build (dist/) leaves the benchmarks out, as they drive development tools: a specifier
     // that is not a literal keeps the compiler from following it into the build.
     load: () =>

@@ -97,3 +97,48 @@ describe('the worker Job of a Render', () => {
     for (const retried of [0, 1, 137, 143, ERROR_CATALOG.INTERNAL.exit]) assert.ok(!FINAL_EXIT_CODES.includes(retried));
   });
 });
+
+describe('the Jobs of a render spread over pods', () => {
+  const settings = operatorSettings({ KUBE_NAMESPACE: 'fw', WORKER_IMAGE: 'reg/fw:1' }).job;
+  const name = render.metadata.name;
+  it('prepare: one pod with the segment budget, owned by the Render, the whole deadline', () => {
+    const job = workerJob(render, settings, { stage: 'prepare', maxSegments: 6 });
+    assert.equal(job.metadata?.name, `${name}-prepare`);
+    assert.equal(job.metadata?.labels?.['framewright.dev/stage'], 'prepare');
+    assert.equal(job.metadata?.labels?.['framewright.dev/render'], name);
+    assert.equal(job.metadata?.ownerReferences?.[0]?.name, name);
+    assert.deepEqual(job.spec?.template.spec?.containers[0]?.command, [
+      'framewright',
+      'worker',
+      '--render',
+      name,
+      '--step',
+      'prepare',
+      '--segments',
+      '6',
+    ]);
+    assert.equal(job.spec?.completions, 1);
+    assert.equal(job.spec?.backoffLimit, 1);
+  });
+  it('segments: Indexed, one pod per segment at once, each index retried alone, a bad input fails it all', () => {
+    const job = workerJob(render, settings, { stage: 'segments', count: 3 });
+    assert.equal(job.metadata?.name, `${name}-segments`);
+    assert.equal(job.spec?.completionMode, 'Indexed');
+    assert.equal(job.spec?.completions, 3);
+    assert.equal(job.spec?.parallelism, 3);
+    assert.equal(job.spec?.backoffLimitPerIndex, 1);
+    assert.equal(job.spec?.maxFailedIndexes, 0);
+    assert.equal(job.spec?.backoffLimit, undefined, 'the per-index limit counts instead');
+    // A third of the movie each: (120 + 10 x 10 s) x 2 attempts.
+    assert.equal(job.spec?.activeDeadlineSeconds, 2 * (120 + 100));
+    assert.equal(job.spec?.podFailurePolicy?.rules[1]?.action, 'FailJob');
+    assert.deepEqual(job.spec?.template.spec?.containers[0]?.resources?.limits, { 'nvidia.com/gpu': '1' });
+    assert.deepEqual(job.spec?.template.spec?.containers[0]?.command?.slice(-2), ['--step', 'segments']);
+  });
+  it('join: one pod that claims no GPU (it copies streams)', () => {
+    const job = workerJob(render, settings, { stage: 'join' });
+    assert.equal(job.metadata?.name, `${name}-join`);
+    assert.equal(job.spec?.template.spec?.containers[0]?.resources?.limits?.['nvidia.com/gpu'], undefined);
+    assert.deepEqual(job.spec?.template.spec?.containers[0]?.command?.slice(-2), ['--step', 'join']);
+  });
+});

@@ -53,12 +53,18 @@ interface StepContext {
   tmpRoot?: string | undefined;
 }
 
+/**
+ * Runs a step in a scratch directory it removes. The render's own failures arrive as AppErrors
+ * (reported, final); an object-store or other platform error stays what it is, so the pod exits
+ * without a report and Kubernetes runs it again.
+ */
 async function withScratch<T>(ctx: StepContext, fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(ctx.tmpRoot ?? tmpdir(), 'framewright-step-'));
   try {
     return await fn(dir);
   } catch (err) {
-    throw renderError(err, ctx.signal);
+    if (ctx.signal?.aborted) throw ctx.signal.reason;
+    throw err;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -135,7 +141,8 @@ export async function prepareStep(
       stopAudio.signal,
     ).catch((err: unknown) => {
       stopAudio.abort();
-      throw err;
+      // As on one machine: whatever stops preparing is the render's failure.
+      throw renderError(err, opts.signal);
     });
     const audio = await prepared.audio;
     const names = planFiles(prepared.plan);

@@ -228,6 +228,7 @@ describe('charts/framewright', { timeout: 300_000 }, () => {
       assert.equal(settings.job.serviceAccount, 'fw-worker');
       assert.equal(settings.job.envConfigMap, 'fw-worker-env');
       assert.equal(settings.job.image, 'framewright-worker:0.1.0');
+      assert.deepEqual(settings.job.segments, { maxSegments: 8, minSegmentSec: 60 }, 'operator.segments');
       assert.deepEqual(
         operatorContainer.env?.filter((e) => e.valueFrom?.secretKeyRef).map((e) => e.name),
         ['DATABASE_URL'],

@@ -15,7 +15,7 @@
  * least 0.9x the speed of `fast` (the median of three renders each, alternated).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';

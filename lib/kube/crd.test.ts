@@ -113,12 +113,13 @@ test('the spec is immutable (CEL) and the name must stand for the render id', ()
   }
 });
 
-test('printer columns: STATUS PROGRESS DURATION AGE, and ACCOUNT JOB ATTEMPTS under -o wide', () => {
+test('printer columns: STATUS PROGRESS DURATION SEGMENTS AGE, and ACCOUNT JOB ATTEMPTS under -o wide', () => {
   const columns = version().additionalPrinterColumns.map((c) => [c.name, c.jsonPath, c.type, c.priority ?? 0]);
   assert.deepEqual(columns, [
     ['Status', '.status.phase', 'string', 0],
     ['Progress', '.status.progress', 'integer', 0],
     ['Duration', '.status.durationSec', 'number', 0],
+    ['Segments', '.status.segmentsReady', 'string', 0],
     ['Age', '.metadata.creationTimestamp', 'date', 0],
     ['Account', '.spec.accountId', 'string', 1],
     ['Job', '.status.jobName', 'string', 1],
@@ -132,10 +133,16 @@ test('structuralSchema refuses what a CRD cannot express, naming the path', () =
     /\$\.a: a union of 2 different schemas/,
   );
   assert.throws(() => structuralSchema(Type.Object({ a: Type.Any() })), /\$\.a: a structural schema needs a type/);
+  // A string-keyed map is a structural map; a map keyed by a pattern is not.
   assert.throws(
-    () => structuralSchema(Type.Object({ m: Type.Record(Type.String(), Type.String()) })),
-    /\$\.m: the JSON Schema keyword "patternProperties"/,
+    () => structuralSchema(Type.Object({ m: Type.Record(Type.Number(), Type.String()) })),
+    /\$\.m: patternProperties other than a string-keyed map/,
   );
+  assert.deepEqual(structuralSchema(Type.Object({ m: Type.Record(Type.String(), Type.Integer()) })), {
+    type: 'object',
+    properties: { m: { type: 'object', additionalProperties: { type: 'integer' } } },
+    required: ['m'],
+  });
   assert.deepEqual(structuralSchema(Type.Object({ a: Type.String() }, { $id: 'X', additionalProperties: false })), {
     type: 'object',
     properties: { a: { type: 'string' } },

@@ -226,7 +226,7 @@ export const RenderStatus = Type.Object(
       Type.Integer({ minimum: 0, description: 'Frames of the movie; set by the prepare pod of a segmented render.' }),
     ),
     segmentFrames: Type.Optional(
-      Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+      Type.Record(Type.String(), Type.Integer({ minimum: 0, description: 'Frames of the segment encoded so far.' }), {
         maxProperties: 64,
         description:
           'Frames encoded so far per segment, keyed by completion index; each segment pod merges its own key.',

@@ -133,7 +133,7 @@ test('a Render created through the client: defaults, kubectl columns, short name
   const plain = table((await cp.kubectl(['get', 'renders'])).stdout);
   const mine = plain.find((x) => x.NAME === name);
   assert.ok(mine, JSON.stringify(plain));
-  assert.deepEqual(Object.keys(mine), ['NAME', 'STATUS', 'PROGRESS', 'DURATION', 'AGE']);
+  assert.deepEqual(Object.keys(mine), ['NAME', 'STATUS', 'PROGRESS', 'DURATION', 'SEGMENTS', 'AGE']);
   assert.match(mine.AGE ?? '', /^\d+s$/);
 
   const wide = table((await cp.kubectl(['get', 'renders', '-o', 'wide'])).stdout).find((x) => x.NAME === name);
@@ -142,6 +142,7 @@ test('a Render created through the client: defaults, kubectl columns, short name
     'STATUS',
     'PROGRESS',
     'DURATION',
+    'SEGMENTS',
     'AGE',
     'ACCOUNT',
     'JOB',

@@ -82,6 +82,12 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
       d.logger.info({ index, frames }, 'segment rendered');
       return 0;
     }
+    if (render.status?.outputKey === render.spec.outputKey && render.status.durationSec !== undefined) {
+      // An earlier join pod stored and reported the MP4, then was stopped before it exited: its
+      // work objects may be gone already, and there is nothing left to do.
+      d.logger.info('the joined MP4 is already reported');
+      return 0;
+    }
     const output = path.join(d.scratch, 'output.mp4');
     const { durationSec } = await joinStep({ ...ctx, output });
     await d.objects.putFile(render.spec.outputKey, output, 'video/mp4');

@@ -205,14 +205,19 @@ describe('jobMeaning', () => {
     ],
     [
       'another failure reason: INTERNAL naming it',
-      job({ failed: 1, conditions: [cond('Failed', 'MaxFailedIndexesExceeded', 'too many')] }),
+      job({ failed: 1, conditions: [cond('Failed', 'SomeFutureReason', 'too many')] }),
       {
         state: 'failed',
         error: {
           code: 'INTERNAL',
-          message: "The render's Job failed (MaxFailedIndexesExceeded: too many). Create the render again.",
+          message: "The render's Job failed (SomeFutureReason: too many). Create the render again.",
         },
       },
+    ],
+    [
+      'an index of an Indexed Job failed past backoffLimitPerIndex: stopped unexpectedly, as a crash',
+      job({ failed: 2, conditions: [cond('Failed', 'MaxFailedIndexesExceeded', 'too many')] }),
+      { state: 'failed', error: { code: 'INTERNAL', message: stoppedUnexpectedly(2) } },
     ],
     [
       'Failed without a reason: INTERNAL',

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { limitConcurrency } from '../lib/concurrency.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
+import { MANIFEST, readManifest, segmentName, TRANSFERS, type WorkManifest, workKey } from '../lib/render-work.ts';
 import type { ObjectStore } from '../lib/storage/object-store.ts';
 import type { Movie } from '../movie/index.ts';
 import type { RenderPlan } from './plan.ts';
@@ -22,26 +23,6 @@ import { ensureDisplay } from './xvfb.ts';
  * `segmentStep` renders one segment's frames from them with the same code as a one-machine
  * render; `joinStep` concatenates the segments without re-encoding and muxes the audio once.
  */
-
-/** What the prepare pod leaves for the others, at `work/<renderId>/manifest.json`. */
-export interface WorkManifest {
-  version: 1;
-  /** The plan, its file paths replaced by names under the work prefix. */
-  plan: RenderPlan;
-  ranges: FrameRange[];
-  durationSec: number;
-  /** The encoded audio's name, when the movie has sound. */
-  audio?: string | undefined;
-  /** Every name stored under the prefix by the prepare pod (the join removes them). */
-  files: string[];
-}
-
-/** Objects moved at once between a pod and the object store. */
-const TRANSFERS = 4;
-
-export const workKey = (renderId: string, name: string) => `work/${renderId}/${name}`;
-const MANIFEST = 'manifest.json';
-export const segmentName = (index: number) => `segment-${index}.mp4`;
 
 interface StepContext {
   renderId: string;
@@ -76,13 +57,10 @@ async function download(objects: ObjectStore, key: string, file: string): Promis
   await pipeline(object.body, createWriteStream(file));
 }
 
-async function readManifest(objects: ObjectStore, renderId: string): Promise<WorkManifest> {
-  const object = await objects.get(workKey(renderId, MANIFEST));
-  if (!object) throw new AppError('RENDER_FAILED', `The render's prepared plan (${MANIFEST}) is missing`);
-  const chunks: Buffer[] = [];
-  for await (const c of object.body) chunks.push(c as Buffer);
-  const manifest = JSON.parse(Buffer.concat(chunks).toString('utf8')) as WorkManifest;
-  if (manifest.version !== 1) throw new AppError('RENDER_FAILED', `Unknown work manifest version ${manifest.version}`);
+/** The manifest the prepare pod stored; a step without one cannot run. */
+async function manifestOf(objects: ObjectStore, renderId: string): Promise<WorkManifest> {
+  const manifest = await readManifest(objects, renderId);
+  if (!manifest) throw new AppError('RENDER_FAILED', `The render's prepared plan (${MANIFEST}) is missing`);
   return manifest;
 }
 
@@ -146,12 +124,6 @@ export async function prepareStep(
     });
     const audio = await prepared.audio;
     const names = planFiles(prepared.plan);
-    const put = limitConcurrency(TRANSFERS);
-    const stored = [...names].map(([file, name]) =>
-      put(() => opts.objects.putFile(workKey(opts.renderId, name), file, 'application/octet-stream')),
-    );
-    if (audio) stored.push(put(() => opts.objects.putFile(workKey(opts.renderId, 'audio.m4a'), audio, 'audio/mp4')));
-    await Promise.all(stored);
     const manifest: WorkManifest = {
       version: 1,
       plan: mapFiles(prepared.plan, (file) => names.get(file)!),
@@ -160,12 +132,19 @@ export async function prepareStep(
       audio: audio ? 'audio.m4a' : undefined,
       files: [...names.values(), ...(audio ? ['audio.m4a'] : [])],
     };
-    // Last: a manifest names only files already stored.
+    // First: whatever this pod stores is named by it, so the sweeper can remove the work of a
+    // render that stops halfway. No segment reads it before this pod has reported success.
     await opts.objects.putBuffer(
       workKey(opts.renderId, MANIFEST),
       Buffer.from(JSON.stringify(manifest)),
       'application/json',
     );
+    const put = limitConcurrency(TRANSFERS);
+    const stored = [...names].map(([file, name]) =>
+      put(() => opts.objects.putFile(workKey(opts.renderId, name), file, 'application/octet-stream')),
+    );
+    if (audio) stored.push(put(() => opts.objects.putFile(workKey(opts.renderId, 'audio.m4a'), audio, 'audio/mp4')));
+    await Promise.all(stored);
     return {
       segments: prepared.ranges.length,
       totalFrames: prepared.plan.totalFrames,
@@ -187,7 +166,7 @@ export interface SegmentStepOptions extends StepContext {
  */
 export async function segmentStep(opts: SegmentStepOptions): Promise<{ frames: number }> {
   return withScratch(opts, async (dir) => {
-    const manifest = await readManifest(opts.objects, opts.renderId);
+    const manifest = await manifestOf(opts.objects, opts.renderId);
     const range = manifest.ranges[opts.index];
     if (!range) {
       throw new AppError(
@@ -246,7 +225,7 @@ export interface JoinStepOptions extends StepContext {
 /** The join pod: the segments concatenated without re-encoding, the audio muxed once. */
 export async function joinStep(opts: JoinStepOptions): Promise<{ durationSec: number }> {
   return withScratch(opts, async (dir) => {
-    const manifest = await readManifest(opts.objects, opts.renderId);
+    const manifest = await manifestOf(opts.objects, opts.renderId);
     const get = limitConcurrency(TRANSFERS);
     const names = [...manifest.ranges.map((_, i) => segmentName(i)), ...(manifest.audio ? [manifest.audio] : [])];
     await Promise.all(names.map((n) => get(() => download(opts.objects, workKey(opts.renderId, n), join(dir, n)))));
@@ -259,24 +238,4 @@ export async function joinStep(opts: JoinStepOptions): Promise<{ durationSec: nu
     );
     return { durationSec: manifest.durationSec };
   });
-}
-
-/** Removes a render's work objects (after the join stored the MP4). Best effort: logs what it could not. */
-export async function removeWork(objects: ObjectStore, renderId: string, logger?: Logger): Promise<void> {
-  let manifest: WorkManifest;
-  try {
-    manifest = await readManifest(objects, renderId);
-  } catch (err) {
-    logger?.warn({ err }, 'the work manifest could not be read; work objects left');
-    return;
-  }
-  const names = [...manifest.files, ...manifest.ranges.map((_, i) => segmentName(i)), MANIFEST];
-  const del = limitConcurrency(TRANSFERS);
-  await Promise.all(
-    names.map((n) =>
-      del(() => objects.delete(workKey(renderId, n))).catch((err: unknown) =>
-        logger?.warn({ err, key: workKey(renderId, n) }, 'a work object was not removed'),
-      ),
-    ),
-  );
 }

@@ -1,7 +1,8 @@
 import type { Logger } from '../../lib/logger.ts';
+import { removeWork } from '../../lib/render-work.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { Database } from '../../store/database.ts';
-import { expiredOutputs, markOutputDeleted } from '../../store/lifecycle/outputs-repo.ts';
+import { expiredOutputs, markOutputDeleted, markWorkSwept, unsweptWork } from '../../store/lifecycle/outputs-repo.ts';
 
 /**
  * Deletes outputs past their retention (expiresAt) from object storage and marks them deleted, so
@@ -23,4 +24,30 @@ export async function sweepExpiredOutputs(
   }
   if (swept > 0) deps.logger.info({ swept }, 'expired outputs deleted');
   return swept;
+}
+
+/** How long after a render finished its work objects are looked for: its last pods are gone by then. */
+export const WORK_GRACE_MS = 15 * 60_000;
+
+/**
+ * Removes the work objects (`work/<id>/`) of finished renders that were spread over pods and did
+ * not get to their join's clean-up: a failed or cancelled render, a join stopped after reporting.
+ * Each finished render is looked at once, WORK_GRACE_MS after it finished (one object-store read
+ * for a render that had none). Safe to run from several processes.
+ */
+export async function sweepRenderWork(
+  deps: { db: Database; objects: ObjectStore; logger: Logger; now: () => Date },
+  batch = 100,
+): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const ids = await unsweptWork(deps.db.sql, new Date(deps.now().getTime() - WORK_GRACE_MS), batch);
+    for (const id of ids) {
+      removed += await removeWork(deps.objects, id, deps.logger);
+      await markWorkSwept(deps.db.sql, id, deps.now());
+    }
+    if (ids.length < batch) break;
+  }
+  if (removed > 0) deps.logger.info({ removed }, 'work objects of finished renders removed');
+  return removed;
 }

@@ -13,7 +13,7 @@ import type { ExecutorPort } from '../executor.ts';
 import { InProcessExecutor } from './in-process-executor.ts';
 import { KubernetesExecutor } from './kubernetes-executor.ts';
 import { loadSigningSecret, SignedLinks } from './output-links.ts';
-import { sweepExpiredOutputs } from './output-sweeper.ts';
+import { sweepExpiredOutputs, sweepRenderWork } from './output-sweeper.ts';
 import { WebhookDispatcher } from './webhook-dispatcher.ts';
 
 /** What the pipeline reads from the environment, once, beside the API's own config. */
@@ -115,10 +115,17 @@ export async function createPipeline(deps: {
     ...(deps.metrics ? { onAttempt: countAttempt(deps.metrics) } : {}),
   });
   let sweeper: NodeJS.Timeout | undefined;
-  const sweep = () =>
-    sweepExpiredOutputs({ db, objects, logger, now }).catch((err: unknown) =>
+  const sweep = async () => {
+    await sweepExpiredOutputs({ db, objects, logger, now }).catch((err: unknown) =>
       logger.error({ err }, 'sweeping expired outputs failed'),
     );
+    // Only renders spread over pods leave work objects, and only the cluster runs those.
+    if (!inProcess) {
+      await sweepRenderWork({ db, objects, logger, now }).catch((err: unknown) =>
+        logger.error({ err }, 'sweeping render work failed'),
+      );
+    }
+  };
   return {
     objects,
     links,

@@ -25,3 +25,16 @@ export async function expiredOutputs(sql: Queryable, now: Date, limit: number): 
 export async function markOutputDeleted(sql: Queryable, renderId: string, now: Date): Promise<void> {
   await sql`UPDATE renders SET output_deleted_at = ${now} WHERE id = ${renderId}`;
 }
+
+/** Finished renders (done or failed before `before`) whose work objects were not looked for yet. */
+export async function unsweptWork(sql: Queryable, before: Date, limit: number): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT id FROM renders
+    WHERE work_swept_at IS NULL AND status IN ('done', 'failed') AND updated_at < ${before}
+    ORDER BY updated_at LIMIT ${limit}`;
+  return rows.map((r) => r.id);
+}
+
+export async function markWorkSwept(sql: Queryable, renderId: string, now: Date): Promise<void> {
+  await sql`UPDATE renders SET work_swept_at = ${now} WHERE id = ${renderId}`;
+}

@@ -8,11 +8,12 @@ import { AppError } from '../../lib/errors.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import type { Render, RenderStatus } from '../../lib/kube/render-resource.ts';
 import { createLogger, type Logger } from '../../lib/logger.ts';
+import { removeWork } from '../../lib/render-work.ts';
 import { objectStoreFromEnv } from '../../lib/storage/from-env.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { workerExitCode } from '../../lib/worker-exit.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { joinStep, prepareStep, removeWork, segmentStep } from '../cluster-steps.ts';
+import { joinStep, prepareStep, segmentStep } from '../cluster-steps.ts';
 import type { WorkerMessage } from '../job-protocol.ts';
 import { type WorkerConfig, workerConfigFromEnv } from '../render-movie.ts';
 import { runJob } from './worker.ts';
@@ -92,7 +93,9 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
     const { durationSec } = await joinStep({ ...ctx, output });
     await d.objects.putFile(render.spec.outputKey, output, 'video/mp4');
     await d.sink.flush({ phase: 'rendering', progress: 99, durationSec, outputKey: render.spec.outputKey });
-    await removeWork(d.objects, renderId, d.logger);
+    await removeWork(d.objects, renderId, d.logger).catch((err: unknown) =>
+      d.logger.warn({ err }, 'work objects left for the sweeper'),
+    );
     d.logger.info({ durationSec }, 'render joined');
     return 0;
   } catch (err) {

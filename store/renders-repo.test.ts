@@ -41,7 +41,7 @@ test('renders repository', async (t) => {
       const viaTx = await insertRender(db.sql, newRender(acc.accountId, acc.keyId));
       for (const k of Object.keys(viaTx).filter((k) => !(k in made))) {
         assert.ok(
-          ['attempts', 'leaseOwner', 'leaseExpiresAt', 'outputKey', 'outputDeletedAt'].includes(k),
+          ['attempts', 'leaseOwner', 'leaseExpiresAt', 'outputKey', 'outputDeletedAt', 'workSweptAt'].includes(k),
           `column ${k} is missing from queuedRenderRow`,
         );
       }

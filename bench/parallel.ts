@@ -16,6 +16,7 @@ import { type WorkManifest, workKey } from '../lib/render-work.ts';
 import { LocalObjectStore } from '../lib/storage/local-store.ts';
 import { type Movie, validateMovie } from '../movie/index.ts';
 import { joinStep, prepareStep, segmentStep } from '../worker/cluster-steps.ts';
+import type { RenderPlan } from '../worker/plan.ts';
 import { workerConfigFromEnv } from '../worker/render-movie.ts';
 import { splitFrames } from '../worker/segments.ts';
 import { measure } from './measure.ts';
@@ -74,7 +75,7 @@ export async function main(argv: string[]): Promise<number> {
       prepareStep({ ...ctx, movie: checked.value, draft: false, watermark: false, maxSegments: 8 }),
     );
     const manifestKey = workKey(RENDER_ID, 'manifest.json');
-    const manifest = JSON.parse(readFileSync(join(dir, 'store', manifestKey), 'utf8')) as WorkManifest;
+    const manifest = JSON.parse(readFileSync(join(dir, 'store', manifestKey), 'utf8')) as WorkManifest<RenderPlan>;
     const { plan } = manifest;
     type Row = { n: number; segWall: number[]; segCpu: number[]; joinWall: number; joinCpu: number; out: string };
     const rows: Row[] = [];

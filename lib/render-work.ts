@@ -1,5 +1,3 @@
-import type { RenderPlan } from '../worker/plan.ts';
-import type { FrameRange } from '../worker/segments.ts';
 import { limitConcurrency } from './concurrency.ts';
 import { AppError } from './errors.ts';
 import type { Logger } from './logger.ts';
@@ -12,12 +10,16 @@ import type { ObjectStore } from './storage/object-store.ts';
  * left (api/pipeline/output-sweeper.ts).
  */
 
-/** What the prepare pod leaves for the others, at `work/<renderId>/manifest.json`. */
-export interface WorkManifest {
+/**
+ * What the prepare pod leaves for the others, at `work/<renderId>/manifest.json`. `Plan` is the
+ * worker's RenderPlan (worker/plan.ts); this module needs only the names and the segment count.
+ */
+export interface WorkManifest<Plan = unknown> {
   version: 1;
   /** The plan, its file paths replaced by names under the work prefix. */
-  plan: RenderPlan;
-  ranges: FrameRange[];
+  plan: Plan;
+  /** The segments' frame ranges [from, to). */
+  ranges: { from: number; to: number }[];
   durationSec: number;
   /** The encoded audio's name, when the movie has sound. */
   audio?: string | undefined;

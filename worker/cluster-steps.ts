@@ -58,8 +58,8 @@ async function download(objects: ObjectStore, key: string, file: string): Promis
 }
 
 /** The manifest the prepare pod stored; a step without one cannot run. */
-async function manifestOf(objects: ObjectStore, renderId: string): Promise<WorkManifest> {
-  const manifest = await readManifest(objects, renderId);
+async function manifestOf(objects: ObjectStore, renderId: string): Promise<WorkManifest<RenderPlan>> {
+  const manifest = (await readManifest(objects, renderId)) as WorkManifest<RenderPlan> | null;
   if (!manifest) throw new AppError('RENDER_FAILED', `The render's prepared plan (${MANIFEST}) is missing`);
   return manifest;
 }
@@ -124,7 +124,7 @@ export async function prepareStep(
     });
     const audio = await prepared.audio;
     const names = planFiles(prepared.plan);
-    const manifest: WorkManifest = {
+    const manifest: WorkManifest<RenderPlan> = {
       version: 1,
       plan: mapFiles(prepared.plan, (file) => names.get(file)!),
       ranges: prepared.ranges,

@@ -10,7 +10,7 @@ import type { Logger } from '../lib/logger.ts';
 import { MANIFEST, readManifest, segmentName, TRANSFERS, type WorkManifest, workKey } from '../lib/render-work.ts';
 import type { ObjectStore } from '../lib/storage/object-store.ts';
 import type { Movie } from '../movie/index.ts';
-import type { RenderPlan } from './plan.ts';
+import type { LayerPlan, RenderPlan } from './plan.ts';
 import { joinSegments, prepareRender, renderError, type WorkerConfig } from './render-movie.ts';
 import { SegmentChild } from './segment-pool.ts';
 import type { FrameRange } from './segments.ts';
@@ -64,26 +64,28 @@ async function manifestOf(objects: ObjectStore, renderId: string): Promise<WorkM
   return manifest;
 }
 
-/** The plan's files: every texture and video source, each with the name it is stored under. */
+/** The file a layer draws from: its video source, or its texture (a video layer's texture is a name). */
+const layerFile = (l: LayerPlan): string => l.video?.file ?? l.texture.file;
+
+/** The plan's files, each with the name it is stored under. */
 function planFiles(plan: RenderPlan): Map<string, string> {
   const names = new Map<string, string>();
   for (const l of plan.layers) {
-    for (const file of [l.texture.file, l.video?.file]) {
-      if (file && !names.has(file)) names.set(file, `files/${names.size}-${basename(file)}`);
-    }
+    const file = layerFile(l);
+    if (!names.has(file)) names.set(file, `files/${names.size}-${basename(file)}`);
   }
   return names;
 }
 
-/** The plan with each file path mapped (to a stored name, or back to a local path). */
+/** The plan with each layer's file mapped (to a stored name, or back to a local path). */
 function mapFiles(plan: RenderPlan, map: (file: string) => string): RenderPlan {
   return {
     ...plan,
-    layers: plan.layers.map((l) => ({
-      ...l,
-      texture: { ...l.texture, file: map(l.texture.file) },
-      ...(l.video ? { video: { ...l.video, file: map(l.video.file) } } : {}),
-    })),
+    layers: plan.layers.map((l) =>
+      l.video
+        ? { ...l, video: { ...l.video, file: map(l.video.file) } }
+        : { ...l, texture: { ...l.texture, file: map(l.texture.file) } },
+    ),
   };
 }
 
@@ -179,11 +181,7 @@ export async function segmentStep(opts: SegmentStepOptions): Promise<{ frames: n
       plan.scenes.filter((s) => s.startFrame < range.to && s.endFrame > range.from).map((s) => s.index),
     );
     const needed = new Set<string>();
-    for (const l of plan.layers) {
-      if (!scenes.has(l.sceneIndex)) continue;
-      needed.add(l.texture.file);
-      if (l.video) needed.add(l.video.file);
-    }
+    for (const l of plan.layers) if (scenes.has(l.sceneIndex)) needed.add(layerFile(l));
     const local = (name: string) => join(dir, name.replaceAll('/', '_'));
     const get = limitConcurrency(TRANSFERS);
     await Promise.all(

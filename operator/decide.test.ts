@@ -446,7 +446,6 @@ describe('decide: a render over many pods (prepare, an Indexed Job of segments, 
     });
     assert.deepEqual(a.createJob, { stage: 'segments', count: 4 });
     assert.equal(a.fail, undefined);
-    assert.ok(a.events.some((e) => e.reason === 'Prepared'));
     assert.equal(a.status?.segmentsReady, '0/4');
   });
   it('prepare complete without a plan: failed, nothing made', () => {
@@ -471,6 +470,22 @@ describe('decide: a render over many pods (prepare, an Indexed Job of segments, 
     assert.equal(a.status?.segmentsReady, '1/4');
     assert.equal(a.status?.jobName, stageJobName(NAME, 'segments'));
     assert.equal(a.status?.attempts, 5);
+    // The first pass that sees the segments Job says so, once: the status now names it.
+    assert.deepEqual(a.events, [
+      {
+        type: 'Normal',
+        reason: 'JobCreated',
+        message: `Created Job ${stageJobName(NAME, 'segments')}: 4 segments of 1200 frames`,
+      },
+    ]);
+    const again = pass(
+      { ...render, status: { ...render.status, ...a.status } },
+      row({ status: 'rendering', progress: 49 }),
+      {
+        segments: job('segments').active(3).succeeded(1).obj(),
+      },
+    );
+    assert.deepEqual(again.events, []);
   });
   it('a rerun segment starting again from 0 never takes the progress back', () => {
     const render = makeRender()

@@ -282,17 +282,10 @@ export function decide(o: Observed): Actions {
           }
         }
       } else if (meaning.state === 'done' && stage === 'prepare') {
-        const plan = meaning.output as PreparedPlan;
-        actions.createJob = { stage: 'segments', count: plan.segments };
-        events.push({
-          type: 'Normal',
-          reason: 'Prepared',
-          message: `Prepared ${plan.totalFrames} frames in ${plan.segments} segments`,
-        });
+        actions.createJob = { stage: 'segments', count: (meaning.output as PreparedPlan).segments };
       } else if (meaning.state === 'done' && stage === 'segments') {
         actions.createJob = { stage: 'join' };
         rendering = renderingProgress(reported.totalFrames ?? 0, reported.totalFrames ?? 0);
-        events.push({ type: 'Normal', reason: 'SegmentsRendered', message: `Rendered ${reported.segments} segments` });
       } else if (meaning.state === 'done') {
         const output = meaning.output as { durationSec: number; outputKey: string };
         actions.complete = output;
@@ -321,8 +314,13 @@ export function decide(o: Observed): Actions {
   // first, and the pass its arrival makes names it in the status (with the event) a moment later.
   const firstJob = actions.createJob && !stage;
   if (!firstJob && statusChanges(render.status, status)) actions.status = status;
+  // Once per Job: the first pass that sees it, before the status names it.
   if (job && render.status?.jobName !== job.metadata?.name && !terminal) {
-    events.unshift({ type: 'Normal', reason: 'JobCreated', message: `Created Job ${job.metadata?.name}` });
+    const what =
+      stage === 'segments' && reported.segments !== undefined
+        ? `: ${reported.segments} segments of ${reported.totalFrames} frames`
+        : '';
+    events.unshift({ type: 'Normal', reason: 'JobCreated', message: `Created Job ${job.metadata?.name}${what}` });
   }
   // A finished Render is looked at again when its TTL runs out (the status written now carries
   // its completionTime; the periodic resync would find it too, a minute late at most).

@@ -1,3 +1,8 @@
+/** A render's progress while it prepares: 0 to 19 for `fraction` 0..1 of the preparing work. */
+export function preparingProgress(fraction: number): number {
+  return Math.min(19, Math.floor(fraction * 19));
+}
+
 /**
  * A render's progress while its frames are encoded: 20 when preparing is over, 99 when every
  * frame is (the join and the upload remain), 100 only when it is done. The one formula for the

@@ -6,7 +6,7 @@ import { type JobMeaning, jobMeaning, type ObservedJob } from '../store/lifecycl
 import type { ActivePhase } from '../store/lifecycle/transitions.ts';
 import type { RenderStatus as RowStatus } from '../store/types.ts';
 import type { StageJob } from './job-spec.ts';
-import { type SegmentSettings, type Stage, segmentBudget } from './stages.ts';
+import { type SegmentSettings, STAGES, type Stage, segmentBudget } from './stages.ts';
 
 /**
  * One reconcile pass of a Render, decided without I/O: what the operator observed in, what to
@@ -84,8 +84,7 @@ function jobPods(job: V1Job | undefined): number {
 
 /** The stage the render is at: the last of its Jobs that exists (undefined: none yet). */
 export function currentStage(jobs: Partial<Record<Stage, V1Job>>): Stage | undefined {
-  if (jobs.single) return 'single';
-  return (['join', 'segments', 'prepare'] as const).find((s) => jobs[s] !== undefined);
+  return STAGES.findLast((s) => jobs[s] !== undefined);
 }
 
 /** What a prepare pod leaves for the segments: how many, and the frames they share. */

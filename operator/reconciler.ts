@@ -9,9 +9,7 @@ import * as lifecycle from '../store/lifecycle/render-lifecycle.ts';
 import { type Actions, currentStage, decide, type Event, isJobFinished, type RowView } from './decide.ts';
 import { workerJob } from './job-spec.ts';
 import type { WorkerJobSettings } from './settings.ts';
-import { type Stage, stageJobName } from './stages.ts';
-
-const STAGES: readonly Stage[] = ['single', 'prepare', 'segments', 'join'];
+import { STAGES, type Stage, stageJobName } from './stages.ts';
 
 /** The catalogue code of a render cancelled by deleting its Render (docs/errors). */
 export const CANCELLED_MESSAGE = 'The render was cancelled: its Render resource was deleted. Nothing was charged.';

@@ -8,8 +8,8 @@
  */
 export type Stage = 'single' | 'prepare' | 'segments' | 'join';
 
-/** The stages of a segmented render, in order. */
-export const SEGMENTED_STAGES = ['prepare', 'segments', 'join'] as const;
+/** Every stage, in the order its Job runs (`single` alone, or prepare, segments, join). */
+export const STAGES: readonly Stage[] = ['single', 'prepare', 'segments', 'join'];
 
 /** The name of a render's Job for a stage: the Render's name, with the stage after it when segmented. */
 export function stageJobName(render: string, stage: Stage): string {

@@ -1,4 +1,4 @@
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -6,11 +6,11 @@ import { EnvSchema, envBool, readEnv } from '../lib/config.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import { parseTrustedPrefixes, type TrustedPrefix } from '../lib/net/trusted-prefixes.ts';
-import { renderingProgress } from '../lib/render-progress.ts';
+import { preparingProgress, renderingProgress } from '../lib/render-progress.ts';
 import type { Movie } from '../movie/index.ts';
 import { chooseCodec } from './encoder-probe.ts';
-import { audioEncodeArgs, concatList, finalMuxArgs } from './ffmpeg-args.ts';
-import { runFfmpeg } from './ffmpeg-process.ts';
+import { audioEncodeArgs } from './ffmpeg-args.ts';
+import { joinSegments, runFfmpeg } from './ffmpeg-process.ts';
 import type { EncodeQuality, RenderPlan, VideoCodec } from './plan.ts';
 import { prepare } from './prepare.ts';
 import type { SegmentStats } from './render-segment.ts';
@@ -170,29 +170,6 @@ export async function prepareRender(opts: PrepareRenderOptions, stopAudio: Abort
 }
 
 /**
- * Joins segment files into the MP4 without re-encoding (concat demuxer, stream copy), muxes the
- * encoded audio once, and writes `output` atomically (a temporary name, renamed when complete).
- */
-export async function joinSegments(
-  ffmpeg: string,
-  segmentFiles: string[],
-  audio: string | undefined,
-  output: string,
-  signal?: AbortSignal,
-): Promise<void> {
-  const partial = `${output}.part`;
-  const list = `${output}.segments.txt`;
-  writeFileSync(list, concatList(segmentFiles));
-  try {
-    await runFfmpeg(ffmpeg, finalMuxArgs(list, audio, partial), signal);
-    renameSync(partial, output);
-  } finally {
-    rmSync(list, { force: true });
-    rmSync(partial, { force: true });
-  }
-}
-
-/**
  * Renders a movie document to an MP4: the library entry point used by the CLI and by both
  * executors. Temporary files are removed whatever happens; an Xvfb it started is stopped.
  */
@@ -238,7 +215,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
         config,
         codec: opts.codec,
         quality: opts.quality,
-        onStep: (f) => emit({ phase: 'preparing', progress: Math.min(19, Math.floor(f * 19)) }),
+        onStep: (f) => emit({ phase: 'preparing', progress: preparingProgress(f) }),
         signal,
         logger,
       },

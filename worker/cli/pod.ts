@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import type { Render, RenderStatus } from '../../lib/kube/render-resource.ts';
 import { createLogger, type Logger } from '../../lib/logger.ts';
+import { preparingProgress } from '../../lib/render-progress.ts';
 import { removeWork } from '../../lib/render-work.ts';
 import { objectStoreFromEnv } from '../../lib/storage/from-env.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
@@ -61,8 +62,7 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
         draft: render.spec.draft,
         watermark: render.spec.watermark,
         maxSegments: step.segments,
-        onStep: (f) =>
-          d.sink.progress({ type: 'progress', phase: 'preparing', progress: Math.min(19, Math.floor(f * 19)) }),
+        onStep: (f) => d.sink.progress({ type: 'progress', phase: 'preparing', progress: preparingProgress(f) }),
       });
       await d.sink.flush({ phase: 'preparing', progress: 19, ...plan });
       d.logger.info(plan, 'prepared');

@@ -1,6 +1,6 @@
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { concatList, QUIET, segmentEncodeArgs, type VideoSettings } from './ffmpeg-args.ts';
-import { type FrameSink, runFfmpeg, startEncoder } from './ffmpeg-process.ts';
+import { renameSync, rmSync } from 'node:fs';
+import { segmentEncodeArgs, type VideoSettings } from './ffmpeg-args.ts';
+import { type FrameSink, joinSegments, startEncoder } from './ffmpeg-process.ts';
 import { chunksOf, type FrameRange } from './segments.ts';
 
 /**
@@ -63,17 +63,10 @@ export class ChunkedEncoder {
       renameSync(this.files[0]!, this.output);
       return;
     }
-    const list = `${this.output}.chunks.txt`;
-    writeFileSync(list, concatList(this.files));
     try {
-      await runFfmpeg(
-        this.ffmpeg,
-        [...QUIET, '-y', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', '-f', 'mp4', this.output],
-        this.signal,
-      );
+      await joinSegments(this.ffmpeg, this.files, undefined, this.output, this.signal, { faststart: false });
     } finally {
       this.removeChunks();
-      rmSync(list, { force: true });
     }
   }
 

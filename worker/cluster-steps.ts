@@ -10,10 +10,10 @@ import type { Logger } from '../lib/logger.ts';
 import { MANIFEST, readManifest, segmentName, TRANSFERS, type WorkManifest, workKey } from '../lib/render-work.ts';
 import type { ObjectStore } from '../lib/storage/object-store.ts';
 import type { Movie } from '../movie/index.ts';
+import { joinSegments } from './ffmpeg-process.ts';
 import type { LayerPlan, RenderPlan } from './plan.ts';
-import { joinSegments, prepareRender, renderError, type WorkerConfig } from './render-movie.ts';
+import { prepareRender, renderError, type WorkerConfig } from './render-movie.ts';
 import { SegmentChild } from './segment-pool.ts';
-import type { FrameRange } from './segments.ts';
 import { ensureDisplay } from './xvfb.ts';
 
 /**

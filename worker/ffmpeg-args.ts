@@ -180,16 +180,23 @@ export function audioEncodeArgs(audio: AudioInput, output: string): string[] {
 
 /**
  * Joins segments (concat demuxer, stream copy), adds the encoded audio (audioEncodeArgs' output,
- * also copied), and moves the index to the front. No encoding happens here.
+ * also copied), and moves the index to the front (not for a segment's own chunks, joined again
+ * later). No encoding happens here.
  */
-export function finalMuxArgs(concatList: string, encodedAudio: string | undefined, output: string): string[] {
+export function finalMuxArgs(
+  concatList: string,
+  encodedAudio: string | undefined,
+  output: string,
+  { faststart = true }: { faststart?: boolean } = {},
+): string[] {
   const args = [...QUIET, '-y', '-f', 'concat', '-safe', '0', '-i', concatList];
   if (encodedAudio) {
     args.push('-i', encodedAudio, '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy');
   } else {
     args.push('-map', '0:v:0', '-c:v', 'copy');
   }
-  args.push('-movflags', '+faststart', '-f', 'mp4', output);
+  if (faststart) args.push('-movflags', '+faststart');
+  args.push('-f', 'mp4', output);
   return args;
 }
 

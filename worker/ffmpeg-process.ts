@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { AppError } from '../lib/errors.ts';
+import { concatList, finalMuxArgs } from './ffmpeg-args.ts';
 
 const STDERR_KEEP = 8000;
 
@@ -77,4 +79,30 @@ export function startEncoder(bin: string, args: string[], signal?: AbortSignal):
       await done;
     },
   };
+}
+
+/**
+ * Joins MP4 files into `output` without re-encoding (concat demuxer, stream copy), muxing the
+ * encoded audio once when given, and writes `output` atomically (a temporary name, renamed when
+ * complete). The segments of a render, and the chunks of a segment (`faststart: false`: they are
+ * joined again later).
+ */
+export async function joinSegments(
+  ffmpeg: string,
+  files: string[],
+  audio: string | undefined,
+  output: string,
+  signal?: AbortSignal,
+  options: { faststart?: boolean } = {},
+): Promise<void> {
+  const partial = `${output}.part`;
+  const list = `${output}.list.txt`;
+  writeFileSync(list, concatList(files));
+  try {
+    await runFfmpeg(ffmpeg, finalMuxArgs(list, audio, partial, options), signal);
+    renameSync(partial, output);
+  } finally {
+    rmSync(list, { force: true });
+    rmSync(partial, { force: true });
+  }
 }

@@ -216,6 +216,11 @@ describe('ffmpeg arguments', () => {
     assert.match(s, /-f concat -safe 0 -i \/t\/l.txt -i \/t\/a.m4a -map 0:v:0 -map 1:a:0 -c copy/);
     assert.match(s, /-movflags \+faststart/);
     assert.doesNotMatch(finalMuxArgs('/l', undefined, '/o.mp4').join(' '), /1:a/);
+    assert.equal(
+      finalMuxArgs('/l', undefined, '/s.mp4', { faststart: false }).join(' '),
+      '-hide_banner -nostdin -loglevel error -y -f concat -safe 0 -i /l -map 0:v:0 -c:v copy -f mp4 /s.mp4',
+      "a segment's chunks: copied, the index left where it is",
+    );
     const a = audioEncodeArgs({ file: '/t/a.pcm', sampleRate: 48000 }, '/t/a.m4a').join(' ');
     assert.match(a, /-f s16le -ar 48000 -ac 1 -i \/t\/a.pcm -c:a aac -aac_coder fast -b:a 128k -f mp4 \/t\/a.m4a$/);
   });

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -7,7 +6,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { V1Job } from '@kubernetes/client-node';
 import postgres from 'postgres';
@@ -30,7 +28,7 @@ import { type ControlPlane, startControlPlane } from '../services/control-plane.
 import { NodeHarness } from '../services/node-harness.ts';
 import { type ServeProcess, spawnFramewright, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
-import { frameMd5s } from '../worker/media.ts';
+import { frameMd5s, pcm } from '../worker/media.ts';
 
 /**
  * The cluster shape end to end, on a real kube-apiserver, etcd and Job controller: the API
@@ -44,15 +42,6 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const NS = 'framewright';
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const s3Endpoint = process.env.TEST_S3_ENDPOINT;
-/** A movie's audio decoded to 48 kHz stereo s16le PCM. */
-async function pcm(file: string): Promise<Buffer> {
-  const { stdout } = await promisify(execFile)(
-    'ffmpeg',
-    ['-v', 'error', '-i', file, '-vn', '-f', 's16le', '-ac', '2', '-ar', '48000', '-'],
-    { encoding: 'buffer', maxBuffer: 1 << 28 },
-  );
-  return stdout;
-}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Child = ServeProcess;

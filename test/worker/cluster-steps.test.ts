@@ -19,7 +19,7 @@ import { validateMovie } from '../../movie/index.ts';
 import { joinStep, prepareStep, segmentStep } from '../../worker/cluster-steps.ts';
 import { runFfmpeg } from '../../worker/ffmpeg-process.ts';
 import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
-import { frameMd5s } from './media.ts';
+import { frameMd5s, pcm } from './media.ts';
 
 const config: WorkerConfig = { ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe', allowPrivateUrls: true };
 let dir: string;
@@ -52,10 +52,6 @@ after(async () => {
   server?.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-async function pcm(file: string): Promise<Buffer> {
-  return runFfmpeg('ffmpeg', ['-v', 'error', '-i', file, '-vn', '-f', 's16le', '-ac', '2', '-ar', '48000', '-']);
-}
 
 test('prepare, 3 segments and join give the one-process render of a movie with a clip, a crossfade and sound', async () => {
   const checked = validateMovie({

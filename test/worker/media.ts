@@ -75,3 +75,8 @@ export async function frameMd5s(file: string): Promise<string[]> {
     .filter((l) => l && !l.startsWith('#'))
     .map((l) => l.split(',').at(-1)!.trim());
 }
+
+/** The decoded audio as 48 kHz stereo s16le PCM: equal buffers mean identical sound. */
+export async function pcm(file: string): Promise<Buffer> {
+  return runFfmpeg('ffmpeg', ['-v', 'error', '-i', file, '-vn', '-f', 's16le', '-ac', '2', '-ar', '48000', '-']);
+}

@@ -6,7 +6,7 @@ import { layerRows } from '../dirty-band.ts';
 import type { TextureRef, TransitionType } from '../plan.ts';
 import { blendOverlay, overlayFromRgba, type YuvOverlay } from './backdrop-blend.ts';
 import { TRANSITION_FRAGMENT_SHADER, TRANSITION_VERTEX_SHADER, transitionKind } from './transition-shader.ts';
-import { createVideoMaterial, type VideoMaterial, type YuvMatrix } from './video-material.ts';
+import { createVideoMaterial, dataTexture, type VideoMaterial, type YuvMatrix } from './video-material.ts';
 import {
   planeCoefficients,
   YUV_FRAGMENT_SHADER,
@@ -217,13 +217,12 @@ export function createFrameRenderer(
           `Texture ${ref.file} has ${bytes.length} bytes, expected ${ref.width}x${ref.height}x4`,
         );
       }
-      tex = new THREE.DataTexture(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), ref.width, ref.height);
-      tex.format = THREE.RGBAFormat;
-      tex.type = THREE.UnsignedByteType;
-      tex.minFilter = THREE.LinearFilter;
-      tex.magFilter = THREE.LinearFilter;
-      tex.generateMipmaps = false;
-      tex.colorSpace = THREE.NoColorSpace;
+      tex = dataTexture(
+        new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+        ref.width,
+        ref.height,
+        THREE.RGBAFormat,
+      );
       tex.needsUpdate = true;
       // Once uploaded, the GL copy is all we need: drop the CPU bytes so memory follows the GPU.
       tex.onUpdate = () => {

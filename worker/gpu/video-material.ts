@@ -38,14 +38,25 @@ void main() {
 }
 `;
 
-function plane(width: number, height: number): THREE.DataTexture {
-  const tex = new THREE.DataTexture(new Uint8Array(width * height), width, height);
-  tex.format = THREE.LuminanceFormat;
+/** A texture of raw bytes as the renderer uploads them: linear filtering, no mipmaps, no colour conversion. */
+export function dataTexture(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  format: THREE.PixelFormat,
+): THREE.DataTexture {
+  const tex = new THREE.DataTexture(data, width, height);
+  tex.format = format;
   tex.type = THREE.UnsignedByteType;
   tex.minFilter = THREE.LinearFilter;
   tex.magFilter = THREE.LinearFilter;
   tex.generateMipmaps = false;
   tex.colorSpace = THREE.NoColorSpace;
+  return tex;
+}
+
+function plane(width: number, height: number): THREE.DataTexture {
+  const tex = dataTexture(new Uint8Array(width * height), width, height, THREE.LuminanceFormat);
   // Rows of odd-width planes are not 4-byte aligned.
   tex.unpackAlignment = 1;
   return tex;

@@ -15,6 +15,7 @@ import { parseArgs, promisify } from 'node:util';
 import { type WorkManifest, workKey } from '../lib/render-work.ts';
 import { LocalObjectStore } from '../lib/storage/local-store.ts';
 import { type Movie, validateMovie } from '../movie/index.ts';
+import { frameMd5s } from '../test/worker/media.ts';
 import { joinStep, prepareStep, segmentStep } from '../worker/cluster-steps.ts';
 import type { RenderPlan } from '../worker/plan.ts';
 import { workerConfigFromEnv } from '../worker/render-movie.ts';
@@ -36,16 +37,6 @@ function longMovie(base: Movie, times: number): Movie {
       })),
     ).flat(),
   } as Movie;
-}
-
-async function frameMd5s(file: string): Promise<string[]> {
-  const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', file, '-map', '0:v', '-f', 'framemd5', '-'], {
-    maxBuffer: 1 << 28,
-  });
-  return stdout
-    .split('\n')
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => l.split(',').at(-1)!.trim());
 }
 
 async function pcmMd5(file: string): Promise<string> {

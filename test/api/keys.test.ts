@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import postgres from 'postgres';
 import { hashApiKey } from '../../api/auth/api-key.ts';
+import { LastUsedRecorder } from '../../api/auth/last-used.ts';
 import { issueKey } from '../../api/auth/provision.ts';
 import { newId } from '../../lib/ids.ts';
+import { freePort } from '../services/free-port.ts';
 import { client, eachBackend, newAccount, startApp, testConfig } from './helpers.ts';
 
 type Key = {
@@ -240,4 +243,29 @@ test('last used: written on first use, then at most once a minute per key', asyn
     await second.close();
     assert.equal(await stored(), '2026-11-24T10:01:01.000Z');
   });
+});
+
+test('last used: a write the database refuses is logged, holds nothing up, and is tried again', async () => {
+  // A real client whose server is gone: nothing listens on the port (the database is down).
+  const port = await freePort();
+  const sql = postgres(`postgres://framewright@127.0.0.1:${port}/framewright`, {
+    max: 1,
+    connect_timeout: 2,
+    onnotice: () => {},
+  });
+  const errors: unknown[] = [];
+  const recorder = new LastUsedRecorder(sql, (err) => errors.push(err));
+  const t0 = Date.parse('2026-11-24T10:00:00.000Z');
+  try {
+    recorder.touch('key_a', t0);
+    await recorder.settle();
+    assert.equal(errors.length, 1, 'the failure reaches onError, not an unhandled rejection');
+    assert.match(String((errors[0] as Error).message ?? errors[0]), /ECONNREFUSED|connect/i);
+    // Within the same minute: the failed write is not counted as written, so it is tried again.
+    recorder.touch('key_a', t0 + 1_000);
+    await recorder.settle();
+    assert.equal(errors.length, 2);
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
 });

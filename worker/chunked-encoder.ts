@@ -17,6 +17,8 @@ export class ChunkedEncoder {
   private sink: FrameSink | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private frame: number;
+  /** Runs when the current chunk's process has finished (a composited chunk's overlay images). */
+  private cleanup: (() => void) | undefined;
 
   constructor(
     private readonly ffmpeg: string,
@@ -39,16 +41,33 @@ export class ChunkedEncoder {
     await this.sink!.write(bytes);
   }
 
-  private async nextChunk(): Promise<void> {
+  /**
+   * Makes the next chunk with a command of its own that reads no frames (a chunk composited by
+   * ffmpeg: composite.ts), given the chunk's output file and the render's settings. It runs
+   * while the caller goes on; `done` runs when it has finished, whether it succeeded or not.
+   */
+  async command(args: (output: string, settings: VideoSettings) => string[], done: () => void): Promise<void> {
+    const chunk = this.chunks[this.index + 1];
+    if (!chunk || this.frame !== chunk.from) throw new Error(`no chunk starts at frame ${this.frame}`);
+    await this.nextChunk(args, done);
+    this.frame = chunk.to;
+  }
+
+  private async nextChunk(
+    args = (output: string, settings: VideoSettings) => segmentEncodeArgs(settings, output),
+    done?: () => void,
+  ): Promise<void> {
     // The encoder before the last is done before a third starts.
     await this.flushing;
     if (this.sink) {
       const ending = this.sink;
-      this.flushing = ending.end();
+      const cleanup = this.cleanup;
+      this.flushing = ending.end().finally(() => cleanup?.());
       this.flushing.catch(() => {});
     }
     this.index++;
-    this.sink = startEncoder(this.ffmpeg, segmentEncodeArgs(this.settings, this.files[this.index]!), this.signal);
+    this.cleanup = done;
+    this.sink = startEncoder(this.ffmpeg, args(this.files[this.index]!, this.settings), this.signal);
   }
 
   /** Finishes the last chunk and joins the chunks into the output. */
@@ -57,7 +76,12 @@ export class ChunkedEncoder {
       throw new Error(`the encoder got frames up to ${this.frame}, short of its range`);
     }
     await this.flushing;
-    await this.sink.end();
+    try {
+      await this.sink.end();
+    } finally {
+      this.cleanup?.();
+      this.cleanup = undefined;
+    }
     this.sink = undefined;
     if (this.files.length === 1) {
       renameSync(this.files[0]!, this.output);
@@ -73,6 +97,7 @@ export class ChunkedEncoder {
   /** Stops whatever runs (a failed render) and removes the chunk files. */
   kill(): void {
     this.sink?.child.kill('SIGKILL');
+    this.cleanup?.();
     this.removeChunks();
   }
 

@@ -73,6 +73,8 @@ export interface RenderOptions {
   quality?: EncodeQuality;
   /** Where the per-render scratch directory is made (default: the OS temp dir). */
   tmpRoot?: string;
+  /** `false`: every chunk drawn by the renderer, none composited by ffmpeg (tests compare the two). */
+  composite?: boolean;
 }
 
 export interface RenderResult {
@@ -87,7 +89,7 @@ export interface RenderResult {
   codec: VideoCodec;
   hasAudio: boolean;
   segments: number;
-  /** Per segment: frames, frames drawn, ms drawing, ms waiting on the encoder. */
+  /** Per segment: frames, frames drawn, frames composited by ffmpeg, ms drawing, ms waiting on the encoder. */
   segmentStats: SegmentStats[];
 }
 
@@ -239,7 +241,14 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
         Promise.all(
           ranges.map((r, i) =>
             children[i]!.render(
-              { plan, fromFrame: r.from, toFrame: r.to, output: segmentFiles[i]!, ffmpeg: config.ffmpegPath },
+              {
+                plan,
+                fromFrame: r.from,
+                toFrame: r.to,
+                output: segmentFiles[i]!,
+                ffmpeg: config.ffmpegPath,
+                ...(opts.composite === false ? { composite: false } : {}),
+              },
               (frames) => {
                 done[i] = frames;
                 const framesDone = done.reduce((a, b) => a + b, 0);

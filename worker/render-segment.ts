@@ -1,10 +1,14 @@
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { AppError } from '../lib/errors.ts';
 import { ChunkedEncoder } from './chunked-encoder.ts';
+import { type CompositeChunk, compositeArgs, compositeChunk } from './composite.ts';
 import { dirtyBand } from './dirty-band.ts';
 import { frameState, indexPlan } from './frame-state.ts';
-import { createFrameRenderer, type LayerState } from './gpu/frame-renderer.ts';
+import { createFrameRenderer, type FrameRenderer, type LayerState } from './gpu/frame-renderer.ts';
 import { VideoReader } from './media/video-reader.ts';
 import type { RenderPlan } from './plan.ts';
+import { chunksOf } from './segments.ts';
 
 export interface SegmentJob {
   plan: RenderPlan;
@@ -13,12 +17,16 @@ export interface SegmentJob {
   toFrame: number;
   output: string;
   ffmpeg: string;
+  /** `false` draws every chunk here, never composited by ffmpeg (tests compare the two). */
+  composite?: boolean;
 }
 
 export interface SegmentStats {
   frames: number;
-  /** Frames actually drawn; the rest repeated the previous frame's bytes. */
+  /** Frames actually drawn; the rest repeated the previous frame's bytes or were composited by ffmpeg. */
   rendered: number;
+  /** Frames in chunks composited by ffmpeg (composite.ts). */
+  composited: number;
   /** Milliseconds spent drawing and reading back, and waiting on the encoder pipe. */
   drawMs: number;
   writeMs: number;
@@ -79,57 +87,74 @@ export async function renderSegment(
     }
     return key;
   };
+  let composited = 0;
   try {
-    for (let f = job.fromFrame; f < job.toFrame; f++) {
-      if (signal?.aborted) throw signal.reason;
-      const state = frameState(index, f);
-      const sceneChanged = state.scene.index !== lastScene;
-      if (sceneChanged) {
-        // Textures of finished scenes are freed so memory follows one scene, not the movie.
-        const keep = [...(index.layersByScene[state.scene.index] ?? [])];
-        const next = plan.scenes[state.scene.index + 1];
-        if (next?.transition) keep.push(...(index.layersByScene[next.index] ?? []));
-        renderer.retain(new Set(keep));
-        lastScene = state.scene.index;
-      }
-      const t = f / plan.fps;
-      for (const [id, reader] of readers) {
-        if (plan.layers[id]!.endSec <= t) {
-          reader.close();
-          readers.delete(id);
-        }
-      }
-      const key =
-        state.key + (await withVideo(state.layers)) + (state.incoming ? await withVideo(state.incoming.layers) : '');
-      if (key !== lastKey || !bytes) {
-        // Only the rows that changed are drawn again (a caption word, a sliding title).
-        const blended = state.incoming !== undefined;
-        const band =
-          sceneChanged || !bytes || blended || lastBlended
-            ? undefined
-            : dirtyBand(lastLayers, state.layers, plan.height);
-        lastBlended = blended;
+    for (const chunk of chunksOf({ from: job.fromFrame, to: job.toFrame }, plan.chunkFrames)) {
+      const plain = job.composite === false ? undefined : compositeChunk(index, chunk);
+      if (plain) {
+        if (signal?.aborted) throw signal.reason;
         const t0 = performance.now();
-        bytes = renderer.render(
-          state.scene.background,
-          state.layers,
-          band,
-          state.incoming && {
-            background: state.incoming.scene.background,
-            layers: state.incoming.layers,
-            type: state.incoming.type,
-            progress: state.incoming.progress,
-          },
-        );
+        await compositeInto(sink, plain, plan, renderer, job);
         drawMs += performance.now() - t0;
-        lastLayers = state.layers;
-        lastKey = key;
-        rendered++;
+        composited += chunk.to - chunk.from;
+        // The next chunk drawn here starts afresh: its scene's textures, every row.
+        lastScene = -1;
+        lastKey = undefined;
+        bytes = undefined;
+        onFrames(chunk.to - job.fromFrame);
+        continue;
       }
-      const t1 = performance.now();
-      await sink.write(bytes);
-      writeMs += performance.now() - t1;
-      if ((f - job.fromFrame) % 15 === 14) onFrames(f - job.fromFrame + 1);
+      for (let f = chunk.from; f < chunk.to; f++) {
+        if (signal?.aborted) throw signal.reason;
+        const state = frameState(index, f);
+        const sceneChanged = state.scene.index !== lastScene;
+        if (sceneChanged) {
+          // Textures of finished scenes are freed so memory follows one scene, not the movie.
+          const keep = [...(index.layersByScene[state.scene.index] ?? [])];
+          const next = plan.scenes[state.scene.index + 1];
+          if (next?.transition) keep.push(...(index.layersByScene[next.index] ?? []));
+          renderer.retain(new Set(keep));
+          lastScene = state.scene.index;
+        }
+        const t = f / plan.fps;
+        for (const [id, reader] of readers) {
+          if (plan.layers[id]!.endSec <= t) {
+            reader.close();
+            readers.delete(id);
+          }
+        }
+        const key =
+          state.key + (await withVideo(state.layers)) + (state.incoming ? await withVideo(state.incoming.layers) : '');
+        if (key !== lastKey || !bytes) {
+          // Only the rows that changed are drawn again (a caption word, a sliding title).
+          const blended = state.incoming !== undefined;
+          const band =
+            sceneChanged || !bytes || blended || lastBlended
+              ? undefined
+              : dirtyBand(lastLayers, state.layers, plan.height);
+          lastBlended = blended;
+          const t0 = performance.now();
+          bytes = renderer.render(
+            state.scene.background,
+            state.layers,
+            band,
+            state.incoming && {
+              background: state.incoming.scene.background,
+              layers: state.incoming.layers,
+              type: state.incoming.type,
+              progress: state.incoming.progress,
+            },
+          );
+          drawMs += performance.now() - t0;
+          lastLayers = state.layers;
+          lastKey = key;
+          rendered++;
+        }
+        const t1 = performance.now();
+        await sink.write(bytes);
+        writeMs += performance.now() - t1;
+        if ((f - job.fromFrame) % 15 === 14) onFrames(f - job.fromFrame + 1);
+      }
     }
     await sink.end();
     onFrames(job.toFrame - job.fromFrame);
@@ -142,5 +167,55 @@ export async function renderSegment(
     for (const reader of readers.values()) reader.close();
     renderer.dispose();
   }
-  return { frames: job.toFrame - job.fromFrame, rendered, drawMs: Math.round(drawMs), writeMs: Math.round(writeMs) };
+  return {
+    frames: job.toFrame - job.fromFrame,
+    rendered,
+    composited,
+    drawMs: Math.round(drawMs),
+    writeMs: Math.round(writeMs),
+  };
+}
+
+/**
+ * Draws a composited chunk's overlay images (each layer over the backdrop, once per state) into a
+ * folder of their own and starts the chunk's ffmpeg on them; the folder goes when it has finished.
+ */
+async function compositeInto(
+  sink: ChunkedEncoder,
+  chunk: CompositeChunk,
+  plan: RenderPlan,
+  renderer: FrameRenderer,
+  job: SegmentJob,
+): Promise<void> {
+  const dir = `${job.output}.overlays-${chunk.range.from}`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  renderer.retain(new Set(chunk.tracks.map((t) => t.layer)));
+  const images = chunk.tracks.map((track, t) => {
+    const { rect } = track;
+    const rows = rect.y1 - rect.y0;
+    const header = Buffer.from(
+      `P7\nWIDTH ${rect.width}\nHEIGHT ${rows}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n`,
+      'latin1',
+    );
+    let blank: Uint8Array | undefined;
+    track.runs.forEach((run, i) => {
+      const pixels = run.state
+        ? renderer.layerImage(run.state, rect)
+        : (blank ??= new Uint8Array(rect.width * rows * 4));
+      const fd = openSync(join(dir, `t${t}-${i}.pam`), 'w');
+      try {
+        writeSync(fd, header);
+        writeSync(fd, pixels);
+      } finally {
+        closeSync(fd);
+      }
+    });
+    return join(dir, `t${t}-%d.pam`);
+  });
+  const sources = { clip: (layer: number) => plan.layers[layer]!.video!, images };
+  await sink.command(
+    (output, settings) => compositeArgs(chunk, sources, settings, output),
+    () => rmSync(dir, { recursive: true, force: true }),
+  );
 }

@@ -33,6 +33,7 @@ const ff = (args: string[]) => runFfmpeg('ffmpeg', ['-v', 'error', '-y', ...args
 /** The counter clips: frame n shows n in binary, bit b white in columns [16b, 16b + 16). */
 const COUNTER = "format=gray,geq=lum='255*mod(floor(N/pow(2\\,floor(X*10/W)))\\,2)'";
 const BOX = { width: 160, height: 96 };
+const BT709 = ['-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709'];
 
 async function counterClip(name: string, rate: string, seconds: number, extra: string[] = []): Promise<void> {
   await ff([
@@ -51,6 +52,8 @@ async function counterClip(name: string, rate: string, seconds: number, extra: s
     '0',
     '-pix_fmt',
     'yuv420p',
+    // Tagged BT.709: filling a movie's frame, the clip is a backdrop (composited by ffmpeg).
+    ...BT709,
     join(dir, name),
   ]);
 }
@@ -126,6 +129,7 @@ before(async () => {
     'libx264',
     '-qp',
     '0',
+    ...BT709,
     join(dir, 'vfr2.mp4'),
   ]);
   const tone = (hz: number, seconds: number, name: string) =>
@@ -181,72 +185,72 @@ const clip = (id: string, src: string, more: Record<string, unknown> = {}) => ({
   ...more,
 });
 
-describe('video elements: the right source frame at every movie frame', () => {
-  /** Each scene: its clip's frame times, where the clip starts on the movie and in the source. */
-  interface Case {
-    name: string;
-    /** Built when the tests run: the sources' server address is known then. */
-    scene: () => Record<string, unknown>;
-    /** Source time shown at `e` seconds after the element appeared (the document's rule). */
-    sourceAt: (e: number) => number;
-    /** The source's frame showing at source time `s` (the latest with a timestamp at or before it). */
-    frameAt: (s: number) => number;
-    elementStart?: number;
-  }
-  const byRate = (fps: number) => (s: number) => Math.floor(s * fps + 1e-6);
-  const cases: Case[] = [
-    {
-      name: '24 fps, trimmed at 0.37 s',
-      scene: () => ({ duration: 2, elements: [clip('v24', 'c24.mp4', { trimStart: 0.37 })] }),
-      sourceAt: (e) => 0.37 + e,
-      frameAt: byRate(24),
+/** Each scene of the frame tests: its clip's frame times, where the clip starts on the movie and in the source. */
+interface Case {
+  name: string;
+  /** Built when the tests run: the sources' server address is known then. */
+  scene: () => Record<string, unknown>;
+  /** Source time shown at `e` seconds after the element appeared (the document's rule). */
+  sourceAt: (e: number) => number;
+  /** The source's frame showing at source time `s` (the latest with a timestamp at or before it). */
+  frameAt: (s: number) => number;
+  elementStart?: number;
+}
+const byRate = (fps: number) => (s: number) => Math.floor(s * fps + 1e-6);
+const cases: Case[] = [
+  {
+    name: '24 fps, trimmed at 0.37 s',
+    scene: () => ({ duration: 2, elements: [clip('v24', 'c24.mp4', { trimStart: 0.37 })] }),
+    sourceAt: (e) => 0.37 + e,
+    frameAt: byRate(24),
+  },
+  {
+    name: '25 fps, appearing 0.3 s into its scene',
+    scene: () => ({ duration: 2, elements: [clip('v25', 'c25.mp4', { start: 0.3 })] }),
+    sourceAt: (e) => e,
+    frameAt: byRate(25),
+    elementStart: 0.3,
+  },
+  {
+    name: '29.97 fps, a "video" scene as long as its trimmed part',
+    scene: () => ({ duration: 'video', elements: [clip('v2997', 'c2997.mp4', { trimStart: 1.1, trimDuration: 2 })] }),
+    sourceAt: (e) => 1.1 + e,
+    frameAt: byRate(30000 / 1001),
+  },
+  {
+    name: '60 fps (every other frame shown)',
+    scene: () => ({ duration: 2, elements: [clip('v60', 'c60.mp4', { trimStart: 0.5 })] }),
+    sourceAt: (e) => 0.5 + e,
+    frameAt: byRate(60),
+  },
+  {
+    name: 'a variable frame rate',
+    scene: () => ({ duration: 2.5, elements: [clip('vvfr', 'vfr2.mp4', { trimStart: 0.2 })] }),
+    sourceAt: (e) => 0.2 + e,
+    frameAt: (s) => {
+      let n = 0;
+      while (vfrTime(n + 1) <= s + 1e-6) n++;
+      return n;
     },
-    {
-      name: '25 fps, appearing 0.3 s into its scene',
-      scene: () => ({ duration: 2, elements: [clip('v25', 'c25.mp4', { start: 0.3 })] }),
-      sourceAt: (e) => e,
-      frameAt: byRate(25),
-      elementStart: 0.3,
-    },
-    {
-      name: '29.97 fps, a "video" scene as long as its trimmed part',
-      scene: () => ({ duration: 'video', elements: [clip('v2997', 'c2997.mp4', { trimStart: 1.1, trimDuration: 2 })] }),
-      sourceAt: (e) => 1.1 + e,
-      frameAt: byRate(30000 / 1001),
-    },
-    {
-      name: '60 fps (every other frame shown)',
-      scene: () => ({ duration: 2, elements: [clip('v60', 'c60.mp4', { trimStart: 0.5 })] }),
-      sourceAt: (e) => 0.5 + e,
-      frameAt: byRate(60),
-    },
-    {
-      name: 'a variable frame rate',
-      scene: () => ({ duration: 2.5, elements: [clip('vvfr', 'vfr2.mp4', { trimStart: 0.2 })] }),
-      sourceAt: (e) => 0.2 + e,
-      frameAt: (s) => {
-        let n = 0;
-        while (vfrTime(n + 1) <= s + 1e-6) n++;
-        return n;
-      },
-    },
-    {
-      name: 'a 1 s part looped',
-      scene: () => ({
-        duration: 2.5,
-        elements: [clip('vloop', 'c25.mp4', { trimStart: 1, trimDuration: 1, loop: true })],
-      }),
-      sourceAt: (e) => 1 + (e % 1),
-      frameAt: byRate(25),
-    },
-    {
-      name: 'a 0.5 s part held on its last frame',
-      scene: () => ({ duration: 2, elements: [clip('vhold', 'c24.mp4', { trimDuration: 0.5, duration: 2 })] }),
-      sourceAt: (e) => Math.min(e, 0.5 - 1e-4),
-      frameAt: byRate(24),
-    },
-  ];
+  },
+  {
+    name: 'a 1 s part looped',
+    scene: () => ({
+      duration: 2.5,
+      elements: [clip('vloop', 'c25.mp4', { trimStart: 1, trimDuration: 1, loop: true })],
+    }),
+    sourceAt: (e) => 1 + (e % 1),
+    frameAt: byRate(25),
+  },
+  {
+    name: 'a 0.5 s part held on its last frame',
+    scene: () => ({ duration: 2, elements: [clip('vhold', 'c24.mp4', { trimDuration: 0.5, duration: 2 })] }),
+    sourceAt: (e) => Math.min(e, 0.5 - 1e-4),
+    frameAt: byRate(24),
+  },
+];
 
+describe('video elements: the right source frame at every movie frame', () => {
   let counters: number[];
   let segmentsEqual = false;
   const fps = 30;
@@ -294,6 +298,140 @@ describe('video elements: the right source frame at every movie frame', () => {
       }
       assert.deepEqual(wrong, []);
     });
+  });
+});
+
+describe('a clip filling the frame: chunks composited by ffmpeg', () => {
+  // The same clips filling a 160x96 movie: a backdrop (a full-frame BT.709 clip) in every frame, so
+  // ffmpeg decodes, cuts, overlays and encodes every chunk, and no frame passes through the renderer.
+  const full = cases.filter((c) => c.elementStart === undefined);
+  const W = 160;
+  const H = 96;
+  const md5s: Record<string, string[]> = {};
+  const composited: Record<string, number> = {};
+  const render = async (
+    name: string,
+    movie: ReturnType<typeof valid>,
+    more: Partial<Parameters<typeof renderMovie>[0]>,
+  ) => {
+    const output = join(dir, `${name}.mp4`);
+    const r = await renderMovie({ movie, output, config, quality: 'lossless', ...more });
+    composited[name] = r.segmentStats.reduce((n, s) => n + s.composited, 0);
+    md5s[name] = await frameMd5s(output);
+    return output;
+  };
+  let overlays: { composited: string; drawn: string };
+  before(async () => {
+    const movie = valid({
+      schema: 'v1',
+      width: W,
+      height: H,
+      fps: 30,
+      scenes: full.map((c, i) => ({ id: `s${i}`, background: '#808080', ...c.scene() })),
+    });
+    await render('full', movie, {});
+    await render('full-drawn', movie, { composite: false });
+    await render('full-2', movie, { parallel: 2 });
+    // Layers over the clip: a sliding image, a fading coloured title, a half-transparent block.
+    const over = valid({
+      schema: 'v1',
+      width: W,
+      height: H,
+      fps: 30,
+      scenes: [
+        {
+          id: 'o',
+          duration: 3,
+          elements: [
+            clip('bg', 'c25.mp4', { loop: true }),
+            {
+              id: 'img',
+              type: 'image',
+              src: `${base}/white.png`,
+              width: 40,
+              height: 40,
+              position: { x: 13, y: 21 },
+              animation: { preset: 'slide-in-up', duration: 1 },
+            },
+            {
+              id: 'title',
+              type: 'text',
+              text: 'Over a clip',
+              fontSize: 20,
+              color: '#ff8800',
+              position: { x: 60, y: 10 },
+              start: 0.5,
+              animation: { preset: 'fade-in', duration: 1 },
+            },
+            // Half transparent for the whole scene: fading in over its 3 s.
+            {
+              id: 'veil',
+              type: 'image',
+              src: `${base}/white.png`,
+              width: 60,
+              height: 24,
+              position: { x: 91, y: 63 },
+              animation: { preset: 'fade-in', duration: 3 },
+            },
+          ],
+        },
+      ],
+    });
+    overlays = {
+      composited: await render('over', over, {}),
+      drawn: await render('over-drawn', over, { composite: false }),
+    };
+  });
+
+  it('composites every chunk, and draws them all when told not to', () => {
+    assert.equal(composited.full, md5s.full!.length);
+    assert.equal(composited['full-2'], md5s.full!.length);
+    assert.equal(composited['full-drawn'], 0);
+    assert.equal(composited.over, 90);
+  });
+
+  it('shows the frames the renderer shows: every rate, trimmed, looped, held, across chunks', () => {
+    assert.equal(md5s.full!.length, 13 * 30);
+    const differ = md5s.full!.flatMap((m, f) => (m === md5s['full-drawn']![f] ? [] : [f]));
+    assert.deepEqual(differ, [], 'frames that differ from the drawn render');
+  });
+
+  it('gives the same frames when cut into segments', () => {
+    assert.deepEqual(md5s['full-2'], md5s.full);
+  });
+
+  it('lays the layers over the clip as the renderer does', async () => {
+    const yuv = async (file: string) =>
+      runFfmpeg('ffmpeg', ['-v', 'error', '-i', file, '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-']);
+    const [a, b] = await Promise.all([yuv(overlays.composited), yuv(overlays.drawn)]);
+    assert.equal(a.length, b.length);
+    const frame = (W * H * 3) / 2;
+    const cw = W / 2;
+    let lumaMax = 0;
+    let flat = 0;
+    const chromaOff: string[] = [];
+    for (let f = 0; f < a.length / frame; f++) {
+      const at = f * frame;
+      for (let i = 0; i < W * H; i++) lumaMax = Math.max(lumaMax, Math.abs(a[at + i]! - b[at + i]!));
+      // Chroma where the 2x2 block it stands for is flat in the drawn frame (no layer's edge in it).
+      for (let y = 0; y < H / 2; y++)
+        for (let x = 0; x < cw; x++) {
+          const block = [0, 1, W, W + 1].map((o) => b[at + 2 * y * W + 2 * x + o]!);
+          if (Math.max(...block) - Math.min(...block) > 2) continue;
+          flat++;
+          for (const plane of [W * H, W * H + (W * H) / 4]) {
+            const j = at + plane + y * cw + x;
+            if (Math.abs(a[j]! - b[j]!) > 2) chromaOff.push(`frame ${f} (${2 * x}, ${2 * y}): ${a[j]} vs ${b[j]}`);
+          }
+        }
+    }
+    // Luma: rounding apart (ffmpeg blends in its own integer arithmetic).
+    assert.ok(lumaMax <= 2, `luma differs by up to ${lumaMax}`);
+    // Chroma: the same wherever a 2x2 block is flat. Along a layer's edge the two 4:2:0 conventions
+    // differ: ffmpeg's overlay averages the block's alpha and colour, the renderer takes its
+    // top-left pixel's, so a coloured title's outline may differ there.
+    assert.ok(flat > (90 * W * H) / 4 / 2, 'most blocks are flat');
+    assert.deepEqual(chromaOff.slice(0, 10), []);
   });
 });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import createContext from 'gl';
 import * as THREE from 'three';
 import { AppError } from '../../lib/errors.ts';
-import { layerRows } from '../dirty-band.ts';
+import { coversFrame, overlayRect, type Rect } from '../composite.ts';
 import type { TextureRef, TransitionType } from '../plan.ts';
 import { blendOverlay, overlayFromRgba, type YuvOverlay } from './backdrop-blend.ts';
 import { TRANSITION_FRAGMENT_SHADER, TRANSITION_VERTEX_SHADER, transitionKind } from './transition-shader.ts';
@@ -60,6 +60,12 @@ export interface FrameRenderer {
     band?: { y0: number; y1: number },
     incoming?: IncomingScene,
   ): Uint8Array;
+  /**
+   * One layer alone over transparent black within `rect`, as straight-alpha RGBA, rows top to
+   * bottom (an overlay image for a chunk composited by ffmpeg: worker/composite.ts). The returned
+   * view is overwritten by the next call.
+   */
+  layerImage(layer: LayerState, rect: Rect): Uint8Array;
   /** Frees textures that the given layers no longer need (called at scene changes). */
   retain(layerIds: Set<number>): void;
   dispose(): void;
@@ -276,25 +282,8 @@ export function createFrameRenderer(
    */
   function backdrop(layers: LayerState[]): LayerState | undefined {
     const s = layers[0];
-    if (options.backdrop === false || !s?.pixels || !layout.aligned || s.matrix !== 'bt709') return undefined;
-    if (s.x !== 0 || s.y !== 0 || s.scale !== 1 || s.opacity !== 1) return undefined;
-    if (s.width !== width || s.height !== height || s.texture.width !== width || s.texture.height !== height)
-      return undefined;
-    return s;
-  }
-
-  /** Rows covered by `layers`, aligned outwards to 4; undefined when there are none. */
-  function layerBand(layers: LayerState[]): { y0: number; y1: number } | undefined {
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
-    for (const s of layers) {
-      const [a, b] = layerRows(s);
-      lo = Math.min(lo, a);
-      hi = Math.max(hi, b);
-    }
-    const y0 = Math.max(0, Math.floor(lo / 4) * 4);
-    const y1 = Math.min(height, Math.ceil(hi / 4) * 4);
-    return y1 > y0 ? { y0, y1 } : undefined;
+    if (options.backdrop === false || !s?.pixels || !layout.aligned) return undefined;
+    return coversFrame(s, width, height) ? s : undefined;
   }
 
   /** Makes exactly `list`'s meshes visible, placed, faded and with their current video frame. */
@@ -315,36 +304,29 @@ export function createFrameRenderer(
 
   /** Over a backdrop clip: each layer's last overlay, by layer id, with the state it was drawn in. */
   const overlays = new Map<number, { key: string; yuv: YuvOverlay | undefined }>();
-  /** The layers drawn onto transparent black, read back premultiplied over the rectangle they cover. */
-  function drawOverlay(over: LayerState[]): YuvOverlay | undefined {
-    const b = layerBand(over);
-    if (!b) return undefined;
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
-    for (const s of over) {
-      const half = (s.width * s.scale) / 2;
-      const cx = s.x + s.width / 2;
-      lo = Math.min(lo, cx - half - 2);
-      hi = Math.max(hi, cx + half + 2);
-    }
-    const x0 = Math.max(0, Math.floor(lo / 2) * 2);
-    const x1 = Math.min(width, Math.ceil(hi / 2) * 2);
-    if (x1 <= x0) return undefined;
-    const rect = { x0, y0: b.y0, width: x1 - x0, y1: b.y1 };
+  /** Draws `over` onto transparent black within `rect` and reads it back: premultiplied RGBA, rows bottom-up. */
+  function drawRect(over: LayerState[], rect: Rect): Uint8Array {
+    const rows = rect.y1 - rect.y0;
     show(over);
     renderer.setClearColor(background.setRGB(0, 0, 0), 0);
-    sceneTarget.scissor.set(x0, height - b.y1, rect.width, b.y1 - b.y0);
+    sceneTarget.scissor.set(rect.x0, height - rect.y1, rect.width, rows);
     sceneTarget.scissorTest = true;
     renderer.setRenderTarget(sceneTarget);
     renderer.render(scene, camera);
-    const bytes = rect.width * (b.y1 - b.y0) * 4;
+    const bytes = rect.width * rows * 4;
     if (!overlayBuffer || overlayBuffer.length < bytes) overlayBuffer = new Uint8Array(bytes);
     const rgba = overlayBuffer.subarray(0, bytes);
-    renderer.readRenderTargetPixels(sceneTarget, x0, height - b.y1, rect.width, b.y1 - b.y0, rgba);
+    renderer.readRenderTargetPixels(sceneTarget, rect.x0, height - rect.y1, rect.width, rows, rgba);
     renderer.setRenderTarget(null);
-    return overlayFromRgba(rgba, rect, width);
+    return rgba;
+  }
+  /** The layers drawn onto transparent black, read back premultiplied over the rectangle they cover. */
+  function drawOverlay(over: LayerState[]): YuvOverlay | undefined {
+    const rect = overlayRect(over, width, height);
+    return rect && overlayFromRgba(drawRect(over, rect), rect, width);
   }
   let overlayBuffer: Uint8Array | undefined;
+  let imageBuffer: Uint8Array | undefined;
 
   return {
     layout,
@@ -436,6 +418,36 @@ export function createFrameRenderer(
       }
       renderer.setRenderTarget(null);
       return frame;
+    },
+    layerImage(s, rect) {
+      const rgba = drawRect([s], rect);
+      const row = rect.width * 4;
+      const rows = rect.y1 - rect.y0;
+      if (!imageBuffer || imageBuffer.length < rgba.length) imageBuffer = new Uint8Array(rgba.length);
+      const out = imageBuffer.subarray(0, rgba.length);
+      // GL's rows are bottom-up and its colours premultiplied (blended over transparent black).
+      for (let y = 0; y < rows; y++) {
+        const src = (rows - 1 - y) * row;
+        const dst = y * row;
+        for (let i = 0; i < row; i += 4) {
+          const a = rgba[src + i + 3]!;
+          if (a === 0) {
+            out[dst + i] = out[dst + i + 1] = out[dst + i + 2] = out[dst + i + 3] = 0;
+          } else if (a === 255) {
+            out[dst + i] = rgba[src + i]!;
+            out[dst + i + 1] = rgba[src + i + 1]!;
+            out[dst + i + 2] = rgba[src + i + 2]!;
+            out[dst + i + 3] = 255;
+          } else {
+            const k = 255 / a;
+            out[dst + i] = Math.min(255, Math.round(rgba[src + i]! * k));
+            out[dst + i + 1] = Math.min(255, Math.round(rgba[src + i + 1]! * k));
+            out[dst + i + 2] = Math.min(255, Math.round(rgba[src + i + 2]! * k));
+            out[dst + i + 3] = a;
+          }
+        }
+      }
+      return out;
     },
     retain(keep) {
       const files = new Set<string>();

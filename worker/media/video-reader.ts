@@ -46,13 +46,21 @@ const FRAME_TIMEOUT_MS = 60_000;
 /** Complete frames waiting in the decoder before it stops reading ffmpeg's socket. */
 const QUEUED = 2;
 
+/**
+ * The filters that make a clip's decoded frames the layer's: scaled to its box (and cut to it for
+ * cover), limited range, yuv420p. The chunk compositor (worker/composite.ts) uses the same, so a
+ * clip's pixels are the same whichever way a chunk is made.
+ */
+export function clipFilter(plan: VideoSourcePlan): string {
+  const size = plan.scaledWidth ? `${plan.scaledWidth}:${plan.scaledHeight}` : `${plan.width}:${plan.height}`;
+  const crop = plan.scaledWidth ? `,crop=${plan.width}:${plan.height}` : '';
+  return `scale=${size}:flags=bicubic:out_range=tv${crop},format=yuv420p`;
+}
+
 /** Builds ffmpeg's arguments for a decoder starting at or before `fromSec` (exported for tests). */
 export function decoderArgs(plan: VideoSourcePlan, fromSec: number, socket: string): string[] {
   // yuv420p in the source's matrix, limited range: 1.5 bytes a pixel through the pipe, no colour
   // conversion here; the renderer converts (or, for a full-frame BT.709 backdrop, copies the planes).
-  const size = plan.scaledWidth ? `${plan.scaledWidth}:${plan.scaledHeight}` : `${plan.width}:${plan.height}`;
-  const crop = plan.scaledWidth ? `,crop=${plan.width}:${plan.height}` : '';
-  const scale = `scale=${size}:flags=bicubic:out_range=tv${crop}`;
   return [
     '-hide_banner',
     '-nostats',
@@ -68,7 +76,7 @@ export function decoderArgs(plan: VideoSourcePlan, fromSec: number, socket: stri
     '-sn',
     '-dn',
     '-vf',
-    `${scale},setsar=1,format=yuv420p,showinfo=checksum=0`,
+    `${clipFilter(plan)},setsar=1,showinfo=checksum=0`,
     '-fps_mode',
     'passthrough',
     '-f',

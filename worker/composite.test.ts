@@ -195,7 +195,7 @@ describe('compositeArgs', () => {
   };
   const args = compositeArgs(
     c,
-    { clip: (l) => p.layers[l]!.video!, images: ['/o/t0-%d.pam'] },
+    { clip: (l) => p.layers[l]!.video!, images: ['/o/t0.yuva'] },
     settings,
     '/o/chunk.mp4',
   );

@@ -196,7 +196,7 @@ export function overlayTimes(track: OverlayTrack): string {
 export interface CompositeSources {
   /** A backdrop run's clip: what the renderer's decoder gets for it. */
   clip: (layer: number) => VideoSourcePlan;
-  /** Each track's images, in the chunk's track order: an image2 pattern numbered from 0, one per run. */
+  /** Each track's images, in the chunk's track order: one raw yuva420p file, an image per run. */
   images: string[];
 }
 
@@ -237,14 +237,18 @@ export function compositeArgs(
   );
   chunk.tracks.forEach((track, i) => {
     const input = chunk.runs.length + i;
-    inputs.push('-f', 'image2', '-framerate', '1', '-start_number', '0', '-i', sources.images[i]!);
+    const { rect } = track;
+    inputs.push(
+      ...['-f', 'rawvideo', '-pix_fmt', 'yuva420p', '-s', `${rect.width}x${rect.y1 - rect.y0}`],
+      ...['-framerate', '1', '-i', sources.images[i]!],
+    );
     const from = ((track.first - 0.5) / v.fps).toFixed(6);
     const to = ((track.end - 0.5) / v.fps).toFixed(6);
     graph.push(
-      `[${input}:v]settb=1/${2 * v.fps},setpts='${overlayTimes(track)}',scale=out_color_matrix=bt709:out_range=tv,format=yuva420p[o${i}]`,
+      `[${input}:v]settb=1/${2 * v.fps},setpts='${overlayTimes(track)}'[o${i}]`,
       // Outside its frames the layer is placed past the right edge, where nothing is blended (the
       // filter's `enable` is judged by whichever input's frame came last, not by the main one's).
-      `[${main}][o${i}]overlay=x='if(between(t,${from},${to}),${track.rect.x0},W)':y=${track.rect.y0}:` +
+      `[${main}][o${i}]overlay=x='if(between(t,${from},${to}),${rect.x0},W)':y=${rect.y0}:` +
         `format=yuv420:eof_action=repeat:eval=frame[m${i + 1}]`,
     );
     main = `m${i + 1}`;

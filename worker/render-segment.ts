@@ -193,25 +193,22 @@ async function compositeInto(
   renderer.retain(new Set(chunk.tracks.map((t) => t.layer)));
   const images = chunk.tracks.map((track, t) => {
     const { rect } = track;
-    const rows = rect.y1 - rect.y0;
-    const header = Buffer.from(
-      `P7\nWIDTH ${rect.width}\nHEIGHT ${rows}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n`,
-      'latin1',
-    );
-    let blank: Uint8Array | undefined;
-    track.runs.forEach((run, i) => {
-      const pixels = run.state
-        ? renderer.layerImage(run.state, rect)
-        : (blank ??= new Uint8Array(rect.width * rows * 4));
-      const fd = openSync(join(dir, `t${t}-${i}.pam`), 'w');
-      try {
-        writeSync(fd, header);
-        writeSync(fd, pixels);
-      } finally {
-        closeSync(fd);
+    const file = join(dir, `t${t}.yuva`);
+    const fd = openSync(file, 'w');
+    try {
+      let hidden: Uint8Array | undefined;
+      for (const run of track.runs) {
+        if (run.state) writeSync(fd, renderer.layerImage(run.state, rect));
+        else {
+          // Not shown: all transparent (alpha 0).
+          hidden ??= new Uint8Array((rect.width * (rect.y1 - rect.y0) * 5) / 2);
+          writeSync(fd, hidden);
+        }
       }
-    });
-    return join(dir, `t${t}-%d.pam`);
+    } finally {
+      closeSync(fd);
+    }
+    return file;
   });
   const sources = { clip: (layer: number) => plan.layers[layer]!.video!, images };
   await sink.command(

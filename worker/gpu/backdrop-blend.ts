@@ -185,3 +185,59 @@ export function blendOverlay(frame: Uint8Array, width: number, height: number, o
   blendPlane(frame, 0, o.luma, 0);
   blendPlane(frame, width * height, o.chroma, (width * height) / 4);
 }
+
+/**
+ * An overlay image for ffmpeg's overlay filter (worker/composite.ts): GL's read-back of `width` x
+ * `rows` (premultiplied RGBA, rows bottom-up) as straight-alpha yuva420p, planes Y, U, V, A, rows
+ * top-down, written into `out`. Luma is each pixel's own colour in the YUV pass's coefficients.
+ * The filter blends a chroma sample with the mean alpha of its 2x2 block, so each block's chroma
+ * is its pixels' colours weighted by their alpha: blended, it is the mean of the four pixels'
+ * blends, the block's true 4:2:0 value. Fully transparent pixels are left at 16 / 128 / 128 / 0.
+ */
+export function yuvaFromRgba(rgba: Uint8Array, width: number, rows: number, out: Uint8Array): Uint8Array {
+  const area = width * rows;
+  const cw = width / 2;
+  const uOff = area;
+  const vOff = area + area / 4;
+  const aOff = area + area / 2;
+  const lumaOffset = 255 * YO;
+  for (let y = 0; y < rows; y += 2) {
+    for (let x = 0; x < width; x += 2) {
+      let sa = 0;
+      let sr = 0;
+      let sg = 0;
+      let sb = 0;
+      for (let dy = 0; dy < 2; dy++) {
+        const src = (rows - 1 - (y + dy)) * width * 4;
+        for (let dx = 0; dx < 2; dx++) {
+          const p = src + (x + dx) * 4;
+          const a = rgba[p + 3]!;
+          const o = (y + dy) * width + x + dx;
+          out[aOff + o] = a;
+          if (a === 0) {
+            out[o] = 16;
+            continue;
+          }
+          const r = rgba[p]!;
+          const g = rgba[p + 1]!;
+          const b = rgba[p + 2]!;
+          // Premultiplied over alpha: the pixel's straight colour, 0..1 x 255.
+          out[o] = Math.min(255, Math.round(lumaOffset + (255 * (YR * r + YG * g + YB * b)) / a));
+          sa += a;
+          sr += r;
+          sg += g;
+          sb += b;
+        }
+      }
+      const c = (y / 2) * cw + x / 2;
+      if (sa === 0) {
+        out[uOff + c] = 128;
+        out[vOff + c] = 128;
+        continue;
+      }
+      out[uOff + c] = Math.max(0, Math.min(255, Math.round(255 * UO + (255 * (UR * sr + UG * sg + UB * sb)) / sa)));
+      out[vOff + c] = Math.max(0, Math.min(255, Math.round(255 * VO + (255 * (VR * sr + VG * sg + VB * sb)) / sa)));
+    }
+  }
+  return out;
+}

@@ -4,7 +4,7 @@ import * as THREE from 'three';
 import { AppError } from '../../lib/errors.ts';
 import { coversFrame, overlayRect, type Rect } from '../composite.ts';
 import type { TextureRef, TransitionType } from '../plan.ts';
-import { blendOverlay, overlayFromRgba, type YuvOverlay } from './backdrop-blend.ts';
+import { blendOverlay, overlayFromRgba, type YuvOverlay, yuvaFromRgba } from './backdrop-blend.ts';
 import { TRANSITION_FRAGMENT_SHADER, TRANSITION_VERTEX_SHADER, transitionKind } from './transition-shader.ts';
 import { createVideoMaterial, dataTexture, type VideoMaterial, type YuvMatrix } from './video-material.ts';
 import {
@@ -61,9 +61,9 @@ export interface FrameRenderer {
     incoming?: IncomingScene,
   ): Uint8Array;
   /**
-   * One layer alone over transparent black within `rect`, as straight-alpha RGBA, rows top to
-   * bottom (an overlay image for a chunk composited by ffmpeg: worker/composite.ts). The returned
-   * view is overwritten by the next call.
+   * One layer alone within `rect`, as straight-alpha yuva420p (an overlay image for a chunk
+   * composited by ffmpeg: worker/composite.ts, backdrop-blend.ts yuvaFromRgba). The returned view
+   * is overwritten by the next call.
    */
   layerImage(layer: LayerState, rect: Rect): Uint8Array;
   /** Frees textures that the given layers no longer need (called at scene changes). */
@@ -420,34 +420,10 @@ export function createFrameRenderer(
       return frame;
     },
     layerImage(s, rect) {
-      const rgba = drawRect([s], rect);
-      const row = rect.width * 4;
       const rows = rect.y1 - rect.y0;
-      if (!imageBuffer || imageBuffer.length < rgba.length) imageBuffer = new Uint8Array(rgba.length);
-      const out = imageBuffer.subarray(0, rgba.length);
-      // GL's rows are bottom-up and its colours premultiplied (blended over transparent black).
-      for (let y = 0; y < rows; y++) {
-        const src = (rows - 1 - y) * row;
-        const dst = y * row;
-        for (let i = 0; i < row; i += 4) {
-          const a = rgba[src + i + 3]!;
-          if (a === 0) {
-            out[dst + i] = out[dst + i + 1] = out[dst + i + 2] = out[dst + i + 3] = 0;
-          } else if (a === 255) {
-            out[dst + i] = rgba[src + i]!;
-            out[dst + i + 1] = rgba[src + i + 1]!;
-            out[dst + i + 2] = rgba[src + i + 2]!;
-            out[dst + i + 3] = 255;
-          } else {
-            const k = 255 / a;
-            out[dst + i] = Math.min(255, Math.round(rgba[src + i]! * k));
-            out[dst + i + 1] = Math.min(255, Math.round(rgba[src + i + 1]! * k));
-            out[dst + i + 2] = Math.min(255, Math.round(rgba[src + i + 2]! * k));
-            out[dst + i + 3] = a;
-          }
-        }
-      }
-      return out;
+      const bytes = (rect.width * rows * 5) / 2;
+      if (!imageBuffer || imageBuffer.length < bytes) imageBuffer = new Uint8Array(bytes);
+      return yuvaFromRgba(drawRect([s], rect), rect.width, rows, imageBuffer.subarray(0, bytes));
     },
     retain(keep) {
       const files = new Set<string>();

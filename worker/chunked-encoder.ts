@@ -16,6 +16,8 @@ export class ChunkedEncoder {
   private index = -1;
   private sink: FrameSink | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** The chunk before the current one while it finishes (a composited chunk runs for seconds). */
+  private ending: FrameSink | undefined;
   private frame: number;
   /** Runs when the current chunk's process has finished (a composited chunk's overlay images). */
   private cleanup: (() => void) | undefined;
@@ -62,6 +64,7 @@ export class ChunkedEncoder {
     if (this.sink) {
       const ending = this.sink;
       const cleanup = this.cleanup;
+      this.ending = ending;
       this.flushing = ending.end().finally(() => cleanup?.());
       this.flushing.catch(() => {});
     }
@@ -96,6 +99,7 @@ export class ChunkedEncoder {
 
   /** Stops whatever runs (a failed render) and removes the chunk files. */
   kill(): void {
+    this.ending?.child.kill('SIGKILL');
     this.sink?.child.kill('SIGKILL');
     this.cleanup?.();
     this.removeChunks();

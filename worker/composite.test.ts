@@ -193,12 +193,7 @@ describe('compositeArgs', () => {
     quality: 'balanced' as const,
     threads: 2,
   };
-  const args = compositeArgs(
-    c,
-    { clip: (l) => p.layers[l]!.video!, images: ['/o/t0.yuva'] },
-    settings,
-    '/o/chunk.mp4',
-  );
+  const args = compositeArgs(c, { clip: (l) => p.layers[l]!.video!, images: ['/o/t0.yuva'] }, settings, '/o/chunk.mp4');
   const graph = args[args.indexOf('-filter_complex') + 1]!;
 
   it('seeks each run to its keyframe and picks frames in the source time base divided by the rate', () => {

@@ -197,10 +197,12 @@ describe('compositeArgs', () => {
   const graph = args[args.indexOf('-filter_complex') + 1]!;
 
   it('seeks each run to its keyframe and picks frames in the source time base divided by the rate', () => {
-    assert.deepEqual(args.slice(args.indexOf('-copyts') + 1, args.indexOf('-copyts') + 6), [
+    assert.deepEqual(args.slice(args.indexOf('-copyts') + 1, args.indexOf('-copyts') + 8), [
       '-noaccurate_seek',
       '-ss',
       '2.500000',
+      '-threads',
+      '1',
       '-i',
       '/media/clip-0.mp4',
     ]);

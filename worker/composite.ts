@@ -217,7 +217,9 @@ export function compositeArgs(
   chunk.runs.forEach((run, i) => {
     const clip = sources.clip(run.layer);
     if (run.sec > 0) inputs.push('-noaccurate_seek', '-ss', run.sec.toFixed(6));
-    inputs.push('-i', clip.file);
+    // One decoding thread: two chunks' processes run at once, each with its encoder's threads;
+    // frame threads would add their frames of memory for no speed here.
+    inputs.push('-threads', '1', '-i', clip.file);
     // Output slot k holds the latest frame at or before the run's time + k / fps (see the top).
     const keep = run.held ? 1 : run.frames;
     graph.push(

@@ -33,9 +33,11 @@ export interface SegmentStats {
 }
 
 /**
- * Renders a frame range into one MP4 segment (encoded in chunks: chunked-encoder.ts). Needs an X display (DISPLAY) for headless-gl.
- * A frame whose state key equals the previous one is not drawn again: the same YUV bytes go to
- * the encoder, which is most frames of a typical movie.
+ * Renders a frame range into one MP4 segment, encoded in chunks (chunked-encoder.ts). Needs an X
+ * display (DISPLAY) for headless-gl. A chunk with a full-frame clip under every frame is made by
+ * ffmpeg from the clip and the layers' overlay images (composite.ts); the others are drawn here
+ * frame by frame, and a frame whose state key equals the previous one is not drawn again: the
+ * same YUV bytes go to the encoder, which is most frames of a typical movie.
  */
 export async function renderSegment(
   job: SegmentJob,
@@ -90,11 +92,14 @@ export async function renderSegment(
   let composited = 0;
   try {
     for (const chunk of chunksOf({ from: job.fromFrame, to: job.toFrame }, plan.chunkFrames)) {
-      const plain = job.composite === false ? undefined : compositeChunk(index, chunk);
-      if (plain) {
+      const composite = job.composite === false ? undefined : compositeChunk(index, chunk);
+      if (composite) {
         if (signal?.aborted) throw signal.reason;
+        // ffmpeg decodes the clips of this chunk itself: the decoders here would only wait.
+        for (const reader of readers.values()) reader.close();
+        readers.clear();
         const t0 = performance.now();
-        await compositeInto(sink, plain, plan, renderer, job);
+        await compositeInto(sink, composite, plan, renderer, job);
         drawMs += performance.now() - t0;
         composited += chunk.to - chunk.from;
         // The next chunk drawn here starts afresh: its scene's textures, every row.

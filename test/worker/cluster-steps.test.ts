@@ -102,6 +102,12 @@ test('prepare, 3 segments and join give the one-process render of a movie with a
   const one = join(dir, 'one.mp4');
   const whole = await renderMovie({ movie, output: one, config });
   assert.equal(whole.totalFrames, 250);
+  // The first 10 s chunk has the clip under every frame: ffmpeg composites it, on one pod or three.
+  assert.equal(
+    whole.segmentStats.reduce((n, s) => n + s.composited, 0),
+    100,
+    'the first chunk composited by ffmpeg, the crossfade and the last scene drawn',
+  );
 
   const objects = new LocalObjectStore(join(dir, 'store'));
   const ctx = { renderId: 'rnd_steps', objects, config, tmpRoot: dir };

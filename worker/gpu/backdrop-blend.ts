@@ -193,10 +193,19 @@ export function blendOverlay(frame: Uint8Array, width: number, height: number, o
  * The filter blends a chroma sample with the mean alpha of its 2x2 block, so each block's chroma
  * is its pixels' colours weighted by their alpha: blended, it is the mean of the four pixels'
  * blends, the block's true 4:2:0 value. Fully transparent pixels are left at 16 / 128 / 128 / 0.
+ * The read-back may be part of a larger image (`at`), whose other pixels are left as they are.
  */
-export function yuvaFromRgba(rgba: Uint8Array, width: number, rows: number, out: Uint8Array): Uint8Array {
-  const area = width * rows;
-  const cw = width / 2;
+export function yuvaFromRgba(
+  rgba: Uint8Array,
+  width: number,
+  rows: number,
+  out: Uint8Array,
+  /** Where the read-back lies in a larger image (`out`: outWidth x outRows; offsets even). */
+  at: { x: number; y: number; outWidth: number; outRows: number } = { x: 0, y: 0, outWidth: width, outRows: rows },
+): Uint8Array {
+  const ow = at.outWidth;
+  const area = ow * at.outRows;
+  const cw = ow / 2;
   const uOff = area;
   const vOff = area + area / 4;
   const aOff = area + area / 2;
@@ -212,7 +221,7 @@ export function yuvaFromRgba(rgba: Uint8Array, width: number, rows: number, out:
         for (let dx = 0; dx < 2; dx++) {
           const p = src + (x + dx) * 4;
           const a = rgba[p + 3]!;
-          const o = (y + dy) * width + x + dx;
+          const o = (at.y + y + dy) * ow + at.x + x + dx;
           out[aOff + o] = a;
           if (a === 0) {
             out[o] = 16;
@@ -229,7 +238,7 @@ export function yuvaFromRgba(rgba: Uint8Array, width: number, rows: number, out:
           sb += b;
         }
       }
-      const c = (y / 2) * cw + x / 2;
+      const c = ((at.y + y) / 2) * cw + (at.x + x) / 2;
       if (sa === 0) {
         out[uOff + c] = 128;
         out[vOff + c] = 128;

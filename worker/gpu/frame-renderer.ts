@@ -421,9 +421,27 @@ export function createFrameRenderer(
     },
     layerImage(s, rect) {
       const rows = rect.y1 - rect.y0;
-      const bytes = (rect.width * rows * 5) / 2;
-      if (!imageBuffer || imageBuffer.length < bytes) imageBuffer = new Uint8Array(bytes);
-      return yuvaFromRgba(drawRect([s], rect), rect.width, rows, imageBuffer.subarray(0, bytes));
+      const area = rect.width * rows;
+      if (!imageBuffer || imageBuffer.length < (area * 5) / 2) imageBuffer = new Uint8Array((area * 5) / 2);
+      const out = imageBuffer.subarray(0, (area * 5) / 2);
+      // Transparent, then the layer's own rectangle (a part of `rect`, which covers all its states).
+      out.fill(16, 0, area);
+      out.fill(128, area, (area * 3) / 2);
+      out.fill(0, (area * 3) / 2);
+      const own = overlayRect([s], width, height);
+      if (!own) return out;
+      const x0 = Math.max(own.x0, rect.x0);
+      const y0 = Math.max(own.y0, rect.y0);
+      const x1 = Math.min(own.x0 + own.width, rect.x0 + rect.width);
+      const y1 = Math.min(own.y1, rect.y1);
+      if (x1 <= x0 || y1 <= y0) return out;
+      const part = { x0, y0, width: x1 - x0, y1 };
+      return yuvaFromRgba(drawRect([s], part), part.width, y1 - y0, out, {
+        x: x0 - rect.x0,
+        y: y0 - rect.y0,
+        outWidth: rect.width,
+        outRows: rows,
+      });
     },
     retain(keep) {
       const files = new Set<string>();

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { compositeArgs, compositeChunk, overlayTimes } from './composite.ts';
 import { indexPlan } from './frame-state.ts';
 import type { LayerPlan, RenderPlan, ScenePlan } from './plan.ts';
+import { encoderThreadsFor } from './prepare.ts';
 
 const W = 64;
 const H = 36;
@@ -232,5 +233,17 @@ describe('compositeArgs', () => {
     assert.ok(args.join(' ').includes('-c:v libx264 -preset ultrafast -crf 32'));
     assert.ok(args.join(' ').includes('-colorspace bt709'));
     assert.equal(args.at(-1), '/o/chunk.mp4');
+  });
+});
+
+describe('encoderThreadsFor', () => {
+  it('gives each of the two chunk processes half the cores when most chunks are composited', () => {
+    const clipMovie = plan([{}], [clip(0, 0, 30)], 300);
+    assert.equal(encoderThreadsFor(clipMovie, 2), 1);
+    assert.equal(encoderThreadsFor(clipMovie, 16), 8);
+    // Two of three chunks drawn here (the clip only in the last 10 s): one thread per core.
+    const mostlyDrawn = plan([{}], [clip(0, 20, 30)], 300);
+    assert.equal(encoderThreadsFor(mostlyDrawn, 2), 2);
+    assert.equal(encoderThreadsFor(plan([{}], [box(0, 0, 30)], 300), 4), 4);
   });
 });

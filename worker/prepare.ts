@@ -22,10 +22,12 @@ import { decodeImage, IMAGE_TYPES } from './assets/image-asset.ts';
 import { type Clip, MIX_RATE, mixClips, type Span } from './audio/mix.ts';
 import { groupCaptions } from './captions.ts';
 import { parseColor } from './color.ts';
+import { compositeChunk } from './composite.ts';
+import { indexPlan } from './frame-state.ts';
 import { fitSize } from './media/fit.ts';
 import { decodeAudio, fetchMedia, type MediaInfo, playedSec, probeMedia } from './media/media-file.ts';
 import type { AnimationPreset, EncodeQuality, LayerPlan, RenderPlan, TextureRef, VideoCodec } from './plan.ts';
-import { chunkFramesFor } from './segments.ts';
+import { chunkFramesFor, chunksOf } from './segments.ts';
 import { bundledFontSet, type FontSet, fontSetFromBytes } from './text/fonts.ts';
 import { measure, type Raster, rasteriseCaption, rasteriseText } from './text/text-raster.ts';
 import { type Speech, type SpeechConfig, SpeechSynthesizer } from './tts/speech.ts';
@@ -456,7 +458,21 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     chunkFrames: chunkFramesFor(format.fps),
     encoderThreads: availableParallelism(),
   };
+  plan.encoderThreads = encoderThreadsFor(plan, availableParallelism());
   return { plan, timeline, format, audio, captions };
+}
+
+/**
+ * x264 threads for every chunk of a render (its bytes depend on them, so prepare decides once):
+ * one per core; half that when most chunks are composited by ffmpeg (composite.ts), since two
+ * chunks' processes then run at once, each decoding and encoding on its own (measured here: two
+ * processes with one thread each take 6% less CPU and 8% less time than with two each).
+ */
+export function encoderThreadsFor(plan: RenderPlan, cores: number): number {
+  const index = indexPlan(plan);
+  const chunks = chunksOf({ from: 0, to: plan.totalFrames }, plan.chunkFrames);
+  const composited = chunks.filter((c) => compositeChunk(index, c)).length;
+  return composited * 2 > chunks.length ? Math.max(1, Math.floor(cores / 2)) : cores;
 }
 
 /** Mono sources stay mono (the mix plays them in both channels); the rest mix as stereo. */

@@ -18,7 +18,7 @@
  * in the first output slot at or after it, keeping the latest one per slot.
  */
 import { layerRows } from './dirty-band.ts';
-import { COLOR_TAGS, codecArgs, QUIET, type VideoSettings } from './ffmpeg-args.ts';
+import { chunkOutputArgs, QUIET, type VideoSettings } from './ffmpeg-args.ts';
 import type { FrameIndex } from './frame-state.ts';
 import { frameState } from './frame-state.ts';
 import type { LayerState } from './gpu/frame-renderer.ts';
@@ -269,13 +269,6 @@ export function compositeArgs(
     'passthrough',
     '-frames:v',
     String(chunk.range.to - chunk.range.from),
-    ...codecArgs(v.codec, v.fps, v.quality, v.threads),
-    '-pix_fmt',
-    'yuv420p',
-    ...COLOR_TAGS,
-    '-an',
-    '-f',
-    'mp4',
-    output,
+    ...chunkOutputArgs(v, output),
   ];
 }

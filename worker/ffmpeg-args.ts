@@ -130,6 +130,17 @@ export function segmentEncodeArgs(v: VideoSettings, output: string): string[] {
     String(v.fps),
     '-i',
     'pipe:0',
+    ...chunkOutputArgs(v, output),
+  ];
+}
+
+/**
+ * How every chunk of a render is encoded, from raw frames or composited by ffmpeg (composite.ts):
+ * the same settings, so the same frames give the same bytes and the chunks join without
+ * re-encoding.
+ */
+export function chunkOutputArgs(v: VideoSettings, output: string): string[] {
+  return [
     ...codecArgs(v.codec, v.fps, v.quality, v.threads),
     '-pix_fmt',
     'yuv420p',

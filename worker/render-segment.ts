@@ -202,12 +202,15 @@ async function compositeInto(
     const fd = openSync(file, 'w');
     try {
       let hidden: Uint8Array | undefined;
+      const write = (bytes: Uint8Array) => {
+        for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+      };
       for (const run of track.runs) {
-        if (run.state) writeSync(fd, renderer.layerImage(run.state, rect));
+        if (run.state) write(renderer.layerImage(run.state, rect));
         else {
           // Not shown: all transparent (alpha 0).
           hidden ??= new Uint8Array((rect.width * (rect.y1 - rect.y0) * 5) / 2);
-          writeSync(fd, hidden);
+          write(hidden);
         }
       }
     } finally {

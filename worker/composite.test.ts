@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compositeArgs, compositeChunk, overlayTimes } from './composite.ts';
 import { indexPlan } from './frame-state.ts';
+import { yuvaFromRgba } from './gpu/backdrop-blend.ts';
+import { rgbToYuv709 } from './gpu/yuv-layout.ts';
 import type { LayerPlan, RenderPlan, ScenePlan } from './plan.ts';
 import { encoderThreadsFor } from './prepare.ts';
 
@@ -245,5 +247,40 @@ describe('encoderThreadsFor', () => {
     const mostlyDrawn = plan([{}], [clip(0, 20, 30)], 300);
     assert.equal(encoderThreadsFor(mostlyDrawn, 2), 2);
     assert.equal(encoderThreadsFor(plan([{}], [box(0, 0, 30)], 300), 4), 4);
+  });
+});
+
+describe('yuvaFromRgba', () => {
+  // GL's read-back of a 4x2 rectangle, rows bottom-up, premultiplied: the left 2x2 block has two
+  // opaque red pixels and two transparent ones; the right block is half-transparent blue.
+  const rgba = Uint8Array.from([
+    // Bottom row (image row 1): red, transparent, blue at alpha 128 twice.
+    ...[255, 0, 0, 255, 0, 0, 0, 0, 0, 0, 128, 128, 0, 0, 128, 128],
+    // Top row (image row 0): transparent, red, the same blue.
+    ...[0, 0, 0, 0, 255, 0, 0, 255, 0, 0, 128, 128, 0, 0, 128, 128],
+  ]);
+  const out = yuvaFromRgba(rgba, 4, 2, new Uint8Array(4 * 2 * 2.5));
+  const [redY, redU, redV] = rgbToYuv709(255, 0, 0);
+  const [blueY, blueU, blueV] = rgbToYuv709(0, 0, 255);
+
+  it('gives each pixel its straight colour and its alpha, rows top-down', () => {
+    assert.deepEqual([...out.subarray(0, 8)], [16, redY, blueY, blueY, redY, 16, blueY, blueY]);
+    assert.deepEqual([...out.subarray(12, 20)], [0, 255, 128, 128, 255, 0, 128, 128]);
+  });
+
+  it("weights each block's chroma by alpha: a half-covered block is the colour of what covers it", () => {
+    // ffmpeg blends the sample with the block's mean alpha, so the blend is the mean of the four.
+    assert.deepEqual([...out.subarray(8, 10)], [redU, blueU]);
+    assert.deepEqual([...out.subarray(10, 12)], [redV, blueV]);
+  });
+
+  it('writes into a larger image at an offset, leaving the rest', () => {
+    const big = new Uint8Array(8 * 4 * 2.5).fill(7);
+    yuvaFromRgba(rgba, 4, 2, big, { x: 2, y: 2, outWidth: 8, outRows: 4 });
+    // Row 2 of the luma plane, columns 2..5; the rows above untouched.
+    assert.deepEqual([...big.subarray(2 * 8 + 2, 2 * 8 + 6)], [16, redY, blueY, blueY]);
+    assert.ok(big.subarray(0, 16).every((b) => b === 7));
+    // Chroma row 1, columns 1 and 2 (U plane after the 32 luma bytes).
+    assert.deepEqual([...big.subarray(32 + 4 + 1, 32 + 4 + 3)], [redU, blueU]);
   });
 });

@@ -33,7 +33,8 @@ export interface VideoSettings {
  * One x264 thread per core rather than its default of 1.5 per core: as fast here (the frames are
  * drawn on the same cores) and 13 MB less memory at 1080p (prepare sets `threads` once per render,
  * from the preparing machine's cores: x264's output depends on its thread count, so every pod
- * of a render must use the same). Every chunk of a render gets the same settings, so the concat
+ * of a render must use the same; half as many when most chunks are composited by ffmpeg, two
+ * chunk processes at once: prepare.ts encoderThreadsFor). Every chunk of a render gets the same settings, so the concat
  * demuxer joins them without re-encoding.
  */
 export function codecArgs(codec: VideoCodec, fps: number, quality: EncodeQuality, threadCount: number): string[] {

@@ -221,6 +221,8 @@ export function compositeArgs(
     // frame threads would add their frames of memory for no speed here.
     inputs.push('-threads', '1', '-i', clip.file);
     // Output slot k holds the latest frame at or before the run's time + k / fps (see the top).
+    // No aspect ratio (`setsar=0/1`), as the raw frames the other chunk encoder reads have none:
+    // x264 writes it into the stream's header, which must be the same for every chunk.
     const keep = run.held ? 1 : run.frames;
     graph.push(
       `[${i}:v]${clipFilter(clip)},setsar=0/1,settb=expr=intb/${v.fps},` +

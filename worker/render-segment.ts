@@ -27,7 +27,7 @@ export interface SegmentStats {
   rendered: number;
   /** Frames in chunks composited by ffmpeg (composite.ts). */
   composited: number;
-  /** Milliseconds spent drawing and reading back, and waiting on the encoder pipe. */
+  /** Milliseconds spent drawing and reading back (overlay images included), and waiting on the encoders. */
   drawMs: number;
   writeMs: number;
 }
@@ -99,8 +99,17 @@ export async function renderSegment(
         for (const reader of readers.values()) reader.close();
         readers.clear();
         const t0 = performance.now();
-        await compositeInto(sink, composite, plan, renderer, job);
-        drawMs += performance.now() - t0;
+        const dir = `${job.output}.overlays-${chunk.from}`;
+        const images = drawOverlayImages(composite, renderer, dir);
+        const t1 = performance.now();
+        drawMs += t1 - t0;
+        // Starts the chunk's ffmpeg once the chunk before the last has finished (back-pressure).
+        const sources = { clip: (layer: number) => plan.layers[layer]!.video!, images };
+        await sink.command(
+          (output, settings) => compositeArgs(composite, sources, settings, output),
+          () => rmSync(dir, { recursive: true, force: true }),
+        );
+        writeMs += performance.now() - t1;
         composited += chunk.to - chunk.from;
         // The next chunk drawn here starts afresh: its scene's textures, every row.
         lastScene = -1;
@@ -182,21 +191,14 @@ export async function renderSegment(
 }
 
 /**
- * Draws a composited chunk's overlay images (each layer over the backdrop, once per state) into a
- * folder of their own and starts the chunk's ffmpeg on them; the folder goes when it has finished.
+ * Draws a composited chunk's overlay images (each layer over the backdrop, once per state) into
+ * `dir`, one raw yuva420p file per track, and returns the files in track order.
  */
-async function compositeInto(
-  sink: ChunkedEncoder,
-  chunk: CompositeChunk,
-  plan: RenderPlan,
-  renderer: FrameRenderer,
-  job: SegmentJob,
-): Promise<void> {
-  const dir = `${job.output}.overlays-${chunk.range.from}`;
+function drawOverlayImages(chunk: CompositeChunk, renderer: FrameRenderer, dir: string): string[] {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   renderer.retain(new Set(chunk.tracks.map((t) => t.layer)));
-  const images = chunk.tracks.map((track, t) => {
+  return chunk.tracks.map((track, t) => {
     const { rect } = track;
     const file = join(dir, `t${t}.yuva`);
     const fd = openSync(file, 'w');
@@ -218,9 +220,4 @@ async function compositeInto(
     }
     return file;
   });
-  const sources = { clip: (layer: number) => plan.layers[layer]!.video!, images };
-  await sink.command(
-    (output, settings) => compositeArgs(chunk, sources, settings, output),
-    () => rmSync(dir, { recursive: true, force: true }),
-  );
 }

@@ -16,11 +16,17 @@ export function createLogger(options: { level?: string; name?: string } = {}): L
 /** The message of the last-resort handler: tests look for it in a server's log. */
 export const UNHANDLED_REJECTION_MESSAGE = 'unhandled promise rejection (a bug: every rejection must be handled)';
 
+/** The message logged just before an uncaught exception ends the process. */
+export const UNCAUGHT_EXCEPTION_MESSAGE = 'uncaught exception (a bug): the process exits';
+
 /**
  * The last resort of a long-running process: a promise rejection nobody handled is logged at
  * fatal level instead of killing the process (Node's default), so one missed handler cannot take
  * every in-flight request and render down with it. Code is written so that it never fires.
+ * An uncaught exception still ends the process (its state is unknown after one), but first says
+ * so in the JSON log, where log collectors and `kubectl logs` look, not only as a stack on stderr.
  */
-export function logUnhandledRejections(logger: Logger): void {
+export function logProcessFailures(logger: Logger): void {
   process.on('unhandledRejection', (reason) => logger.fatal({ err: reason }, UNHANDLED_REJECTION_MESSAGE));
+  process.on('uncaughtExceptionMonitor', (err, origin) => logger.fatal({ err, origin }, UNCAUGHT_EXCEPTION_MESSAGE));
 }

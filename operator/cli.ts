@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { EnvSchema, readEnv } from '../lib/config.ts';
 import { loadKubeConfig } from '../lib/kube/client.ts';
-import { createLogger, logUnhandledRejections } from '../lib/logger.ts';
+import { createLogger, logProcessFailures } from '../lib/logger.ts';
 import { startMetricsServer } from '../lib/metrics/metrics-server.ts';
 import { untilShutdown } from '../lib/shutdown.ts';
 import { openDatabaseWhenUp } from '../store/database.ts';
@@ -18,7 +18,7 @@ export async function main(argv: string[]): Promise<number> {
   parseArgs({ args: argv, options: {}, strict: true });
   const { values } = readEnv(EnvSchema);
   const logger = createLogger({ level: values.LOG_LEVEL ?? 'info', name: 'operator' });
-  logUnhandledRejections(logger);
+  logProcessFailures(logger);
   let settings: ReturnType<typeof operatorSettings>;
   try {
     settings = operatorSettings(process.env);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { EnvSchema, readEnv } from '../../lib/config.ts';
-import { createLogger, logUnhandledRejections } from '../../lib/logger.ts';
+import { createLogger, logProcessFailures } from '../../lib/logger.ts';
 import { startMetricsServer } from '../../lib/metrics/metrics-server.ts';
 import { untilShutdown } from '../../lib/shutdown.ts';
 import { countAccounts } from '../../store/accounts-repo.ts';
@@ -20,7 +20,7 @@ export async function main(argv: string[]): Promise<number> {
   const { values } = readEnv(EnvSchema);
   const config = apiConfig(values);
   const logger = createLogger({ level: config.logLevel, name: 'api' });
-  logUnhandledRejections(logger);
+  logProcessFailures(logger);
   // A database that is not up yet (a cluster starting, a failover) is waited for, not a crash.
   const db = await openDatabaseWhenUp({
     databaseUrl: config.databaseUrl,

@@ -8,7 +8,7 @@ import { UNHANDLED_REJECTION_MESSAGE } from '../../lib/logger.ts';
 import { type Database, openDatabase } from '../../store/database.ts';
 import { logger, newAccount } from '../api/helpers.ts';
 import { PostgresServer } from '../services/postgres-server.ts';
-import { type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
+import { describeProcess, type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 import { freePort, tinyMovie } from './harness.ts';
 
 const OUTAGE_MS = 10_000;
@@ -37,13 +37,20 @@ async function startServe(databaseUrl: string, extraEnv: NodeJS.ProcessEnv = {})
   return { ...served, base, dir };
 }
 
-/** Runs `fn`; a failure carries the tail of serve's log, so that a failing run says what serve saw. */
+/**
+ * Runs `fn`; a failure says what serve saw: whether it still runs, and its errors and anything
+ * it wrote that is not JSON (a crash's stack). That goes last in the error's stack, where the
+ * tail of a CI log still shows it, and the error's cause goes before it.
+ */
 async function withServeLog(served: ServeProcess, fn: () => Promise<void>): Promise<void> {
   try {
     await fn();
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new Error(`${message}\n--- serve's log (tail) ---\n${served.log().slice(-4000)}`, { cause: err });
+    const error = err instanceof Error ? err : new Error(String(err));
+    const cause = error.cause instanceof Error ? `\ncaused by: ${error.cause.message}` : '';
+    error.stack = `${error.stack}${cause}\n--- serve ---\n${describeProcess(served)}`;
+    delete error.cause;
+    throw error;
   }
 }
 

@@ -28,6 +28,34 @@ export function spawnFramewright(args: string[], env: NodeJS.ProcessEnv): ServeP
   return { child, log: () => out };
 }
 
+/**
+ * What a failing test should say about the process, short enough to survive a CI log's tail:
+ * whether it still runs (or its exit code and signal), then its last lines that matter: errors
+ * and fatals of its JSON log (message, error message and code) and anything that is not JSON
+ * (an uncaught exception's stack on stderr).
+ */
+export function describeProcess(served: ServeProcess, lines = 15): string {
+  const { child } = served;
+  const state =
+    child.exitCode === null && child.signalCode === null
+      ? `running (pid ${child.pid})`
+      : `exited (code ${child.exitCode}, signal ${child.signalCode})`;
+  const notable: string[] = [];
+  for (const line of served.log().split('\n')) {
+    if (!line.trim()) continue;
+    let entry: { level?: number; time?: string; msg?: string; err?: { message?: string; code?: string } } | undefined;
+    try {
+      entry = JSON.parse(line);
+    } catch {}
+    if (!entry || typeof entry !== 'object') notable.push(line.slice(0, 300));
+    else if ((entry.level ?? 0) >= 50) {
+      const err = entry.err ? `: ${entry.err.message ?? ''}${entry.err.code ? ` (${entry.err.code})` : ''}` : '';
+      notable.push(`${entry.time} ${entry.level === 60 ? 'FATAL' : 'ERROR'} ${entry.msg}${err}`.slice(0, 300));
+    }
+  }
+  return [`the process: ${state}`, ...notable.slice(-lines)].join('\n');
+}
+
 /** Waits until `base`/readyz answers 200; throws when the process exits first or time runs out. */
 export async function untilReady(served: ServeProcess, base: string, timeoutMs = 30_000): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; ; await sleep(200)) {

@@ -205,10 +205,19 @@ export class InProcessExecutor implements ExecutorPort {
       stderr = (stderr + chunk.toString()).slice(-4000);
     });
     const worker: WorkerProcess = { child, stderr: () => stderr, jobs: 0 };
-    // An idle worker that dies is simply dropped from the pool.
-    child.once('exit', () => {
+    const drop = () => {
       const at = this.idle.indexOf(worker);
       if (at >= 0) this.idle.splice(at, 1);
+    };
+    // An idle worker that dies is simply dropped from the pool.
+    child.once('exit', drop);
+    // A job sent to a worker that is exiting, or a worker that could not start (no 'exit' comes
+    // then): an 'error' event, which without a listener would take this whole process down. The
+    // render's supervisor sees the exit (or, for a worker never started, the error) as a crash.
+    child.on('error', (err) => {
+      stderr = `${stderr}\n${err.message}`.slice(-4000);
+      this.opts.logger.warn({ err, pid: child.pid }, 'render worker process error');
+      if (child.pid === undefined) drop();
     });
     return worker;
   }
@@ -288,8 +297,13 @@ export class InProcessExecutor implements ExecutorPort {
       }
     };
     const onExit = (code: number | null) => settle(code);
+    // A worker that could not start never exits: its error is its end.
+    const onError = () => {
+      if (child.pid === undefined) settle(null);
+    };
     child.on('message', onMessage);
     child.once('exit', onExit);
+    child.on('error', onError);
     const job: JobMessage = {
       type: 'job',
       renderId: render.id,
@@ -303,6 +317,7 @@ export class InProcessExecutor implements ExecutorPort {
     const code = end === 'result' ? null : end;
     child.off('message', onMessage);
     child.off('exit', onExit);
+    child.off('error', onError);
     clearInterval(heartbeat);
     // A worker that answered and is still healthy goes back to the pool for the next render.
     if (end === 'result' && child.connected && !this.draining && worker.jobs < JOBS_PER_WORKER) {

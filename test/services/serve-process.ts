@@ -31,8 +31,8 @@ export function spawnFramewright(args: string[], env: NodeJS.ProcessEnv): ServeP
 /**
  * What a failing test should say about the process, short enough to survive a CI log's tail:
  * whether it still runs (or its exit code and signal), then its last lines that matter: errors
- * and fatals of its JSON log (message, error message and code) and anything that is not JSON
- * (an uncaught exception's stack on stderr).
+ * and fatals of its JSON log (message, error message and code), a signal it was sent (its
+ * "shutting down" line), and anything that is not JSON (an uncaught exception's stack on stderr).
  */
 export function describeProcess(served: ServeProcess, lines = 15): string {
   const { child } = served;
@@ -43,11 +43,14 @@ export function describeProcess(served: ServeProcess, lines = 15): string {
   const notable: string[] = [];
   for (const line of served.log().split('\n')) {
     if (!line.trim()) continue;
-    let entry: { level?: number; time?: string; msg?: string; err?: { message?: string; code?: string } } | undefined;
+    let entry:
+      | { level?: number; time?: string; msg?: string; signal?: string; err?: { message?: string; code?: string } }
+      | undefined;
     try {
       entry = JSON.parse(line);
     } catch {}
     if (!entry || typeof entry !== 'object') notable.push(line.slice(0, 300));
+    else if (entry.signal) notable.push(`${entry.time} ${entry.msg} (${entry.signal})`);
     else if ((entry.level ?? 0) >= 50) {
       const err = entry.err ? `: ${entry.err.message ?? ''}${entry.err.code ? ` (${entry.err.code})` : ''}` : '';
       notable.push(`${entry.time} ${entry.level === 60 ? 'FATAL' : 'ERROR'} ${entry.msg}${err}`.slice(0, 300));

@@ -54,8 +54,11 @@ export class EspeakClient {
         if (m.ok) p.resolve({ sampleRate: m.sampleRate, samples: m.samples, words: m.words });
         else p.reject(new Error(m.message));
       });
-      child.once('exit', (code, sig) => {
-        const err = new Error(`espeak-ng child exited (${sig ?? code}): ${this.stderr.trim().slice(-1500)}`);
+      let ended = false;
+      const end = (how: string) => {
+        if (ended) return;
+        ended = true;
+        const err = new Error(`espeak-ng child ${how}: ${this.stderr.trim().slice(-1500)}`);
         reject(err);
         for (const p of this.pending.values()) p.reject(err);
         this.pending.clear();
@@ -63,6 +66,14 @@ export class EspeakClient {
           this.child = undefined;
           this.ready = undefined;
         }
+      };
+      child.once('exit', (code, sig) => end(`exited (${sig ?? code})`));
+      // A request sent while the child exits, or a child that could not start: an 'error' event,
+      // which must not become an uncaught exception. The exit that follows answers what waits;
+      // a child that never started has no exit to wait for.
+      child.on('error', (err) => {
+        this.stderr = `${this.stderr}\n${err.message}`.slice(-4000);
+        if (child.pid === undefined) end('could not start');
       });
     });
   }

@@ -37,7 +37,9 @@ export class SegmentChild {
       child.stderr?.on('data', (d: Buffer) => {
         this.stderr = (this.stderr + d.toString()).slice(-8000);
       });
-      child.once('error', (err) => this.ended(`could not start: ${err.message}`));
+      // Not only a failed start: a job sent while the child exits fails with an 'error' event too,
+      // and a second one without a listener would be an uncaught exception in this process.
+      child.on('error', (err) => this.ended(child.pid === undefined ? `could not start: ${err.message}` : err.message));
       child.once('exit', (code, sig) => this.ended(sig ?? `exit ${code}`));
       return child;
     });

@@ -86,6 +86,10 @@ describe('hostile inputs never throw and give bounded findings', () => {
       ),
     ],
     ['5000 placeholders in one string', withText('text', '{{a}}'.repeat(1000))],
+    ['10 MB lang', withText('lang', TEN_MB)],
+    ['deep nesting where a stroke goes', withText('stroke', deep(100_000))],
+    ['deep nesting inside autoFit', withText('autoFit', { minFontSize: deep(100_000) })],
+    ['huge shadow numbers', withText('shadow', { offsetX: 1e308, offsetY: -1e308, blur: Number.NaN })],
   ];
   for (const [name, input] of cases) test(name, () => survive(input));
 
@@ -108,7 +112,21 @@ describe('hostile inputs never throw and give bounded findings', () => {
     fc.assert(
       fc.property(
         fc.jsonValue(),
-        fc.constantFrom('text', 'fontSize', 'position', 'animation', 'id', 'type', 'start'),
+        fc.constantFrom(
+          'text',
+          'fontSize',
+          'position',
+          'animation',
+          'id',
+          'type',
+          'start',
+          'stroke',
+          'shadow',
+          'background',
+          'autoFit',
+          'maxLines',
+          'lang',
+        ),
         (value, field) => {
           survive(value);
           survive(withText(field, value));

@@ -19,20 +19,29 @@ export {
 } from './timeline.ts';
 export type {
   AudioElementV1 as AudioElement,
+  AutoFitV1 as AutoFit,
   ElementV1 as Element,
   ImageElementV1 as ImageElement,
   SceneV1 as Scene,
   SoundtrackV1 as Soundtrack,
   SubtitlesElementV1 as SubtitlesElement,
+  TextBackgroundV1 as TextBackground,
   TextElementV1 as TextElement,
+  TextShadowV1 as TextShadow,
+  TextStrokeV1 as TextStroke,
   TransitionV1 as Transition,
   VideoElementV1 as VideoElement,
   VoiceElementV1 as VoiceElement,
 } from './v1/schema.ts';
 export {
+  DEFAULT_BOX_PADDING_EM,
   DEFAULT_DUCKING,
+  DEFAULT_SHADOW,
   DEFAULT_TRANSITION_SEC,
+  ELLIPSIS,
   LIMITS,
+  TEXT_DEFAULT_FONT_SIZE,
+  TEXT_STYLE_LIMITS,
   TRANSITION_TYPES,
 } from './v1/schema.ts';
 export { MAX_FINDINGS, type Movie, resolveMovie, validateMovie, validateTemplate } from './validate.ts';

@@ -18,7 +18,7 @@ export function movieJsonSchema(version: 'v1' = 'v1'): Record<string, unknown> {
     $id: `https://framewright.dev/schemas/movie.${version}.json`,
     title: `Framewright movie document ${version}`,
     description:
-      'Structure of a movie document. Some rules are beyond JSON Schema and are checked by the service: unique scene and element ids, preset or width+height, "voice" scenes need a voice element, elements end within their scene, variable defaults match their type. {{name}} placeholders are resolved before this schema applies.',
+      'Structure of a movie document. Some rules are beyond JSON Schema and are checked by the service: unique scene and element ids, preset or width+height, "voice" scenes need a voice element, elements end within their scene, variable defaults match their type, a text element with autoFit needs maxHeight or maxLines and a minFontSize at most its fontSize, subtitles take backgroundColor or background but not both. {{name}} placeholders are resolved before this schema applies.',
     ...body,
   };
 }

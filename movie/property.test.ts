@@ -36,6 +36,27 @@ const animation = fc.record(
 );
 const weight = fc.integer({ min: 1, max: 9 }).map((n) => n * 100);
 
+/** Text styling shared by text and subtitles elements, every field optional. */
+const styling = {
+  stroke: fc.record({ width: fc.double({ min: 0.01, max: 50, noNaN: true }), color }),
+  shadow: fc.record(
+    {
+      color,
+      offsetX: fc.double({ min: -200, max: 200, noNaN: true }),
+      offsetY: fc.integer({ min: -200, max: 200 }),
+      blur: fc.double({ min: 0, max: 100, noNaN: true }),
+    },
+    { requiredKeys: [] },
+  ),
+  background: fc.record(
+    { color, padding: fc.double({ min: 0, max: 500, noNaN: true }), radius: fc.integer({ min: 0, max: 500 }) },
+    { requiredKeys: ['color'] },
+  ),
+  letterSpacing: fc.double({ min: -50, max: 200, noNaN: true }),
+  maxLines: fc.integer({ min: 1, max: 100 }),
+  lang: fc.constantFrom('ja', 'ko', 'zh-CN', 'zh-Hant-TW', 'ar', 'en', 'pt-BR'),
+};
+
 /** Optional timing that fits in a scene of `sceneSec` seconds (or any timing in a voice scene). */
 function timing(sceneSec: number | undefined) {
   const max = sceneSec ?? 60;
@@ -59,12 +80,22 @@ const textElement = (sceneSec: number | undefined) =>
           lineHeight: fc.double({ min: 0.5, max: 3, noNaN: true }),
           position,
           animation,
+          ...styling,
+          maxHeight: fc.integer({ min: 1, max: 8192 }),
+          autoFit: fc.record({ minFontSize: fc.double({ min: 1, max: 1000, noNaN: true }) }),
         },
         { requiredKeys: ['text'] },
       ),
       fc.option(timing(sceneSec), { nil: undefined }),
     )
-    .map(([e, t]) => ({ type: 'text', ...e, ...t }));
+    .map(([e, t]) => {
+      // autoFit shrinks from fontSize (default 64) into maxHeight or maxLines: keep it consistent
+      // (a new object: fast-check may map the same generated value again while shrinking).
+      if (!e.autoFit) return { type: 'text', ...e, ...t };
+      const fit = { minFontSize: Math.min(e.autoFit.minFontSize, e.fontSize ?? 64) };
+      const lines = e.maxHeight === undefined && e.maxLines === undefined ? { maxLines: 2 } : {};
+      return { type: 'text', ...e, autoFit: fit, ...lines, ...t };
+    });
 
 const imageElement = (sceneSec: number | undefined) =>
   fc
@@ -105,7 +136,23 @@ const subtitlesElement = fc
     wordsPerLine: fc.integer({ min: 1, max: 20 }),
     position,
   })
-  .map((e) => ({ type: 'subtitles', ...e }));
+  .chain((e) =>
+    fc
+      .record(
+        {
+          ...styling,
+          lineHeight: fc.double({ min: 0.5, max: 3, noNaN: true }),
+          align: fc.constantFrom('left', 'center', 'right'),
+          maxWidth: fc.integer({ min: 1, max: 8192 }),
+        },
+        { requiredKeys: [] },
+      )
+      .map((style) => {
+        // backgroundColor is shorthand for background: one or the other.
+        const { backgroundColor, ...rest } = e;
+        return { type: 'subtitles', ...rest, ...(style.background ? {} : { backgroundColor }), ...style };
+      }),
+  );
 
 const scene = fc.oneof(
   fc.double({ min: 0.5, max: 3600, noNaN: true }).chain((sec) =>
@@ -251,6 +298,52 @@ const MUTATIONS: Mutation[] = [
       // Element timing is only compared with a valid duration, so this stays a single finding.
       s.duration = -1;
       return ['VALIDATION_ERROR', `scenes[${i}].duration`];
+    },
+  },
+  {
+    name: 'autoFit minFontSize above fontSize',
+    apply: (d, pick) => {
+      const all = allElements(d).filter(({ e }) => e.type === 'text');
+      if (all.length === 0) return undefined;
+      const { e, i, j } = all[pick % all.length]!;
+      const size = 10 + (pick % 900);
+      e.fontSize = size;
+      e.maxLines = 2;
+      e.autoFit = { minFontSize: size + 0.5 };
+      return ['VALIDATION_ERROR', `scenes[${i}].elements[${j}].autoFit.minFontSize`];
+    },
+  },
+  {
+    name: 'autoFit with nothing to fit into',
+    apply: (d, pick) => {
+      const all = allElements(d).filter(({ e }) => e.type === 'text');
+      if (all.length === 0) return undefined;
+      const { e, i, j } = all[pick % all.length]!;
+      delete e.maxHeight;
+      delete e.maxLines;
+      e.autoFit = { minFontSize: 1 };
+      return ['VALIDATION_ERROR', `scenes[${i}].elements[${j}].autoFit`];
+    },
+  },
+  {
+    name: 'subtitles with both box fields',
+    apply: (d, pick) => {
+      const all = allElements(d).filter(({ e }) => e.type === 'subtitles');
+      if (all.length === 0) return undefined;
+      const { e, i, j } = all[pick % all.length]!;
+      e.backgroundColor = '#000';
+      e.background = { color: '#111' };
+      return ['VALIDATION_ERROR', `scenes[${i}].elements[${j}].backgroundColor`];
+    },
+  },
+  {
+    name: 'stroke without its colour',
+    apply: (d, pick) => {
+      const all = allElements(d).filter(({ e }) => e.type === 'text' || e.type === 'subtitles');
+      if (all.length === 0) return undefined;
+      const { e, i, j } = all[pick % all.length]!;
+      e.stroke = { width: 1 + (pick % 49) };
+      return ['SCHEMA_INVALID', `scenes[${i}].elements[${j}].stroke.color`];
     },
   },
   {

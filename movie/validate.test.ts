@@ -437,6 +437,116 @@ const INVALID: [string, (d: Doc) => unknown, [string, string][]][] = [
     ],
   ],
   [
+    'text stroke without colour',
+    (d) => (el(d, 0, 0).stroke = { width: 2 }),
+    [['SCHEMA_INVALID', 'scenes[0].elements[0].stroke.color']],
+  ],
+  [
+    'text stroke width zero',
+    (d) => (el(d, 0, 0).stroke = { width: 0, color: 'black' }),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].stroke.width']],
+  ],
+  [
+    'subtitles stroke too wide',
+    (d) => (el(d, 1, 1).stroke = { width: 51, color: 'black' }),
+    [['VALIDATION_ERROR', 'scenes[1].elements[1].stroke.width']],
+  ],
+  [
+    'shadow offset out of range and unknown key',
+    (d) => (el(d, 0, 0).shadow = { offsetY: 201, spread: 2 }),
+    [
+      ['VALIDATION_ERROR', 'scenes[0].elements[0].shadow.offsetY'],
+      ['SCHEMA_INVALID', 'scenes[0].elements[0].shadow.spread'],
+    ],
+  ],
+  [
+    'shadow blur negative',
+    (d) => (el(d, 0, 0).shadow = { blur: -1 }),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].shadow.blur']],
+  ],
+  ['shadow as a colour', (d) => (el(d, 0, 0).shadow = '#000'), [['SCHEMA_INVALID', 'scenes[0].elements[0].shadow']]],
+  [
+    'text box without colour',
+    (d) => (el(d, 0, 0).background = { padding: 4 }),
+    [['SCHEMA_INVALID', 'scenes[0].elements[0].background.color']],
+  ],
+  [
+    'text box padding too large',
+    (d) => (el(d, 0, 0).background = { color: 'black', padding: 501 }),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].background.padding']],
+  ],
+  [
+    'text box radius negative',
+    (d) => (el(d, 0, 0).background = { color: 'black', radius: -1 }),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].background.radius']],
+  ],
+  [
+    'letterSpacing below -50',
+    (d) => (el(d, 0, 0).letterSpacing = -51),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].letterSpacing']],
+  ],
+  ['maxLines zero', (d) => (el(d, 0, 0).maxLines = 0), [['VALIDATION_ERROR', 'scenes[0].elements[0].maxLines']]],
+  [
+    'maxLines fractional on subtitles',
+    (d) => (el(d, 1, 1).maxLines = 1.5),
+    [['VALIDATION_ERROR', 'scenes[1].elements[1].maxLines']],
+  ],
+  ['maxHeight zero', (d) => (el(d, 0, 0).maxHeight = 0), [['VALIDATION_ERROR', 'scenes[0].elements[0].maxHeight']]],
+  [
+    'maxHeight on subtitles',
+    (d) => (el(d, 1, 1).maxHeight = 100),
+    [['SCHEMA_INVALID', 'scenes[1].elements[1].maxHeight']],
+  ],
+  [
+    'autoFit on subtitles',
+    (d) => (el(d, 1, 1).autoFit = { minFontSize: 10 }),
+    [['SCHEMA_INVALID', 'scenes[1].elements[1].autoFit']],
+  ],
+  [
+    'autoFit without maxHeight or maxLines',
+    (d) => (el(d, 0, 0).autoFit = { minFontSize: 20 }),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].autoFit']],
+  ],
+  [
+    'autoFit minFontSize above the default fontSize',
+    (d) => Object.assign(el(d, 0, 0), { maxLines: 2, autoFit: { minFontSize: 65 } }),
+    [['VALIDATION_ERROR', 'scenes[0].elements[0].autoFit.minFontSize']],
+  ],
+  [
+    'autoFit minFontSize above fontSize, and nothing to fit into',
+    (d) => Object.assign(el(d, 0, 0), { fontSize: 30, autoFit: { minFontSize: 31 } }),
+    [
+      ['VALIDATION_ERROR', 'scenes[0].elements[0].autoFit'],
+      ['VALIDATION_ERROR', 'scenes[0].elements[0].autoFit.minFontSize'],
+    ],
+  ],
+  [
+    'autoFit without minFontSize',
+    (d) => Object.assign(el(d, 0, 0), { maxLines: 2, autoFit: {} }),
+    [['SCHEMA_INVALID', 'scenes[0].elements[0].autoFit.minFontSize']],
+  ],
+  ['lang with a space', (d) => (el(d, 0, 0).lang = 'zh CN'), [['VALIDATION_ERROR', 'scenes[0].elements[0].lang']]],
+  [
+    'lang too long',
+    (d) => (el(d, 1, 1).lang = `en${'-abcdefgh'.repeat(4)}`),
+    [['VALIDATION_ERROR', 'scenes[1].elements[1].lang']],
+  ],
+  [
+    'subtitles with backgroundColor and background',
+    (d) => Object.assign(el(d, 1, 1), { backgroundColor: '#000', background: { color: '#111' } }),
+    [['VALIDATION_ERROR', 'scenes[1].elements[1].backgroundColor']],
+  ],
+  [
+    'subtitles align unknown',
+    (d) => (el(d, 1, 1).align = 'justify'),
+    [['SCHEMA_INVALID', 'scenes[1].elements[1].align']],
+  ],
+  [
+    'subtitles lineHeight too small',
+    (d) => (el(d, 1, 1).lineHeight = 0.4),
+    [['VALIDATION_ERROR', 'scenes[1].elements[1].lineHeight']],
+  ],
+  [
     'key order of the document decides the order',
     (d) => {
       const s = scene(d, 0);
@@ -553,6 +663,14 @@ describe('valid documents', () => {
             start: 0.5,
             duration: 4,
             animation: { preset: 'slide-in-left', duration: 0.8 },
+            stroke: { width: 2.5, color: '#000' },
+            shadow: { color: '#00000080', offsetX: -3, offsetY: 6, blur: 10 },
+            background: { color: '#1a1a1acc', padding: 12, radius: 8 },
+            letterSpacing: -1.5,
+            maxHeight: 400,
+            maxLines: 3,
+            autoFit: { minFontSize: 40 },
+            lang: 'zh-Hant-TW',
           },
           { id: 'font-url', type: 'text', text: 'x', font: 'https://fonts.example.com/a.woff2', position: 'center' },
           {
@@ -628,7 +746,16 @@ describe('valid documents', () => {
             position: { x: 10, y: 1000 },
             start: 0,
             duration: 10,
+            stroke: { width: 50, color: 'black' },
+            shadow: {},
+            letterSpacing: 200,
+            lineHeight: 1,
+            align: 'left',
+            maxWidth: 900,
+            maxLines: 2,
+            lang: 'ja',
           },
+          { id: 'captions-boxed', type: 'subtitles', background: { color: '#000000a0' } },
         ],
       },
     ],

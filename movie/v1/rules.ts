@@ -8,7 +8,7 @@ import { coerceVariable, VARIABLE_TYPES, type VariableType } from '../variables.
 import { ESPEAK_LANGUAGES, espeakVoiceFor, voiceById, voiceSpeaks } from '../voices.ts';
 import type { Rule } from '../walk/compile.ts';
 import { isDeferred, report, reportAt, type WalkContext } from '../walk/context.ts';
-import { DEFAULT_TRANSITION_SEC, LIMITS } from './schema.ts';
+import { DEFAULT_TRANSITION_SEC, LIMITS, TEXT_DEFAULT_FONT_SIZE } from './schema.ts';
 
 /** Seconds of slack when comparing element ends with scene ends (float sums like 0.1 + 0.2). */
 const EPSILON = 1e-9;
@@ -201,7 +201,48 @@ const scene: Rule = (s, ctx) => {
   }
 };
 
+/** A number the schema accepts for fontSize and autoFit.minFontSize (others are reported by the schema). */
+const validFontSize = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 1 && v <= 1000;
+
+/**
+ * autoFit (text): it shrinks fontSize towards minFontSize until the text fits maxHeight and
+ * maxLines, so it needs one of them, and minFontSize may not be above the element's fontSize.
+ * A deferred or invalid size is not compared here (the schema or the resolved check reports it).
+ */
+function autoFitRule(el: Record<string, unknown>, ctx: WalkContext): void {
+  const fit = el.autoFit;
+  if (!isPlainObject(fit)) return;
+  if (!present(el, 'maxHeight') && !present(el, 'maxLines'))
+    report(
+      ctx,
+      'VALIDATION_ERROR',
+      'autoFit has nothing to fit the text into: give maxHeight or maxLines (or both), or remove autoFit',
+      'autoFit',
+    );
+  const min = fit.minFontSize;
+  const size = present(el, 'fontSize') ? el.fontSize : TEXT_DEFAULT_FONT_SIZE;
+  if (validFontSize(min) && validFontSize(size) && min > size)
+    report(
+      ctx,
+      'VALIDATION_ERROR',
+      `autoFit.minFontSize (${min}) is above the fontSize it shrinks from (${size}${present(el, 'fontSize') ? '' : ', the default'}); lower minFontSize or raise fontSize`,
+      'autoFit',
+      'minFontSize',
+    );
+}
+
 const element: Rule = (el, ctx) => {
+  if (el.type === 'text') return autoFitRule(el, ctx);
+  if (el.type === 'subtitles') {
+    if (present(el, 'backgroundColor') && present(el, 'background'))
+      report(
+        ctx,
+        'VALIDATION_ERROR',
+        'give either backgroundColor or background, not both: backgroundColor is shorthand for background: {color}; move the colour into background.color',
+        'backgroundColor',
+      );
+    return;
+  }
   if (el.type !== 'voice') return;
   const voice = typeof el.voiceId === 'string' ? voiceById(el.voiceId) : undefined;
   if (typeof el.language !== 'string' || isDeferred(ctx, el.language)) return;

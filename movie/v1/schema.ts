@@ -38,6 +38,8 @@ export const LIMITS = {
 export const ID_PATTERN = '^[A-Za-z0-9_-]+$';
 export const VARIABLE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
 export const LANGUAGE_PATTERN = '^[a-z]{2,3}(-[A-Z]{2})?$';
+/** A BCP 47 language tag of a text (`lang`): a language, then subtags such as a script or region. */
+export const TEXT_LANG_PATTERN = '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$';
 
 const Id = (what: string) =>
   Type.String({
@@ -131,6 +133,152 @@ const FontSize = (def: number) =>
 const FontWeight = (def: number) =>
   Type.Integer({ minimum: 100, maximum: 900, multipleOf: 100, default: def, description: 'CSS font weight.' });
 
+/*
+ * Text styling shared by text and subtitles elements: each field is defined here once and used by
+ * both (a factory where their defaults differ). Lengths are output pixels of the full-size frame.
+ */
+
+export const TEXT_STYLE_LIMITS = {
+  strokeWidth: 50,
+  shadowOffset: 200,
+  shadowBlur: 100,
+  boxPixels: 500,
+  letterSpacingMin: -50,
+  letterSpacingMax: 200,
+  maxLines: 100,
+  langLength: 35,
+} as const;
+
+/** Default shadow: 70% black, 4 pixels down, 8 pixels of blur. */
+export const DEFAULT_SHADOW = { color: '#000000b3', offsetX: 0, offsetY: 4, blur: 8 } as const;
+/** Default padding of a text or caption box, as a multiple of fontSize (the caption box's padding before `background`). */
+export const DEFAULT_BOX_PADDING_EM = 0.3;
+/** The ellipsis that ends the last line of a text or caption that does not fit. */
+export const ELLIPSIS = '\u2026';
+
+const Align = Literals(['left', 'center', 'right'], {
+  default: 'center',
+  description: 'Alignment of lines in the block.',
+});
+
+const MaxWidth = (description: string) => Pixels(description, fw({ docDefault: '90% of the frame width' }));
+
+const LineHeight = (def: number) =>
+  Type.Number({ minimum: 0.5, maximum: 3, default: def, description: 'Line height as a multiple of fontSize.' });
+
+export const TextStroke = Type.Object(
+  {
+    width: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: TEXT_STYLE_LIMITS.strokeWidth,
+      description: 'Width of the outline in output pixels, centred on the glyph outline (half of it shows outside).',
+    }),
+    color: Color('Colour of the outline.'),
+  },
+  {
+    additionalProperties: false,
+    description: 'An outline around the glyphs, centred on their outline and drawn under the fill.',
+    ...fw({ docName: 'stroke' }),
+  },
+);
+
+export const TextShadow = Type.Object(
+  {
+    color: Type.Optional(Color('Colour of the shadow (alpha included).', DEFAULT_SHADOW.color)),
+    offsetX: Type.Optional(
+      Type.Number({
+        minimum: -TEXT_STYLE_LIMITS.shadowOffset,
+        maximum: TEXT_STYLE_LIMITS.shadowOffset,
+        default: DEFAULT_SHADOW.offsetX,
+        description: 'Horizontal offset in output pixels (positive: to the right).',
+      }),
+    ),
+    offsetY: Type.Optional(
+      Type.Number({
+        minimum: -TEXT_STYLE_LIMITS.shadowOffset,
+        maximum: TEXT_STYLE_LIMITS.shadowOffset,
+        default: DEFAULT_SHADOW.offsetY,
+        description: 'Vertical offset in output pixels (positive: down).',
+      }),
+    ),
+    blur: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: TEXT_STYLE_LIMITS.shadowBlur,
+        default: DEFAULT_SHADOW.blur,
+        description: 'Blur radius in output pixels; 0 is a hard shadow.',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'A drop shadow of the glyphs (and of their stroke), drawn under them; `{}` is the default shadow.',
+    ...fw({ docName: 'shadow' }),
+  },
+);
+
+export const TextBackground = Type.Object(
+  {
+    color: Color('Colour of the box (alpha included).'),
+    padding: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: TEXT_STYLE_LIMITS.boxPixels,
+        description: `Space in output pixels between the text and the box's edges, on every side. Default: ${DEFAULT_BOX_PADDING_EM} × fontSize.`,
+        ...fw({ docDefault: `${DEFAULT_BOX_PADDING_EM} × fontSize` }),
+      }),
+    ),
+    radius: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: TEXT_STYLE_LIMITS.boxPixels,
+        default: 0,
+        description: "Corner radius in output pixels (at most half the box's shorter side is used).",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'A box behind the text block, under the shadow, stroke and fill.',
+    ...fw({ docName: 'text box' }),
+  },
+);
+
+const LetterSpacing = Type.Number({
+  minimum: TEXT_STYLE_LIMITS.letterSpacingMin,
+  maximum: TEXT_STYLE_LIMITS.letterSpacingMax,
+  default: 0,
+  description: 'Output pixels added between characters (negative: tighter). Counts when lines wrap.',
+});
+
+const MaxLines = (options: Record<string, unknown>) =>
+  Type.Integer({ minimum: 1, maximum: TEXT_STYLE_LIMITS.maxLines, ...options });
+
+export const AutoFit = Type.Object(
+  {
+    minFontSize: Type.Number({
+      minimum: 1,
+      maximum: 1000,
+      description: "Smallest font size in output pixels the text may shrink to; at most the element's fontSize.",
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Shrinks fontSize, down to minFontSize, until the text fits maxWidth, maxHeight and maxLines; needs maxHeight or maxLines.',
+    ...fw({ docName: 'autoFit' }),
+  },
+);
+
+const Lang = Type.String({
+  minLength: 2,
+  maxLength: TEXT_STYLE_LIMITS.langLength,
+  pattern: TEXT_LANG_PATTERN,
+  description:
+    'BCP 47 language tag of the text, e.g. ja, zh-CN, ko, ar. Picks which CJK font draws the Han characters Chinese, Japanese and Korean share. Default: guessed from the text (kana: Japanese, hangul: Korean, otherwise Simplified Chinese).',
+  ...fw({ patternText: 'a BCP 47 language tag such as ja, zh-CN, ko or ar', docDefault: 'guessed from the text' }),
+});
+
 const MediaUrl = (what: string) =>
   Type.String({
     minLength: 1,
@@ -184,6 +332,9 @@ const Fade = (which: string) =>
     description: `Seconds over which the sound fades ${which}.`,
   });
 
+/** fontSize of a text element that gives none; autoFit.minFontSize may not be above it. */
+export const TEXT_DEFAULT_FONT_SIZE = 64;
+
 export const TextElement = Type.Object(
   {
     id: Id('Element id, unique across the document'),
@@ -194,24 +345,35 @@ export const TextElement = Type.Object(
       description: 'The text; "\\n" breaks a line, long lines wrap at maxWidth.',
     }),
     font: Type.Optional(Font(DEFAULT_FONT)),
-    fontSize: Type.Optional(FontSize(64)),
+    fontSize: Type.Optional(FontSize(TEXT_DEFAULT_FONT_SIZE)),
     fontWeight: Type.Optional(FontWeight(400)),
     color: Type.Optional(Color('Text colour.', '#ffffff')),
-    align: Type.Optional(
-      Literals(['left', 'center', 'right'], { default: 'center', description: 'Alignment of lines in the block.' }),
-    ),
-    maxWidth: Type.Optional(
-      Pixels('Width in output pixels at which lines wrap. Default: 90% of the frame width.', {
-        ...fw({ docDefault: '90% of the frame width' }),
-      }),
-    ),
-    lineHeight: Type.Optional(
-      Type.Number({ minimum: 0.5, maximum: 3, default: 1.2, description: 'Line height as a multiple of fontSize.' }),
-    ),
+    align: Type.Optional(Align),
+    maxWidth: Type.Optional(MaxWidth('Width in output pixels at which lines wrap. Default: 90% of the frame width.')),
+    lineHeight: Type.Optional(LineHeight(1.2)),
     position: Type.Optional(Position('"center" (default) centres the text block; {x, y} is its top-left.')),
     start: Type.Optional(Start),
     duration: Type.Optional(ElementDuration),
     animation: Type.Optional(Animation),
+    stroke: Type.Optional(TextStroke),
+    shadow: Type.Optional(TextShadow),
+    background: Type.Optional(TextBackground),
+    letterSpacing: Type.Optional(LetterSpacing),
+    maxHeight: Type.Optional(
+      Pixels(
+        'Height in output pixels the text block may take. Lines past it are cut at the last line that fits, which ends with "…" (autoFit shrinks the text first). Default: no limit.',
+        fw({ docDefault: 'no limit' }),
+      ),
+    ),
+    maxLines: Type.Optional(
+      MaxLines({
+        description:
+          'At most this many lines; past it the last line ends with "…" (autoFit shrinks the text first). Default: no limit.',
+        ...fw({ docDefault: 'no limit' }),
+      }),
+    ),
+    autoFit: Type.Optional(AutoFit),
+    lang: Type.Optional(Lang),
   },
   { additionalProperties: false, description: 'A block of text.', ...fw({ rule: 'element' }) },
 );
@@ -341,9 +503,19 @@ export const SubtitlesElement = Type.Object(
     fontWeight: Type.Optional(FontWeight(700)),
     color: Type.Optional(Color('Colour of the words.', '#ffffff')),
     highlightColor: Type.Optional(Color('Colour of the word being spoken.', '#ffd400')),
-    backgroundColor: Type.Optional(Color('Colour of a box behind the caption line. Default: no box.', undefined)),
+    backgroundColor: Type.Optional(
+      Color(
+        'Colour of a box behind the caption; shorthand for background: {color}, so not together with background. Default: no box.',
+        undefined,
+      ),
+    ),
     wordsPerLine: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 20, default: 6, description: 'Words shown at once on the caption line.' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 20,
+        default: 6,
+        description: 'Words shown at once (one caption); fewer when the next word would not fit maxWidth and maxLines.',
+      }),
     ),
     position: Type.Optional(
       Position(
@@ -353,6 +525,25 @@ export const SubtitlesElement = Type.Object(
     ),
     start: Type.Optional(Start),
     duration: Type.Optional(ElementDuration),
+    stroke: Type.Optional(TextStroke),
+    shadow: Type.Optional(TextShadow),
+    background: Type.Optional(TextBackground),
+    letterSpacing: Type.Optional(LetterSpacing),
+    lineHeight: Type.Optional(LineHeight(1.3)),
+    align: Type.Optional(Align),
+    maxWidth: Type.Optional(
+      MaxWidth(
+        "Width in output pixels of a caption's lines: a word that would make a line wider wraps to the next line, or starts the next caption. Default: 90% of the frame width.",
+      ),
+    ),
+    maxLines: Type.Optional(
+      MaxLines({
+        default: 1,
+        description:
+          'Lines a caption may take; a word that would need one more starts the next caption, so no word is dropped.',
+      }),
+    ),
+    lang: Type.Optional(Lang),
   },
   {
     additionalProperties: false,
@@ -544,6 +735,10 @@ export type VideoElementV1 = Static<typeof VideoElement>;
 export type AudioElementV1 = Static<typeof AudioElement>;
 export type SoundtrackV1 = Static<typeof Soundtrack>;
 export type TransitionV1 = Static<typeof Transition>;
+export type TextStrokeV1 = Static<typeof TextStroke>;
+export type TextShadowV1 = Static<typeof TextShadow>;
+export type TextBackgroundV1 = Static<typeof TextBackground>;
+export type AutoFitV1 = Static<typeof AutoFit>;
 export type VariableDeclarationV1 = Static<typeof VariableDeclaration>;
 
 export const schemaV1: TSchema = MovieV1;

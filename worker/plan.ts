@@ -47,11 +47,19 @@ export interface LayerPlan {
   y: number;
   width: number;
   height: number;
-  /** Horizontal slice of the texture to draw, in texels (subtitle word highlights). */
-  crop?: { x0: number; x1: number };
+  /** The rectangle of the texture to draw, in texels (a caption word's highlight); all of it when absent. */
+  crop?: TextureCrop | undefined;
   startSec: number;
   endSec: number;
   animation?: { preset: AnimationPreset; durationSec: number };
+}
+
+/** Texels [x0, x1) x [y0, y1) of a texture. */
+export interface TextureCrop {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
 }
 
 export interface ScenePlan {

@@ -7,12 +7,12 @@ import type { Logger } from '../lib/logger.ts';
 import {
   buildTimeline,
   DEFAULT_DUCKING,
+  DEFAULT_FONT,
   type Element,
   type Movie,
   type OutputFormat,
   outputFormat,
   type SubtitlesElement,
-  type TextElement,
   type Timeline,
   VOICE_TAIL_SEC,
   type VoiceElement,
@@ -28,8 +28,9 @@ import { fitSize } from './media/fit.ts';
 import { decodeAudio, fetchMedia, type MediaInfo, playedSec, probeMedia } from './media/media-file.ts';
 import type { AnimationPreset, EncodeQuality, LayerPlan, RenderPlan, TextureRef, VideoCodec } from './plan.ts';
 import { chunkFramesFor, chunksOf } from './segments.ts';
-import { bundledFontSet, type FontSet, fontSetFromBytes } from './text/fonts.ts';
-import { measure, type Raster, rasteriseCaption, rasteriseText } from './text/text-raster.ts';
+import { textStyleOf } from './text/element-style.ts';
+import { fontRegistry, type UserFont } from './text/fonts.ts';
+import { lineCount, type Raster, rasteriseCaption, rasteriseText, type TextStyle } from './text/text-raster.ts';
 import { type Speech, type SpeechConfig, SpeechSynthesizer } from './tts/speech.ts';
 
 export interface PrepareOptions {
@@ -67,7 +68,9 @@ const FONT_TYPES = [
   'font/ttf',
   'font/otf',
   'font/woff',
+  'font/woff2',
   'application/font-woff',
+  'application/font-woff2',
   'application/x-font-ttf',
   'application/x-font-otf',
   'application/vnd.ms-opentype',
@@ -301,23 +304,28 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     writeFileSync(file, r.data);
     return { file, width: r.width, height: r.height };
   };
-  const fonts = new Map<string, FontSet>();
-  const fontFor = async (font: string | undefined, weight: number, path: string): Promise<FontSet> => {
-    const name = font ?? 'Inter';
-    if (!/^(https?:|data:)/.test(name)) return bundledFontSet(name, weight);
-    const hit = fonts.get(name);
-    if (hit) return hit;
-    const asset = await fetchAsset(name, `${path}.font`, (t) => FONT_TYPES.includes(t), opts.fetchPolicy, signal);
-    try {
-      const set = fontSetFromBytes(asset.bytes, name.slice(0, 60));
-      fonts.set(name, set);
-      return set;
-    } catch (err) {
-      throw new AppError('ASSET_INVALID', `The font could not be read: ${(err as Error).message}`, {
-        path: `${path}.font`,
-        cause: err,
-      });
+  // A font by URL is fetched once per render and registered once per distinct file.
+  const userFonts = new Map<string, Promise<UserFont>>();
+  const fontFor = (font: string | undefined, path: string): Promise<string | UserFont> => {
+    const name = font ?? DEFAULT_FONT;
+    if (!/^(https?:|data:)/.test(name)) return Promise.resolve(name);
+    let hit = userFonts.get(name);
+    if (!hit) {
+      hit = (async () => {
+        const asset = await fetchAsset(name, `${path}.font`, (t) => FONT_TYPES.includes(t), opts.fetchPolicy, signal);
+        const registry = await fontRegistry();
+        try {
+          return registry.userFont(asset.bytes);
+        } catch (err) {
+          throw new AppError('ASSET_INVALID', `The font could not be read: ${(err as Error).message}`, {
+            path: `${path}.font`,
+            cause: err,
+          });
+        }
+      })();
+      userFonts.set(name, hit);
     }
+    return hit;
   };
 
   const layers: LayerPlan[] = [];
@@ -337,12 +345,16 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
         return { x: Math.round(bx + (boxW - r.width) / 2), y: Math.round(by + (boxH - r.height) / 2) };
       };
       if (el.type === 'text') {
-        const r = await textRaster(el, k, W, await fontFor(el.font, el.fontWeight ?? 400, path));
+        const r = await rasteriseText(el.text, textStyleOf(el, k, W, await fontFor(el.font, path)));
+        noteMissing(opts.logger, path, r.missing);
+        // Placed by its text box; the raster holds the ink wherever it reaches around the box.
+        const at = place({ width: r.boxWidth, height: r.boxHeight });
         layers.push({
           path,
           sceneIndex: s,
           texture: writeTexture(r),
-          ...place(r),
+          x: at.x + r.offsetX,
+          y: at.y + r.offsetY,
           width: r.width,
           height: r.height,
           startSec,
@@ -408,8 +420,9 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
             k,
             W,
             H,
-            await fontFor(el.font, el.fontWeight ?? 700, path),
+            textStyleOf(el, k, W, await fontFor(el.font, path)),
             writeTexture,
+            opts.logger,
           )),
         );
       }
@@ -484,18 +497,14 @@ function animationOf(el: Element): Pick<LayerPlan, 'animation'> {
   return { animation: { preset: el.animation.preset as AnimationPreset, durationSec: el.animation.duration ?? 0.6 } };
 }
 
-function textRaster(el: TextElement, k: number, W: number, fontSet: FontSet): Promise<Raster> {
-  return rasteriseText(
-    el.text,
-    {
-      fontSet,
-      fontSize: (el.fontSize ?? 64) * k,
-      lineHeight: el.lineHeight ?? 1.2,
-      align: el.align ?? 'center',
-      maxWidth: el.maxWidth !== undefined ? el.maxWidth * k : W * 0.9,
-    },
-    parseColor(el.color ?? '#ffffff'),
-  );
+/**
+ * Characters no font of the chain has are drawn as U+FFFD (visible, never a silent gap); the
+ * render logs which, at the element's path. Template writes warn about them beforehand.
+ */
+function noteMissing(logger: Logger | undefined, path: string, missing: string[]): void {
+  if (missing.length === 0) return;
+  const codes = missing.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+  logger?.warn({ path, characters: codes }, 'characters no font covers are drawn as U+FFFD');
 }
 
 async function captionLayers(
@@ -508,33 +517,45 @@ async function captionLayers(
   k: number,
   W: number,
   H: number,
-  fontSet: FontSet,
+  style: TextStyle,
   writeTexture: (r: Raster) => TextureRef,
+  logger: Logger | undefined,
 ): Promise<LayerPlan[]> {
-  const fontSize = (el.fontSize ?? 48) * k;
-  const maxWidth = W * 0.9;
-  const fits = (ws: { text: string }[]) => measure(fontSet, fontSize, ws.map((w) => w.text).join(' ')) <= maxWidth;
-  const cues = groupCaptions(
-    words.filter((w) => w.endSec > startSec && w.startSec < endSec),
-    el.wordsPerLine ?? 6,
-    fits,
-  );
-  const color = parseColor(el.color ?? '#ffffff');
+  const shown = words.filter((w) => w.endSec > startSec && w.startSec < endSec);
+  // A caption holds the words that fit in maxLines lines; a word that needs more starts the next
+  // caption, and a single word wider than the box (CJK is written without spaces) wraps. No
+  // caption is ever cut: the lines it draws are not limited.
+  const registry = await fontRegistry();
+  const maxLines = style.maxLines ?? 1;
+  const unlimited = { ...style, maxLines: undefined };
+  const fits = (ws: { text: string }[]) => lineCount(registry, ws.map((w) => w.text).join(' '), unlimited) <= maxLines;
+  const cues = groupCaptions(shown, el.wordsPerLine ?? 6, fits);
   const highlight = parseColor(el.highlightColor ?? '#ffd400');
-  const box = el.backgroundColor ? parseColor(el.backgroundColor) : undefined;
+  const pad = style.background?.padding ?? 0;
   const out: LayerPlan[] = [];
   for (const cue of cues) {
-    const texts = cue.words.map((w) => w.text);
-    const line = await rasteriseCaption(texts, fontSet, fontSize, color, highlight, box);
-    const r = line.raster;
-    const pos = el.position;
-    const x = Math.round(pos && pos !== 'center' ? pos.x * k : (W - r.width) / 2);
-    const y = Math.round(
-      pos && pos !== 'center' ? pos.y * k : pos === 'center' ? (H - r.height) / 2 : H * 0.9 - r.height,
-    );
     const from = Math.max(startSec, cue.startSec);
     const to = Math.min(endSec, cue.endSec);
     if (to <= from) continue;
+    const line = await rasteriseCaption(
+      cue.words.map((w) => w.text),
+      unlimited,
+      highlight,
+    );
+    noteMissing(logger, path, line.raster.missing);
+    const r = line.raster;
+    // Placed by its text box (and the box's padding around it).
+    const pos = el.position;
+    const bx = Math.round(pos && pos !== 'center' ? pos.x * k + pad : (W - r.boxWidth) / 2);
+    const by = Math.round(
+      pos && pos !== 'center'
+        ? pos.y * k + pad
+        : pos === 'center'
+          ? (H - r.boxHeight) / 2
+          : H * 0.9 - r.boxHeight - pad,
+    );
+    const x = bx + r.offsetX;
+    const y = by + r.offsetY;
     out.push({
       path,
       sceneIndex,
@@ -548,35 +569,40 @@ async function captionLayers(
     });
     const litTex = writeTexture(line.lit);
     cue.words.forEach((w, i) => {
-      const ext = line.words[i]!;
       const wStart = Math.max(from, w.startSec);
       const wEnd = Math.min(to, cue.words[i + 1]?.startSec ?? to);
       if (wEnd <= wStart) return;
-      out.push({
-        path,
-        sceneIndex,
-        texture: litTex,
-        x: x + ext.x0,
-        y,
-        width: ext.x1 - ext.x0,
-        height: r.height,
-        crop: { x0: ext.x0, x1: ext.x1 },
-        startSec: wStart,
-        endSec: wEnd,
-      });
+      for (const rect of line.words[i] ?? []) {
+        out.push({
+          path,
+          sceneIndex,
+          texture: litTex,
+          x: x + rect.x0,
+          y: y + rect.y0,
+          width: rect.x1 - rect.x0,
+          height: rect.y1 - rect.y0,
+          crop: rect,
+          startSec: wStart,
+          endSec: wEnd,
+        });
+      }
     });
   }
   return out;
 }
 
-/** "PREVIEW" badge, sized from the frame height: white text on a translucent dark box. */
-function watermarkRaster(frameHeight: number): Promise<Raster> {
-  return rasteriseCaption(
-    ['FRAMEWRIGHT', 'PREVIEW'],
-    bundledFontSet('Inter', 800),
-    Math.max(10, frameHeight * 0.045),
-    [255, 255, 255, 235],
-    [255, 255, 255, 235],
-    [0, 0, 0, 150],
-  ).then((c) => c.raster);
+/** "FRAMEWRIGHT PREVIEW" badge, sized from the frame height: white text on a translucent dark box. */
+async function watermarkRaster(frameHeight: number): Promise<Raster> {
+  const fontSize = Math.max(10, frameHeight * 0.045);
+  const white: [number, number, number, number] = [255, 255, 255, 235];
+  return rasteriseText('FRAMEWRIGHT PREVIEW', {
+    font: DEFAULT_FONT,
+    weight: 800,
+    fontSize,
+    lineHeight: 1.3,
+    align: 'left',
+    maxWidth: 1e6,
+    color: white,
+    background: { color: [0, 0, 0, 150], padding: Math.round(fontSize * 0.3), radius: 0 },
+  });
 }

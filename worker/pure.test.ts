@@ -12,7 +12,6 @@ import { planeCoefficients, rgbToYuv709, yuvLayout, yuvRegions } from './gpu/yuv
 import { fitSize } from './media/fit.ts';
 import type { EncodeQuality, LayerPlan, RenderPlan } from './plan.ts';
 import { chunksOf, splitFrames } from './segments.ts';
-import { alignOffset, wrapLines } from './text/text-layout.ts';
 import { timeWords } from './tts/word-timing.ts';
 
 describe('yuvLayout', () => {
@@ -241,23 +240,6 @@ describe('ffmpeg arguments', () => {
     }
   });
   it('quotes concat paths', () => assert.equal(concatList(["/a/it's.mp4"]), "file '/a/it'\\''s.mp4'\n"));
-});
-
-describe('wrapLines', () => {
-  const measure = (s: string) => s.length * 10;
-  const cases: [string, number, string[]][] = [
-    ['one two three', 1000, ['one two three']],
-    ['one two three', 70, ['one two', 'three']],
-    ['one\ntwo three', 1000, ['one', 'two three']],
-    ['enormousword b', 50, ['enormousword', 'b']],
-  ];
-  for (const [text, max, want] of cases)
-    it(JSON.stringify(text), () => assert.deepEqual(wrapLines(text, max, measure), want));
-  it('aligns', () =>
-    assert.deepEqual(
-      [alignOffset('left', 100, 40), alignOffset('center', 100, 40), alignOffset('right', 100, 40)],
-      [0, 30, 60],
-    ));
 });
 
 describe('parseColor', () => {

@@ -62,6 +62,11 @@ before(async () => {
       res
         .writeHead(200, { 'content-type': 'font/woff2' })
         .end(readFileSync(join(fontDir, 'lato-latin-400-normal.woff2')));
+    } else if (req.url === '/bogus.woff2') {
+      // A font's signature, then nothing a font parser can read.
+      res
+        .writeHead(200, { 'content-type': 'font/woff2' })
+        .end(Buffer.concat([Buffer.from('wOF2'), Buffer.alloc(200, 7)]));
     } else res.writeHead(404).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -130,9 +135,16 @@ describe('prepare: fonts by URL', () => {
     assert.ok(layer.width > 100 && layer.height > 40, `${layer.width}x${layer.height}`);
   });
 
-  it('refuses a WOFF2 font with ASSET_INVALID at the font field', async () => {
+  it('uses a WOFF2 font fetched from a URL, the same size as its WOFF twin', async () => {
+    const woff2 = await prepare(opts(movie([{ id: 't', type: 'text', text: 'Web font', font: `${base}/lato.woff2` }])));
+    const woff = await prepare(opts(movie([{ id: 't', type: 'text', text: 'Web font', font: `${base}/lato.woff` }])));
+    const [a, b] = [woff2.plan.layers[0]!, woff.plan.layers[0]!];
+    assert.deepEqual([a.width, a.height], [b.width, b.height]);
+  });
+
+  it('refuses a file that is not a font with ASSET_INVALID at the font field', async () => {
     await assert.rejects(
-      prepare(opts(movie([{ id: 't', type: 'text', text: 'x', font: `${base}/lato.woff2` }]))),
+      prepare(opts(movie([{ id: 't', type: 'text', text: 'x', font: `${base}/bogus.woff2` }]))),
       (err: unknown) =>
         err instanceof AppError && err.code === 'ASSET_INVALID' && err.path === 'scenes[0].elements[0].font',
     );

@@ -3,7 +3,7 @@ import createContext from 'gl';
 import * as THREE from 'three';
 import { AppError } from '../../lib/errors.ts';
 import { coversFrame, overlayRect, type Rect } from '../composite.ts';
-import type { TextureRef, TransitionType } from '../plan.ts';
+import type { TextureCrop, TextureRef, TransitionType } from '../plan.ts';
 import { blendOverlay, overlayFromRgba, type YuvOverlay, yuvaFromRgba } from './backdrop-blend.ts';
 import { TRANSITION_FRAGMENT_SHADER, TRANSITION_VERTEX_SHADER, transitionKind } from './transition-shader.ts';
 import { createVideoMaterial, dataTexture, type VideoMaterial, type YuvMatrix } from './video-material.ts';
@@ -26,7 +26,7 @@ export interface LayerState {
   y: number;
   width: number;
   height: number;
-  crop?: { x0: number; x1: number } | undefined;
+  crop?: TextureCrop | undefined;
   scale: number;
   opacity: number;
   /** A video layer's source time in this frame (frameState), */
@@ -245,13 +245,15 @@ export function createFrameRenderer(
       const { width: w, height: h } = s;
       const u0 = s.crop ? s.crop.x0 / s.texture.width : 0;
       const u1 = s.crop ? s.crop.x1 / s.texture.width : 1;
+      const v0 = s.crop ? s.crop.y0 / s.texture.height : 0;
+      const v1 = s.crop ? s.crop.y1 / s.texture.height : 1;
       const geometry = new THREE.BufferGeometry();
       // Centred quad, y down; texture row 0 (v = 0) is the image's top row.
       geometry.setAttribute(
         'position',
         new THREE.Float32BufferAttribute([-w / 2, -h / 2, 0, w / 2, -h / 2, 0, -w / 2, h / 2, 0, w / 2, h / 2, 0], 3),
       );
-      geometry.setAttribute('uv', new THREE.Float32BufferAttribute([u0, 0, u1, 0, u0, 1, u1, 1], 2));
+      geometry.setAttribute('uv', new THREE.Float32BufferAttribute([u0, v0, u1, v0, u0, v1, u1, v1], 2));
       geometry.setIndex([0, 2, 1, 2, 3, 1]);
       let material: THREE.MeshBasicMaterial | THREE.ShaderMaterial;
       if (s.pixels) {

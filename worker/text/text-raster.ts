@@ -1,15 +1,38 @@
-import type { Font, Glyph } from 'opentype.js';
-import sharp from 'sharp';
-import type { FontSet } from './fonts.ts';
-import { alignOffset, wrapLines } from './text-layout.ts';
+import type { Canvas, CanvasKit, TextStyle as CkTextStyle, Paint, Paragraph } from 'canvaskit-wasm';
+import type { Rgba } from '../color.ts';
+import { type FontRegistry, fontRegistry, type UserFont } from './fonts.ts';
 
+/**
+ * How a block of text looks. Sizes are output pixels. Layout is SkParagraph's: HarfBuzz shapes
+ * each run, ICU orders right-to-left runs (Unicode bidi) and finds line breaks (UAX #14: CJK
+ * between characters, never before closing punctuation), each cluster takes the first font of
+ * the fallback chain that has it (fonts.ts).
+ */
 export interface TextStyle {
-  fontSet: FontSet;
+  /** A bundled family (FONT_FAMILIES) or a font the document brought. */
+  font: string | UserFont;
+  weight: number;
   fontSize: number;
   /** Multiple of fontSize. */
   lineHeight: number;
+  /** Pixels added after each character. */
+  letterSpacing?: number | undefined;
   align: 'left' | 'center' | 'right';
   maxWidth: number;
+  /** The text box's height: overflowing lines are cut to the last that fits, ending in "…". */
+  maxHeight?: number | undefined;
+  /** At most this many lines; the last ends in "…" when the text goes on. */
+  maxLines?: number | undefined;
+  /** autoFit: fontSize shrinks, down to this, until the text fits maxWidth x maxHeight, maxLines. */
+  minFontSize?: number | undefined;
+  /** BCP 47 language: which CJK font draws Han, and the locale of line breaking. */
+  lang?: string | undefined;
+  color: Rgba;
+  /** An outline `width` pixels wide centred on the glyphs' outline, drawn under the fill. */
+  stroke?: { width: number; color: Rgba } | undefined;
+  shadow?: { color: Rgba; offsetX: number; offsetY: number; blur: number } | undefined;
+  /** A box behind the block of lines, `padding` pixels around it. */
+  background?: { color: Rgba; padding: number; radius: number } | undefined;
 }
 
 /** An RGBA8 raster, rows top to bottom, straight alpha. */
@@ -19,172 +42,507 @@ export interface Raster {
   height: number;
 }
 
-/**
- * Lays out a run glyph by glyph with kerning (GPOS, else the kern table). We skip opentype.js's
- * string shaping: it throws on GSUB lookup types it does not implement (Inter's ccmp), and
- * plain glyphs plus kerning is what we promise. Returns the advance and, if asked, the path.
- */
-function layoutRun(font: Font, text: string, fontSize: number, x: number, baseline: number, withPath: boolean) {
-  const scale = fontSize / font.unitsPerEm;
-  const tables = font.position?.getKerningTables('latn');
-  let prev: Glyph | undefined;
-  let cx = x;
-  let d = '';
+/** A drawn block of text: the raster holds every pixel of ink (and box), wherever it reaches. */
+export interface TextRaster extends Raster {
+  /** The raster's top-left relative to the text box's top-left (negative: ink left of / above it). */
+  offsetX: number;
+  offsetY: number;
+  /** The text box: the block of lines, as wide as its longest line. Placement is by this box. */
+  boxWidth: number;
+  boxHeight: number;
+  /** The font size drawn (smaller than asked when autoFit shrank it). */
+  fontSize: number;
+  lines: number;
+  /** Lines were cut (maxLines or maxHeight) and the last ends in "…". */
+  truncated: boolean;
+  /** Characters no font of the chain has: drawn as U+FFFD, the replacement character. */
+  missing: string[];
+}
+
+const REPLACEMENT = '\uFFFD';
+const ELLIPSIS = '\u2026';
+
+/** The paragraph direction by the first strong character (the bidi algorithm's rules P2-P3). */
+export function baseDirection(text: string): 'ltr' | 'rtl' {
   for (const ch of text) {
-    const g = font.charToGlyph(ch);
-    if (prev) {
-      const kern = tables ? font.position!.getKerningValue(tables, prev.index, g.index) : font.getKerningValue(prev, g);
-      cx += (kern || 0) * scale;
+    if (
+      /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}]/u.test(ch)
+    )
+      return 'rtl';
+    if (/\p{L}/u.test(ch)) return 'ltr';
+  }
+  return 'ltr';
+}
+
+const colour = (ck: CanvasKit, c: Rgba) => ck.Color(c[0], c[1], c[2], c[3] / 255);
+
+/** Draws a text with its text box's top-left at (x, y). */
+type Pass = (canvas: Canvas, x: number, y: number) => void;
+
+interface Built {
+  p: Paragraph;
+  fontSize: number;
+  maxLines: number | undefined;
+  width: number;
+}
+
+class Layout {
+  constructor(
+    readonly ck: CanvasKit,
+    readonly reg: FontRegistry,
+    readonly text: string,
+    readonly style: TextStyle,
+    readonly families: string[],
+  ) {}
+
+  textStyle(fontSize: number, color: Rgba, shadows: boolean): CkTextStyle {
+    const { ck, style } = this;
+    const sh = style.shadow;
+    return {
+      color: colour(ck, color),
+      fontFamilies: this.families,
+      fontSize,
+      heightMultiplier: style.lineHeight,
+      halfLeading: true,
+      letterSpacing: style.letterSpacing ?? 0,
+      ...(style.lang ? { locale: style.lang } : {}),
+      ...(shadows && sh
+        ? {
+            shadows: [{ color: colour(ck, sh.color), offset: [sh.offsetX, sh.offsetY], blurRadius: sh.blur }],
+          }
+        : {}),
+    };
+  }
+
+  /** A paragraph of the text; `paint` (a stroke) replaces the colour when given. */
+  build(fontSize: number, maxLines: number | undefined, color: Rgba, opts: { paint?: Paint; shadows?: boolean } = {}) {
+    const { ck, style } = this;
+    const ts = this.textStyle(fontSize, color, opts.shadows ?? false);
+    const paraStyle = new ck.ParagraphStyle({
+      textStyle: ts,
+      textAlign: { left: ck.TextAlign.Left, center: ck.TextAlign.Center, right: ck.TextAlign.Right }[style.align],
+      textDirection: baseDirection(this.text) === 'rtl' ? ck.TextDirection.RTL : ck.TextDirection.LTR,
+      ...(maxLines !== undefined ? { maxLines, ellipsis: ELLIPSIS } : {}),
+    });
+    const builder = ck.ParagraphBuilder.MakeFromFontProvider(paraStyle, this.reg.provider);
+    if (opts.paint) {
+      const clear = new ck.Paint();
+      clear.setColor(ck.TRANSPARENT);
+      builder.pushPaintStyle(ts, opts.paint, clear);
+      builder.addText(this.text);
+      builder.pop();
+      clear.delete();
+    } else builder.addText(this.text);
+    const p = builder.build();
+    builder.delete();
+    return p;
+  }
+
+  /** Lays out at `fontSize`: whether it fits the box, and the paragraph (cut to fit when not). */
+  fit(fontSize: number): { built: Built; fits: boolean } {
+    const { style } = this;
+    const p = this.build(fontSize, style.maxLines, style.color);
+    p.layout(style.maxWidth);
+    let fits = !p.didExceedMaxLines();
+    let maxLines = style.maxLines;
+    if (style.maxHeight !== undefined && p.getHeight() > style.maxHeight + 0.5) {
+      fits = false;
+      const lines = p.getLineMetrics();
+      const inside = lines.filter((l) => l.baseline + l.descent <= style.maxHeight! + 0.5).length;
+      maxLines = Math.max(1, Math.min(inside, maxLines ?? inside));
     }
-    if (withPath) d += g.getPath(cx, baseline, fontSize).toPathData(2);
-    cx += (g.advanceWidth ?? 0) * scale;
-    prev = g;
+    if (maxLines !== style.maxLines) {
+      p.delete();
+      const cut = this.build(fontSize, maxLines, style.color);
+      cut.layout(style.maxWidth);
+      return { built: { p: cut, fontSize, maxLines, width: style.maxWidth }, fits };
+    }
+    return { built: { p, fontSize, maxLines, width: style.maxWidth }, fits };
   }
-  return { advance: cx - x, d };
-}
 
-interface Run {
-  font: Font;
-  text: string;
-}
-
-/** Splits text into runs of characters drawn by the same font of the fallback chain. */
-function runs(fonts: Font[], text: string): Run[] {
-  const out: Run[] = [];
-  for (const ch of text) {
-    const font = fonts.find((f) => f.charToGlyphIndex(ch) > 0) ?? fonts[0]!;
-    const last = out[out.length - 1];
-    if (last && last.font === font) last.text += ch;
-    else out.push({ font, text: ch });
+  /** autoFit: the largest size in [minFontSize, fontSize] (half-pixel steps) that fits. */
+  fitted(): { built: Built; truncated: boolean } {
+    const { style } = this;
+    const first = this.fit(style.fontSize);
+    if (first.fits || style.minFontSize === undefined || style.minFontSize >= style.fontSize)
+      return { built: first.built, truncated: !first.fits };
+    first.built.p.delete();
+    const atMin = this.fit(style.minFontSize);
+    if (!atMin.fits) return { built: atMin.built, truncated: true };
+    let lo = atMin.built;
+    let lo2 = Math.round(style.minFontSize * 2);
+    let hi2 = Math.round(style.fontSize * 2);
+    while (hi2 - lo2 > 1) {
+      const mid = (lo2 + hi2) >> 1;
+      const t = this.fit(mid / 2);
+      if (t.fits) {
+        lo.p.delete();
+        lo = t.built;
+        lo2 = mid;
+      } else {
+        t.built.p.delete();
+        hi2 = mid;
+      }
+    }
+    return { built: lo, truncated: false };
   }
-  return out;
 }
 
-export function measure(fontSet: FontSet, fontSize: number, text: string): number {
-  let w = 0;
-  for (const r of runs(fontSet.fonts, text)) w += layoutRun(r.font, r.text, fontSize, 0, 0, false).advance;
+/** Replaces the characters no font of `families` has by U+FFFD (found by a layout of the text). */
+function substituteMissing(layout: Layout): { text: string; missing: string[] } {
+  const p = layout.build(layout.style.fontSize, undefined, layout.style.color);
+  p.layout(1e6);
+  const unresolved = new Set(p.unresolvedCodepoints());
+  p.delete();
+  if (unresolved.size === 0) return { text: layout.text, missing: [] };
+  const missing = new Set<string>();
+  let text = '';
+  for (const ch of layout.text) {
+    if (unresolved.has(ch.codePointAt(0)!)) {
+      missing.add(ch);
+      text += REPLACEMENT;
+    } else text += ch;
+  }
+  return { text, missing: [...missing] };
+}
+
+async function prepareLayout(text: string, style: TextStyle): Promise<{ layout: Layout; missing: string[] }> {
+  return layoutWith(await fontRegistry(), text, style);
+}
+
+function layoutWith(reg: FontRegistry, text: string, style: TextStyle): { layout: Layout; missing: string[] } {
+  const families = reg.chain(text, style.font, style.weight, style.lang);
+  const probe = new Layout(reg.ck, reg, text, style, families);
+  const sub = substituteMissing(probe);
+  if (sub.missing.length === 0) return { layout: probe, missing: [] };
+  const chain = reg.chain(sub.text, style.font, style.weight, style.lang);
+  return { layout: new Layout(reg.ck, reg, sub.text, style, chain), missing: sub.missing };
+}
+
+/** Lays the paragraph out again as wide as its longest line, so alignment is within the block. */
+function tighten(built: Built): { width: number; height: number } {
+  const { p } = built;
+  const lines = p.getLineMetrics().length;
+  const width = Math.min(built.width, Math.ceil(p.getLongestLine()));
+  if (width < built.width) {
+    p.layout(width);
+    if (p.getLineMetrics().length !== lines) p.layout(built.width);
+    else built.width = width;
+  }
+  return { width: Math.max(1, Math.ceil(built.width)), height: Math.max(1, Math.ceil(p.getHeight())) };
+}
+
+/**
+ * Draws `draw` into a surface with `pad` pixels around the text box and returns the pixels,
+ * cropped to what was drawn. Ink that touches the surface's edge could have gone on past it: the
+ * surface is then drawn again with twice the margin, so nothing is ever clipped.
+ */
+function drawInked(
+  ck: CanvasKit,
+  box: { width: number; height: number },
+  pad0: number,
+  passes: Pass[],
+): { rasters: Raster[]; offsetX: number; offsetY: number } {
+  let pad = Math.ceil(pad0);
+  for (;;) {
+    const w = box.width + 2 * pad;
+    const h = box.height + 2 * pad;
+    const images: Uint8Array[] = [];
+    for (const pass of passes) {
+      const surface = ck.MakeSurface(w, h);
+      if (!surface) throw new Error(`could not make a ${w}x${h} surface for text`);
+      const canvas = surface.getCanvas();
+      canvas.clear(ck.TRANSPARENT);
+      pass(canvas, pad, pad);
+      const img = surface.makeImageSnapshot();
+      const px = img.readPixels(0, 0, {
+        width: w,
+        height: h,
+        colorType: ck.ColorType.RGBA_8888,
+        alphaType: ck.AlphaType.Unpremul,
+        colorSpace: ck.ColorSpace.SRGB,
+      }) as Uint8Array | null;
+      img.delete();
+      surface.delete();
+      if (!px) throw new Error('could not read the text surface back');
+      images.push(px);
+    }
+    // The ink's bounding box over every pass (the lit caption has the same glyphs).
+    let x0 = w;
+    let y0 = h;
+    let x1 = -1;
+    let y1 = -1;
+    for (const px of images) {
+      for (let y = 0; y < h; y++) {
+        const row = y * w * 4;
+        for (let x = 0; x < w; x++) {
+          if (px[row + x * 4 + 3] === 0) continue;
+          if (x < x0) x0 = x;
+          if (x > x1) x1 = x;
+          if (y < y0) y0 = y;
+          if (y > y1) y1 = y;
+        }
+      }
+    }
+    if (x1 < 0) {
+      // Nothing drawn (only spaces): one transparent pixel at the box's corner.
+      return { rasters: images.map(() => ({ data: Buffer.alloc(4), width: 1, height: 1 })), offsetX: 0, offsetY: 0 };
+    }
+    if ((x0 === 0 || y0 === 0 || x1 === w - 1 || y1 === h - 1) && pad < 4096) {
+      pad *= 2;
+      continue;
+    }
+    const cw = x1 - x0 + 1;
+    const chh = y1 - y0 + 1;
+    const rasters = images.map((px) => {
+      const data = Buffer.alloc(cw * chh * 4);
+      for (let y = 0; y < chh; y++) {
+        const from = ((y + y0) * w + x0) * 4;
+        data.set(px.subarray(from, from + cw * 4), y * cw * 4);
+      }
+      return { data, width: cw, height: chh };
+    });
+    return { rasters, offsetX: x0 - pad, offsetY: y0 - pad };
+  }
+}
+
+/** How far ink can reach outside the text box: marks above and below, overhangs, effects. */
+function marginFor(style: TextStyle, fontSize: number): number {
+  const sh = style.shadow;
+  return (
+    fontSize * 0.6 +
+    (style.stroke?.width ?? 0) +
+    (sh ? 3 * sh.blur + Math.max(Math.abs(sh.offsetX), Math.abs(sh.offsetY)) : 0) +
+    (style.background?.padding ?? 0) +
+    4
+  );
+}
+
+/** The drawing passes of a laid-out text: box, stroke (with the shadow), fill. */
+function passesFor(
+  layout: Layout,
+  built: Built,
+  box: { width: number; height: number },
+  fill: Rgba,
+  withBox: boolean,
+  withShadow: boolean,
+): { draw: Pass; dispose: () => void } {
+  const { ck, style } = layout;
+  const disposables: { delete(): void }[] = [];
+  const steps: Pass[] = [];
+  const bg = style.background;
+  if (bg && withBox) {
+    steps.push((canvas, x, y) => {
+      const paint = new ck.Paint();
+      paint.setAntiAlias(true);
+      paint.setColor(colour(ck, bg.color));
+      const r = ck.RRectXY(
+        ck.LTRBRect(x - bg.padding, y - bg.padding, x + box.width + bg.padding, y + box.height + bg.padding),
+        bg.radius,
+        bg.radius,
+      );
+      canvas.drawRRect(r, paint);
+      paint.delete();
+    });
+  }
+  const stroke = style.stroke;
+  if (stroke && stroke.width > 0) {
+    const paint = new ck.Paint();
+    paint.setAntiAlias(true);
+    paint.setStyle(ck.PaintStyle.Stroke);
+    paint.setStrokeJoin(ck.StrokeJoin.Round);
+    paint.setStrokeCap(ck.StrokeCap.Round);
+    // Centred on the glyph's outline: half of it shows outside, under the fill.
+    paint.setStrokeWidth(stroke.width);
+    paint.setColor(colour(ck, stroke.color));
+    const sp = layout.build(built.fontSize, built.maxLines, stroke.color, { paint, shadows: withShadow });
+    sp.layout(built.width);
+    disposables.push(sp, paint);
+    steps.push((canvas, x, y) => canvas.drawParagraph(sp, x, y));
+  }
+  const fp = layout.build(built.fontSize, built.maxLines, fill, { shadows: withShadow && !stroke });
+  fp.layout(built.width);
+  disposables.push(fp);
+  steps.push((canvas, x, y) => canvas.drawParagraph(fp, x, y));
+  return {
+    draw: (canvas, x, y) => {
+      for (const step of steps) step(canvas, x, y);
+    },
+    dispose: () => {
+      for (const d of disposables) d.delete();
+    },
+  };
+}
+
+/** A wrapped, aligned, styled block of text, with every pixel of its ink. */
+export async function rasteriseText(text: string, style: TextStyle): Promise<TextRaster> {
+  const { layout, missing } = await prepareLayout(text, style);
+  const { built, truncated } = layout.fitted();
+  try {
+    const box = tighten(built);
+    const fill = passesFor(layout, built, box, style.color, true, true);
+    try {
+      const { rasters, offsetX, offsetY } = drawInked(layout.ck, box, marginFor(style, built.fontSize), [fill.draw]);
+      return {
+        ...rasters[0]!,
+        offsetX,
+        offsetY,
+        boxWidth: box.width,
+        boxHeight: box.height,
+        fontSize: built.fontSize,
+        lines: built.p.getLineMetrics().length,
+        truncated,
+        missing,
+      };
+    } finally {
+      fill.dispose();
+    }
+  } finally {
+    built.p.delete();
+  }
+}
+
+/** The width of `text` on one line (for grouping caption words into lines). */
+export async function measure(text: string, style: TextStyle): Promise<number> {
+  const { layout } = await prepareLayout(text, style);
+  const p = layout.build(style.fontSize, undefined, style.color);
+  p.layout(1e6);
+  const w = p.getMaxIntrinsicWidth();
+  p.delete();
   return w;
 }
 
-function pathData(fontSet: FontSet, fontSize: number, text: string, x: number, baseline: number): string {
-  let d = '';
-  let cx = x;
-  for (const r of runs(fontSet.fonts, text)) {
-    const run = layoutRun(r.font, r.text, fontSize, cx, baseline, true);
-    d += run.d;
-    cx += run.advance;
-  }
-  return d;
+/** A rectangle of a raster, in its pixels. */
+export interface RasterRect {
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
 }
 
-function metrics(fontSet: FontSet, fontSize: number, lineHeight: number) {
-  const f = fontSet.fonts[0]!;
-  const ascent = (f.ascender / f.unitsPerEm) * fontSize;
-  const descent = (-f.descender / f.unitsPerEm) * fontSize;
-  const lh = fontSize * lineHeight;
-  // Glyph box centred in the line box, like CSS half-leading.
-  const baselineInLine = (lh - (ascent + descent)) / 2 + ascent;
-  return { lh, baselineInLine };
-}
-
-/** Glyph coverage of an SVG of white paths: one byte per pixel. */
-async function coverage(
-  svgPaths: string,
-  width: number,
-  height: number,
-): Promise<{ mask: Buffer; w: number; h: number }> {
-  const w = Math.max(1, Math.ceil(width));
-  const h = Math.max(1, Math.ceil(height));
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}"><path d="${svgPaths}" fill="#fff"/></svg>`;
-  const { data } = await sharp(Buffer.from(svg), { density: 72 })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const mask = Buffer.alloc(w * h);
-  for (let i = 0; i < w * h; i++) mask[i] = data[i * 4 + 3]!;
-  return { mask, w, h };
+/** A caption: its words in their colour, the same glyphs lit, and where each word is. */
+export interface CaptionRaster {
+  raster: TextRaster;
+  /** The same glyphs (and stroke) in the highlight colour, no box, no shadow, same size. */
+  lit: Raster;
+  /** Per word, the rectangles of `lit` that show it (more than one when it wraps or mixes directions). */
+  words: RasterRect[][];
 }
 
 /**
- * Colours a coverage mask: coverage becomes alpha and RGB is the colour everywhere, so filtering
- * at glyph edges never bleeds black into the text. With `box`, the text is composited over it.
+ * A caption: the words joined by spaces and laid out as any text (so right-to-left captions
+ * are in visual order, CJK captions wrap). Each word's rectangles come from the layout's
+ * ranges: a lit word is exactly its glyphs, in whichever direction and on whichever line.
  */
-function colourise(
-  m: { mask: Buffer; w: number; h: number },
-  rgba: [number, number, number, number],
-  box?: [number, number, number, number],
-): Raster {
-  const { mask, w, h } = m;
-  const out = Buffer.alloc(w * h * 4);
-  const [r, g, b, a] = rgba;
-  for (let i = 0; i < w * h; i++) {
-    const cover = (mask[i]! * a) / 255;
-    if (box && cover < 255) {
-      const ta = cover / 255;
-      const ba = box[3] / 255;
-      const oa = ta + ba * (1 - ta);
-      out[i * 4] = oa > 0 ? Math.round((r * ta + box[0] * ba * (1 - ta)) / oa) : 0;
-      out[i * 4 + 1] = oa > 0 ? Math.round((g * ta + box[1] * ba * (1 - ta)) / oa) : 0;
-      out[i * 4 + 2] = oa > 0 ? Math.round((b * ta + box[2] * ba * (1 - ta)) / oa) : 0;
-      out[i * 4 + 3] = Math.round(oa * 255);
-    } else {
-      out[i * 4] = r;
-      out[i * 4 + 1] = g;
-      out[i * 4 + 2] = b;
-      out[i * 4 + 3] = Math.round(cover);
+export async function rasteriseCaption(words: string[], style: TextStyle, highlight: Rgba): Promise<CaptionRaster> {
+  const text = words.join(' ');
+  const { layout, missing } = await prepareLayout(text, style);
+  const { built, truncated } = layout.fitted();
+  const { ck } = layout;
+  try {
+    const box = tighten(built);
+    // Word ranges in UTF-16 units of the laid-out text (a replaced character is one unit).
+    const ranges: [number, number][] = [];
+    let at = 0;
+    for (const w of layout.text.split(' ')) {
+      ranges.push([at, at + w.length]);
+      at += w.length + 1;
     }
+    const lines = built.p.getLineMetrics();
+    const base = passesFor(layout, built, box, style.color, true, true);
+    const lit = passesFor(layout, built, box, highlight, false, false);
+    try {
+      const { rasters, offsetX, offsetY } = drawInked(ck, box, marginFor(style, built.fontSize), [base.draw, lit.draw]);
+      const [raster, litRaster] = rasters as [Raster, Raster];
+      // A word's band: its line's, split halfway to the lines around it, the outer ones to the edge.
+      const band = (y: number) => {
+        const i = Math.max(
+          0,
+          lines.findIndex((l) => y < l.baseline + l.descent),
+        );
+        const l = lines[i] ?? lines[lines.length - 1]!;
+        const top = i === 0 ? -1e6 : (lines[i - 1]!.baseline + lines[i - 1]!.descent + l.baseline - l.ascent) / 2;
+        const next = lines[i + 1];
+        const bottom = next ? (l.baseline + l.descent + next.baseline - next.ascent) / 2 : 1e6;
+        return [top, bottom] as const;
+      };
+      const clampX = (v: number) => Math.max(0, Math.min(raster.width, v));
+      const clampY = (v: number) => Math.max(0, Math.min(raster.height, v));
+      const wordRects = ranges.map(([s, e]) =>
+        built.p
+          .getRectsForRange(s, e, ck.RectHeightStyle.Max, ck.RectWidthStyle.Tight)
+          .map((r) => {
+            const [left, top, right, bottom] = r.rect;
+            const [b0, b1] = band((top! + bottom!) / 2);
+            return {
+              x0: clampX(Math.floor(left! - offsetX)),
+              x1: clampX(Math.ceil(right! - offsetX)),
+              y0: clampY(Math.floor(b0 - offsetY)),
+              y1: clampY(Math.ceil(b1 - offsetY)),
+            };
+          })
+          .filter((r) => r.x1 > r.x0 && r.y1 > r.y0),
+      );
+      return {
+        raster: {
+          ...raster,
+          offsetX,
+          offsetY,
+          boxWidth: box.width,
+          boxHeight: box.height,
+          fontSize: built.fontSize,
+          lines: lines.length,
+          truncated,
+          missing,
+        },
+        lit: litRaster,
+        words: wordRects,
+      };
+    } finally {
+      base.dispose();
+      lit.dispose();
+    }
+  } finally {
+    built.p.delete();
   }
-  return { data: out, width: w, height: h };
 }
 
-/** A wrapped, aligned text block, tightly sized to its lines. */
-export async function rasteriseText(
+/**
+ * How many lines `text` takes at `style.maxWidth` (no line limit), synchronously once the font
+ * registry is loaded (caption grouping asks this for every word it adds).
+ */
+export function lineCount(reg: FontRegistry, text: string, style: TextStyle): number {
+  const { layout } = layoutWith(reg, text, style);
+  const p = layout.build(style.fontSize, undefined, style.color);
+  p.layout(style.maxWidth);
+  const n = p.getLineMetrics().length;
+  p.delete();
+  return n;
+}
+
+/** One laid-out line: its characters and where its advance box lies in the text box. */
+export interface LaidOutLine {
+  text: string;
+  left: number;
+  width: number;
+}
+
+/** How `text` breaks into lines in `style` (the lines drawn, "…" included when cut). */
+export async function layoutLines(
   text: string,
   style: TextStyle,
-  color: [number, number, number, number],
-): Promise<Raster> {
-  const { fontSet, fontSize } = style;
-  const lines = wrapLines(text, style.maxWidth, (s) => measure(fontSet, fontSize, s));
-  const widths = lines.map((l) => measure(fontSet, fontSize, l));
-  const blockWidth = Math.max(1, ...widths);
-  const { lh, baselineInLine } = metrics(fontSet, fontSize, style.lineHeight);
-  let d = '';
-  lines.forEach((line, i) => {
-    d += pathData(fontSet, fontSize, line, alignOffset(style.align, blockWidth, widths[i]!), i * lh + baselineInLine);
-  });
-  return colourise(await coverage(d, blockWidth, lines.length * lh), color);
-}
-
-/** One caption line in its two colours, with the horizontal extent of each word. */
-export interface CaptionLine {
-  /** Words in their colour, over the box when there is one. */
-  raster: Raster;
-  /** The same glyphs in the highlight colour, no box: drawn word by word over `raster`. */
-  lit: Raster;
-  words: { x0: number; x1: number }[];
-}
-
-/** Lays a caption line out once and colours the same coverage twice (one SVG rasterisation). */
-export async function rasteriseCaption(
-  words: string[],
-  fontSet: FontSet,
-  fontSize: number,
-  color: [number, number, number, number],
-  highlight: [number, number, number, number],
-  box?: [number, number, number, number],
-): Promise<CaptionLine> {
-  const pad = box ? Math.round(fontSize * 0.3) : Math.round(fontSize * 0.1);
-  const space = measure(fontSet, fontSize, ' ');
-  const { lh, baselineInLine } = metrics(fontSet, fontSize, 1.3);
-  let x = pad;
-  let d = '';
-  const extents: { x0: number; x1: number }[] = [];
-  for (const word of words) {
-    const w = measure(fontSet, fontSize, word);
-    d += pathData(fontSet, fontSize, word, x, pad + baselineInLine);
-    extents.push({ x0: Math.floor(x), x1: Math.ceil(x + w) });
-    x += w + space;
+): Promise<{ lines: LaidOutLine[]; fontSize: number; truncated: boolean; width: number; height: number }> {
+  const { layout } = await prepareLayout(text, style);
+  const { built, truncated } = layout.fitted();
+  try {
+    const box = tighten(built);
+    const lines = built.p.getLineMetrics().map((l) => ({
+      text: layout.text.slice(l.startIndex, l.endExcludingWhitespaces),
+      left: l.left,
+      width: l.width,
+    }));
+    return { lines, fontSize: built.fontSize, truncated, ...box };
+  } finally {
+    built.p.delete();
   }
-  const mask = await coverage(d, x - space + pad, lh + 2 * pad);
-  return { raster: colourise(mask, color, box), lit: colourise(mask, highlight), words: extents };
 }

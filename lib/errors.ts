@@ -184,6 +184,12 @@ export const ERROR_CATALOG = {
     title: 'Variable declared but not used',
     doc: 'A warning, never an error: a template declares a variable that no `{{name}}` placeholder references. `path` is `variables.<name>`.',
   },
+  TEXT_GLYPH_MISSING: {
+    status: 200,
+    exit: 0,
+    title: 'A character no font draws',
+    doc: "A warning, never an error: a text (or a voice's words, when a subtitles element shows them) holds a character that neither its font nor the bundled fallback fonts draw. The render draws it as U+FFFD, the replacement character. `path` is the text field; give a font (by URL) that has the character.",
+  },
 } as const satisfies Record<string, { status: number; exit: number; title: string; doc: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -22,10 +22,10 @@ export function fontProblem(value: string): string | undefined {
   if (FAMILY_SET.has(value)) return undefined;
   if (/^(https?:|data:)/i.test(value)) {
     if (URL_FONT.test(value) && (!value.startsWith('http') || URL.canParse(value))) return undefined;
-    return `must be an absolute http(s) URL or a base64 data: URI of a TTF/OTF/WOFF file; got ${JSON.stringify(value.slice(0, 80))}`;
+    return `must be an absolute http(s) URL or a base64 data: URI of a TTF/OTF/WOFF/WOFF2 file; got ${JSON.stringify(value.slice(0, 80))}`;
   }
   const lower = value.toLowerCase();
   const near = FONT_FAMILIES.find((f) => f.toLowerCase() === lower);
   const hint = near ? ` (did you mean "${near}"?)` : '';
-  return `"${value.slice(0, 80)}" is not available${hint}; use one of ${FONT_FAMILIES.join(', ')} or an http(s)/data: URL of a TTF/OTF/WOFF file`;
+  return `"${value.slice(0, 80)}" is not available${hint}; use one of ${FONT_FAMILIES.join(', ')} or an http(s)/data: URL of a TTF/OTF/WOFF/WOFF2 file`;
 }

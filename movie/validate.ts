@@ -113,7 +113,8 @@ function unusedWarnings(decls: Map<string, VariableDecl>, refs: Map<string, Segm
 
 /**
  * Template mode (POST/PUT /templates): structural check with {{placeholders}} allowed in any
- * scalar position; the manifest mirrors `variables`. Unused variables are warnings.
+ * scalar position; the manifest mirrors `variables`. Unused variables are warnings (and, through
+ * checkTemplateDocument, characters no font draws).
  */
 export function validateTemplate(doc: unknown): Result<{ manifest: Record<string, VariableDecl> }> {
   const { walked, decls } = templateWalk(doc);

@@ -30,7 +30,14 @@ import type { AnimationPreset, EncodeQuality, LayerPlan, RenderPlan, TextureRef,
 import { chunkFramesFor, chunksOf } from './segments.ts';
 import { textStyleOf } from './text/element-style.ts';
 import { fontRegistry, type UserFont } from './text/fonts.ts';
-import { lineCount, type Raster, rasteriseCaption, rasteriseText, type TextStyle } from './text/text-raster.ts';
+import {
+  boxPadding,
+  lineCount,
+  type Raster,
+  rasteriseCaption,
+  rasteriseText,
+  type TextStyle,
+} from './text/text-raster.ts';
 import { type Speech, type SpeechConfig, SpeechSynthesizer } from './tts/speech.ts';
 
 export interface PrepareOptions {
@@ -531,7 +538,7 @@ async function captionLayers(
   const fits = (ws: { text: string }[]) => lineCount(registry, ws.map((w) => w.text).join(' '), unlimited) <= maxLines;
   const cues = groupCaptions(shown, el.wordsPerLine ?? 6, fits);
   const highlight = parseColor(el.highlightColor ?? '#ffd400');
-  const pad = style.background?.padding ?? 0;
+  const pad = boxPadding(style, style.fontSize);
   const out: LayerPlan[] = [];
   for (const cue of cues) {
     const from = Math.max(startSec, cue.startSec);

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { errorBody, type Finding } from '../../lib/errors.ts';
-import { resolveMovie, validateTemplate } from '../../movie/index.ts';
+import { resolveMovie } from '../../movie/index.ts';
+import { checkTemplateDocument } from '../../movie/template-check.ts';
 import { requireAuth } from '../auth/require-auth.ts';
 import { ErrorBodySchema, errorResponses, MovieDocument, VariableValues } from '../schemas/common.ts';
 import { EXAMPLE_MOVIE } from '../schemas/render.ts';
@@ -50,7 +51,7 @@ const templateCheck: FastifyPluginAsyncTypebox = async (app) => {
       requireAuth(request);
       const shown = (fs: Finding[]) => fs.map((f) => errorBody(app.config.publicBaseUrl, f.code, f.message, f.path));
       const { body, variables } = request.body;
-      const template = validateTemplate(body);
+      const template = checkTemplateDocument(body);
       if (!template.ok) return { valid: false, errors: shown(template.findings), warnings: [], variables: {} };
       const manifest = template.value.manifest as Record<string, { type: 'string' }>;
       const resolved = variables === undefined ? undefined : resolveMovie(body, variables);

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
 import { AppError, type Finding } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { validateTemplate } from '../../movie/index.ts';
+import { checkTemplateDocument } from '../../movie/template-check.ts';
 import {
   deleteTemplate,
   getTemplate,
@@ -51,7 +51,7 @@ function templateResource(row: TemplateRow): TemplateResource {
 
 /** Template-mode check: the manifest to store and the warnings to show once (never stored). */
 function checkTemplate(body: unknown): { variables: Record<string, unknown>; warnings: Finding[] } {
-  const result = validateTemplate(body);
+  const result = checkTemplateDocument(body);
   if (!result.ok) throw AppError.fromFindings(result.findings);
   return { variables: result.value.manifest, warnings: result.warnings };
 }
@@ -153,7 +153,7 @@ const templates: FastifyPluginAsyncTypebox = async (app) => {
       });
       if (!row) throw notFound(request.params.id);
       // A rename re-reads the stored document's warnings: they are shown, never stored.
-      const stored = checked ? undefined : validateTemplate(row.body);
+      const stored = checked ? undefined : checkTemplateDocument(row.body);
       const warnings = checked ? checked.warnings : stored?.ok ? stored.warnings : [];
       return { ...templateResource(row), warnings };
     },

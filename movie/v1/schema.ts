@@ -67,7 +67,7 @@ const Font = (def: string) =>
     {
       default: def,
       description:
-        'A bundled family (see the catalogue) or an absolute http(s) or base64 data: URL of a TTF/OTF/WOFF file.',
+        'A bundled family (see the catalogue) or an absolute http(s) or base64 data: URL of a TTF/OTF/WOFF/WOFF2 file.',
       ...fw({ check: 'font', expect: 'a font family name or a font URL' }),
     },
   );

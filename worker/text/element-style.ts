@@ -1,11 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import {
-  DEFAULT_BOX_PADDING_EM,
-  DEFAULT_FONT,
-  DEFAULT_SHADOW,
-  type SubtitlesElement,
-  type TextElement,
-} from '../../movie/index.ts';
+import { DEFAULT_FONT, DEFAULT_SHADOW, type SubtitlesElement, type TextElement } from '../../movie/index.ts';
 import { SubtitlesElement as SubtitlesSchema, TextElement as TextSchema } from '../../movie/v1/schema.ts';
 import { parseColor } from '../color.ts';
 import type { UserFont } from './fonts.ts';
@@ -61,7 +55,7 @@ export function textStyleOf(
     background: bgColor
       ? {
           color: parseColor(bgColor),
-          padding: el.background?.padding !== undefined ? el.background.padding * k : fontSize * DEFAULT_BOX_PADDING_EM,
+          padding: el.background?.padding !== undefined ? el.background.padding * k : undefined,
           radius: (el.background?.radius ?? 0) * k,
         }
       : undefined,

@@ -1,94 +1,27 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { CanvasKit, Font, TypefaceFontProvider } from 'canvaskit-wasm';
+import {
+  cjkOrder,
+  FALLBACK_LATIN,
+  FALLBACK_TAIL,
+  type FamilyFiles,
+  familyFiles,
+  rangesCover,
+  subsetFile,
+} from '../../movie/font-catalog.ts';
 import { canvasKit } from './canvaskit.ts';
 
 /**
- * The fonts text is drawn with. Every bundled family comes from an @fontsource package, which
- * ships each family cut into subset files (Latin, Cyrillic, ..., or a hundred numbered slices of
- * a CJK font), each with the Unicode ranges it covers (unicode.json). A text loads only the
- * files whose ranges hold one of its characters, at the nearest weight, the first time they are
- * needed: a Japanese title loads a few of Noto Sans JP's slices, a Latin one none of them.
+ * The fonts text is drawn with, from the bundled families' subset files (movie/font-catalog.ts).
+ * A text loads only the files whose ranges hold one of its characters, at the nearest weight,
+ * the first time they are needed: a Japanese title loads a few of Noto Sans JP's slices, a Latin
+ * one none of them.
  *
  * Each file is registered in CanvasKit's font provider under a family name of its own, and a
- * text's style lists those names in fallback order (its family, then FALLBACKS): SkParagraph
+ * text's style lists those names in fallback order (its family, then the fallbacks): SkParagraph
  * shapes each run with the first font in the list that has its characters (per cluster).
  */
-
-/** A family the document can name, or one of the fallbacks. */
-interface Family {
-  /** @fontsource package directory name. */
-  slug: string;
-  /** Subset files by name ('latin', '5'), in the order they are tried, with their ranges. */
-  subsets: { name: string; ranges: [number, number][] }[];
-  /** Weight -> file extension (all weights share the subsets). */
-  weights: number[];
-  /** Colour glyphs (COLR): CanvasKit draws them from the WOFF file, not from the WOFF2 one. */
-  ext: 'woff' | 'woff2';
-}
-
-const require = createRequire(import.meta.url);
-
-/** The fallbacks after a text's own family: the scripts our voices speak, then colour emoji. */
-const FALLBACK_LATIN = 'Noto Sans';
-const CJK = { ja: 'Noto Sans JP', zh: 'Noto Sans SC', ko: 'Noto Sans KR' } as const;
-const FALLBACK_TAIL = ['Noto Sans Arabic', 'Noto Color Emoji'];
-
-/** Named subsets first, in this order (Latin before its extension), then numbered slices. */
-const SUBSET_ORDER = [
-  'latin',
-  'latin-ext',
-  'cyrillic',
-  'cyrillic-ext',
-  'greek',
-  'greek-ext',
-  'vietnamese',
-  'devanagari',
-  'arabic',
-];
-
-export function parseUnicodeRanges(spec: string): [number, number][] {
-  return spec.split(',').map((part) => {
-    const [lo, hi] = part.trim().replace(/^U\+/i, '').split('-');
-    const a = Number.parseInt(lo!, 16);
-    return [a, hi ? Number.parseInt(hi, 16) : a];
-  });
-}
-
-const families = new Map<string, Family>();
-
-const slugOf = (family: string) => family.toLowerCase().replaceAll(' ', '-');
-
-/** Reads a bundled family's metadata (once): its subsets, their ranges and its weights. */
-function family(name: string): Family {
-  const hit = families.get(name);
-  if (hit) return hit;
-  const slug = slugOf(name);
-  const root = dirname(require.resolve(`@fontsource/${slug}/package.json`));
-  const unicode = JSON.parse(readFileSync(join(root, 'unicode.json'), 'utf8')) as Record<string, string>;
-  const subsets = Object.entries(unicode).map(([key, spec]) => ({
-    name: key.replace(/^\[(\d+)\]$/, '$1'),
-    ranges: parseUnicodeRanges(spec),
-  }));
-  const rank = (n: string) => {
-    const i = SUBSET_ORDER.indexOf(n);
-    return i >= 0 ? i : SUBSET_ORDER.length + (Number(n) || 0);
-  };
-  subsets.sort((a, b) => rank(a.name) - rank(b.name));
-  const ext = name === 'Noto Color Emoji' ? 'woff' : 'woff2';
-  const weights = new Set<number>();
-  const pattern = new RegExp(`^${slug}-.+-(\\d+)-normal\\.${ext}$`);
-  for (const f of readdirSync(join(root, 'files'))) {
-    const m = pattern.exec(f);
-    if (m) weights.add(Number(m[1]));
-  }
-  if (weights.size === 0) throw new Error(`No font files for family ${name} in ${root}/files`);
-  const fam: Family = { slug, subsets, weights: [...weights].sort((a, b) => a - b), ext };
-  families.set(name, fam);
-  return fam;
-}
 
 /** The weight among `available` nearest to `wanted` (ties go to the heavier, as CSS does above 500). */
 export function nearestWeight(available: number[], wanted: number): number {
@@ -99,18 +32,6 @@ export function nearestWeight(available: number[], wanted: number): number {
     if (d < bd || (d === bd && w > best)) best = w;
   }
   return best;
-}
-
-const covers = (ranges: [number, number][], cp: number) => ranges.some(([lo, hi]) => cp >= lo && cp <= hi);
-
-/** The CJK font for Han characters: the document's `lang`, else guessed from kana or hangul. */
-export function cjkOrder(text: string, lang: string | undefined): string[] {
-  const base = lang?.toLowerCase().split('-')[0];
-  let first: keyof typeof CJK = 'zh';
-  if (base === 'ja' || base === 'ko' || base === 'zh') first = base;
-  else if (/[\u3040-\u30ff\u31f0-\u31ff]/u.test(text)) first = 'ja';
-  else if (/[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/u.test(text)) first = 'ko';
-  return [CJK[first], ...Object.values(CJK).filter((f) => f !== CJK[first])];
 }
 
 /** A font a document brought (by URL), registered once per distinct file. */
@@ -132,11 +53,10 @@ class FontRegistry {
   }
 
   /** Registers one subset file of a bundled family (once) and returns its family name. */
-  private bundledFile(name: string, fam: Family, subset: string, weight: number): string {
+  private bundledFile(name: string, fam: FamilyFiles, subset: string, weight: number): string {
     const alias = `${fam.slug}/${subset}/${weight}`;
     if (!this.registered.has(alias)) {
-      const root = dirname(require.resolve(`@fontsource/${fam.slug}/package.json`));
-      const file = join(root, 'files', `${fam.slug}-${subset}-${weight}-normal.${fam.ext}`);
+      const file = subsetFile(fam, subset, weight);
       const bytes = readFileSync(file);
       // Registering bytes that are not a font is silently ignored: check them first.
       const face = this.ck.Typeface.MakeTypefaceFromData(new Uint8Array(bytes).buffer);
@@ -168,11 +88,11 @@ class FontRegistry {
    * the characters they hold are taken out of `needed`.
    */
   private familyFiles(name: string, weight: number, needed: Set<number>): string[] {
-    const fam = family(name);
+    const fam = familyFiles(name);
     const w = nearestWeight(fam.weights, weight);
     const out: string[] = [];
     for (const s of fam.subsets) {
-      const held = [...needed].filter((cp) => covers(s.ranges, cp));
+      const held = [...needed].filter((cp) => rangesCover(s.ranges, cp));
       if (held.length === 0) continue;
       out.push(this.bundledFile(name, fam, s.name, w));
       for (const cp of held) needed.delete(cp);

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { cjkOrder, parseUnicodeRanges } from '../../movie/font-catalog.ts';
 import { FONT_FAMILIES } from '../../movie/index.ts';
 import type { Rgba } from '../color.ts';
-import { cjkOrder, fontRegistry, parseUnicodeRanges } from './fonts.ts';
+import { fontRegistry } from './fonts.ts';
 import {
   baseDirection,
   layoutLines,

@@ -1,4 +1,5 @@
 import type { Canvas, CanvasKit, TextStyle as CkTextStyle, Paint, Paragraph } from 'canvaskit-wasm';
+import { DEFAULT_BOX_PADDING_EM } from '../../movie/index.ts';
 import type { Rgba } from '../color.ts';
 import { type FontRegistry, fontRegistry, type UserFont } from './fonts.ts';
 
@@ -31,8 +32,8 @@ export interface TextStyle {
   /** An outline `width` pixels wide centred on the glyphs' outline, drawn under the fill. */
   stroke?: { width: number; color: Rgba } | undefined;
   shadow?: { color: Rgba; offsetX: number; offsetY: number; blur: number } | undefined;
-  /** A box behind the block of lines, `padding` pixels around it. */
-  background?: { color: Rgba; padding: number; radius: number } | undefined;
+  /** A box behind the block of lines, `padding` pixels around it (default: DEFAULT_BOX_PADDING_EM of the size drawn). */
+  background?: { color: Rgba; padding?: number | undefined; radius: number } | undefined;
 }
 
 /** An RGBA8 raster, rows top to bottom, straight alpha. */
@@ -306,6 +307,12 @@ function drawInked(
   }
 }
 
+/** The padding of the box behind the text, at the size drawn (autoFit shrinks the default). */
+export function boxPadding(style: TextStyle, fontSize: number): number {
+  if (!style.background) return 0;
+  return style.background.padding ?? fontSize * DEFAULT_BOX_PADDING_EM;
+}
+
 /** How far ink can reach outside the text box: marks above and below, overhangs, effects. */
 function marginFor(style: TextStyle, fontSize: number): number {
   const sh = style.shadow;
@@ -313,7 +320,7 @@ function marginFor(style: TextStyle, fontSize: number): number {
     fontSize * 0.6 +
     (style.stroke?.width ?? 0) +
     (sh ? 3 * sh.blur + Math.max(Math.abs(sh.offsetX), Math.abs(sh.offsetY)) : 0) +
-    (style.background?.padding ?? 0) +
+    boxPadding(style, fontSize) +
     4
   );
 }
@@ -332,12 +339,13 @@ function passesFor(
   const steps: Pass[] = [];
   const bg = style.background;
   if (bg && withBox) {
+    const padding = boxPadding(style, built.fontSize);
     steps.push((canvas, x, y) => {
       const paint = new ck.Paint();
       paint.setAntiAlias(true);
       paint.setColor(colour(ck, bg.color));
       const r = ck.RRectXY(
-        ck.LTRBRect(x - bg.padding, y - bg.padding, x + box.width + bg.padding, y + box.height + bg.padding),
+        ck.LTRBRect(x - padding, y - padding, x + box.width + padding, y + box.height + padding),
         bg.radius,
         bg.radius,
       );

@@ -45,7 +45,10 @@ RUN npm_config_nodedir=/usr/local npm_config_build_from_source=gl npm install --
     done
 COPY . .
 # dist/: the sources as plain JavaScript (scripts/build.sh), run by `node` with no development tools.
+# scripts/prune-fonts.ts removes the font files the renderer never reads (each @fontsource subset
+# comes as WOFF and WOFF2; one is read) and CanvasKit's unused builds: ~157 MiB.
 RUN npm run build \
+ && node --import tsx scripts/prune-fonts.ts \
  && npm prune --omit=dev --no-audit --no-fund
 
 # ---------------------------------------------------------------------------------------------

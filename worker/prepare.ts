@@ -413,7 +413,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
           const sp = v.type === 'voice' ? speeches.get(elementPath(s, j)) : undefined;
           if (!sp || v.type !== 'voice') return [];
           const at = ts.startSec + (v.start ?? 0);
-          return sp.words.map((w) => ({ text: w.text, startSec: at + w.startSec, endSec: at + w.endSec }));
+          return sp.words.map((w) => ({ ...w, startSec: at + w.startSec, endSec: at + w.endSec }));
         });
         captions.set(path, words);
         layers.push(
@@ -544,11 +544,7 @@ async function captionLayers(
     const from = Math.max(startSec, cue.startSec);
     const to = Math.min(endSec, cue.endSec);
     if (to <= from) continue;
-    const line = await rasteriseCaption(
-      cue.words.map((w) => w.text),
-      unlimited,
-      highlight,
-    );
+    const line = await rasteriseCaption(cue.words, unlimited, highlight);
     noteMissing(logger, path, line.raster.missing);
     const r = line.raster;
     // Placed by its text box (and the box's padding around it).

@@ -289,6 +289,54 @@ describe('timeWords', () => {
       ['wait -', 'now'],
     );
   });
+  it("cuts a run of Chinese where the synthesiser timed it (espeak-ng's cmn voice times each syllable)", () => {
+    // What espeak-ng reports for this sentence: one event per character, none for the comma.
+    const text = '今天天气很好，我们去公园。';
+    const at = [1, 2, 3, 4, 5, 8, 9, 10, 11, 12];
+    const words = timeWords(
+      text,
+      at.map((p, i) => ({ textPosition: p, length: 1, ms: i * 300 })),
+      3.5,
+    );
+    assert.deepEqual(
+      words.map((w) => [w.text, w.joinsNext ?? false]),
+      [
+        ['今', true],
+        ['天', true],
+        ['天', true],
+        ['气', true],
+        ['很好，', true],
+        ['我', true],
+        ['们', true],
+        ['去', true],
+        ['公', true],
+        ['园。', false],
+      ],
+    );
+    assert.equal(words.map((w) => w.text).join(''), text, 'the pieces are the text, as written');
+    assert.deepEqual(
+      words.slice(0, 2).map((w) => [w.startSec, w.endSec]),
+      [
+        [0, 0.3],
+        [0.3, 0.6],
+      ],
+    );
+  });
+  it('keeps spaced words whole even when the synthesiser times inside them', () => {
+    const words = timeWords(
+      'twenty-five cats',
+      [
+        { textPosition: 1, length: 6, ms: 0 },
+        { textPosition: 8, length: 4, ms: 300 },
+        { textPosition: 13, length: 4, ms: 600 },
+      ],
+      1,
+    );
+    assert.deepEqual(
+      words.map((w) => w.text),
+      ['twenty-five', 'cats'],
+    );
+  });
 });
 
 describe('groupCaptions', () => {

@@ -87,7 +87,7 @@ class FontRegistry {
    * The family names of `name`'s files that hold a character of `needed`, in fallback order;
    * the characters they hold are taken out of `needed`.
    */
-  private familyFiles(name: string, weight: number, needed: Set<number>): string[] {
+  private familyFiles(name: string, weight: number, needed: Set<number>, forced: ReadonlySet<number>): string[] {
     const fam = familyFiles(name);
     const w = nearestWeight(fam.weights, weight);
     const out: string[] = [];
@@ -95,7 +95,7 @@ class FontRegistry {
       const held = [...needed].filter((cp) => rangesCover(s.ranges, cp));
       if (held.length === 0) continue;
       out.push(this.bundledFile(name, fam, s.name, w));
-      for (const cp of held) needed.delete(cp);
+      for (const cp of held) if (!forced.has(cp)) needed.delete(cp);
     }
     return out;
   }
@@ -104,15 +104,27 @@ class FontRegistry {
    * The fallback chain for `text`: its own font first (with the space and the ellipsis), then,
    * for the characters it lacks, Noto Sans, the CJK fonts in the text's order, Arabic and colour
    * emoji, each as the files of it that hold one of them. A Latin title loads one file.
+   *
+   * The ranges are what a subset file is declared for, not always what it has (Inter's Latin
+   * file is declared for U+FFFD and has no glyph for it): `unresolved` are characters a layout
+   * with this chain found no font for, and they are looked for in every file declared for them.
+   * The replacement character always is, since missing characters are drawn as it.
    */
-  chain(text: string, primary: string | UserFont, weight: number, lang: string | undefined): string[] {
+  chain(
+    text: string,
+    primary: string | UserFont,
+    weight: number,
+    lang: string | undefined,
+    unresolved: ReadonlySet<number> = new Set(),
+  ): string[] {
     const needed = new Set(Array.from(text, (c) => c.codePointAt(0)!));
     for (const cp of ['\n', '\r', '\t']) needed.delete(cp.codePointAt(0)!);
+    const forced = new Set([...unresolved, ...(needed.has(0xfffd) ? [0xfffd] : [])]);
     const out: string[] = [];
     if (typeof primary === 'string') {
-      out.push(...this.familyFiles(primary, weight, new Set([...needed, 0x20, 0x2026])));
+      out.push(...this.familyFiles(primary, weight, new Set([...needed, 0x20, 0x2026]), forced));
       // What the family's files cover (by their ranges) needs no fallback.
-      this.familyFiles(primary, weight, needed);
+      this.familyFiles(primary, weight, needed, forced);
     } else {
       out.push(primary.alias);
       const ids = primary.font.getGlyphIDs(String.fromCodePoint(...needed));
@@ -123,7 +135,7 @@ class FontRegistry {
     const rest = [FALLBACK_LATIN, ...cjkOrder(text, lang), ...FALLBACK_TAIL].filter((f) => f !== primary);
     for (const f of rest) {
       if (needed.size === 0) break;
-      out.push(...this.familyFiles(f, weight, needed));
+      out.push(...this.familyFiles(f, weight, needed, forced));
     }
     return out;
   }

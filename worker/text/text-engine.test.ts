@@ -7,6 +7,7 @@ import type { Rgba } from '../color.ts';
 import { fontRegistry } from './fonts.ts';
 import {
   baseDirection,
+  captionText,
   layoutLines,
   measure,
   type Raster,
@@ -26,6 +27,8 @@ const style = (over: Partial<TextStyle> = {}): TextStyle => ({
   color: black,
   ...over,
 });
+
+const words = (...texts: string[]) => texts.map((text) => ({ text }));
 
 /** Columns [x0, x1] of a raster that hold ink (alpha > 0), in raster pixels; undefined when none. */
 function inkColumns(r: Raster, rows?: [number, number]): [number, number] | undefined {
@@ -82,10 +85,10 @@ describe('text engine: bidirectional text', () => {
   });
 
   it('lays right-to-left words from right to left, and an RTL run inside LTR text reversed', async () => {
-    const rtl = await rasteriseCaption(['مرحبا', 'بالعالم', 'الجميل'], style(), [255, 0, 0, 255]);
+    const rtl = await rasteriseCaption(words('مرحبا', 'بالعالم', 'الجميل'), style(), [255, 0, 0, 255]);
     const x = rtl.words.map((w) => w[0]!.x0);
     assert.ok(x[0]! > x[1]! && x[1]! > x[2]!, `RTL word starts ${x}`);
-    const mixed = await rasteriseCaption(['one', 'مرحبا', 'بالعالم', 'two'], style(), [255, 0, 0, 255]);
+    const mixed = await rasteriseCaption(words('one', 'مرحبا', 'بالعالم', 'two'), style(), [255, 0, 0, 255]);
     const m = mixed.words.map((w) => w[0]!.x0);
     assert.ok(m[0]! < m[2]! && m[2]! < m[1]! && m[1]! < m[3]!, `LTR with an Arabic run: ${m}`);
   });
@@ -154,11 +157,19 @@ describe('text engine: fonts and fallback', () => {
     }
   });
 
-  it('draws a character no font has as U+FFFD and says which', async () => {
-    const r = await rasteriseText('ab\u0E01', style());
-    assert.deepEqual(r.missing, ['\u0E01']);
-    const plain = await rasteriseText('ab', style());
-    assert.ok(r.width > plain.width + 10, `the replacement glyph is drawn: ${r.width} vs ${plain.width}`);
+  it('draws a character no font has as U+FFFD, in every family, and says which', async () => {
+    for (const font of FONT_FAMILIES) {
+      const r = await rasteriseText('ab\u0E01', style({ font }));
+      assert.deepEqual(r.missing, ['\u0E01'], font);
+      const replacement = await rasteriseText('ab\uFFFD', style({ font }));
+      assert.deepEqual(
+        replacement.missing,
+        [],
+        `${font}: U+FFFD itself is drawn (from Noto Sans when the family lacks it)`,
+      );
+      assert.deepEqual([r.width, r.height], [replacement.width, replacement.height], font);
+      assert.ok(r.data.equals(replacement.data), `${font}: the missing character is drawn as U+FFFD`);
+    }
   });
 
   it('draws colour emoji in colour where the layout puts them', async () => {
@@ -241,13 +252,46 @@ describe('text engine: boxes, fitting and effects', () => {
 describe('text engine: captions', () => {
   it('a CJK caption wider than the box wraps, and its words have a rectangle on each line', async () => {
     const word = '日本語のテキストはとても長い文章です';
-    const c = await rasteriseCaption([word, 'です'], style({ maxWidth: 300, lang: 'ja' }), [255, 0, 0, 255]);
+    const c = await rasteriseCaption(words(word, 'です'), style({ maxWidth: 300, lang: 'ja' }), [255, 0, 0, 255]);
     assert.ok(c.raster.lines >= 2, `${c.raster.lines} lines`);
     assert.ok(c.words[0]!.length >= 2, `the long word spans lines: ${JSON.stringify(c.words[0])}`);
     for (const rect of c.words.flat()) {
       assert.ok(rect.x1 <= c.lit.width && rect.y1 <= c.lit.height);
       assert.ok(inkColumns(c.lit, [rect.y0, rect.y1]), 'each rectangle holds lit ink');
     }
+  });
+});
+
+describe('text engine: captions of unspaced scripts', () => {
+  it('joins the pieces of a Chinese run without spaces, and spaced words with one', () => {
+    const { text, ranges } = captionText([
+      { text: '今天', joinsNext: true },
+      { text: '天气', joinsNext: true },
+      { text: '很好。' },
+      { text: 'OK' },
+    ]);
+    assert.equal(text, '今天天气很好。 OK');
+    assert.deepEqual(ranges, [
+      [0, 2],
+      [2, 4],
+      [4, 7],
+      [8, 10],
+    ]);
+  });
+
+  it('lights each piece of a Chinese caption on its own, left to right, abutting', async () => {
+    const c = await rasteriseCaption(
+      [{ text: '今天', joinsNext: true }, { text: '天气', joinsNext: true }, { text: '很好' }],
+      style({ lang: 'zh' }),
+      [255, 0, 0, 255],
+    );
+    // Each piece's extent (a rectangle per run of its characters on a line).
+    const [a, b, d] = c.words.map((w) => ({
+      x0: Math.min(...w.map((r) => r.x0)),
+      x1: Math.max(...w.map((r) => r.x1)),
+    }));
+    assert.ok(a!.x1 <= b!.x0 + 1 && b!.x1 <= d!.x0 + 1, JSON.stringify(c.words));
+    assert.ok(b!.x0 - a!.x1 < 3 && d!.x0 - b!.x1 < 3, 'no space between the pieces');
   });
 });
 

@@ -190,21 +190,20 @@ class Layout {
 }
 
 /** Replaces the characters no font of `families` has by U+FFFD (found by a layout of the text). */
-function substituteMissing(layout: Layout): { text: string; missing: string[] } {
+/** `text` with each of `missing` replaced by U+FFFD. */
+function replaceMissing(text: string, missing: readonly string[]): string {
+  let out = '';
+  for (const ch of text) out += missing.includes(ch) ? REPLACEMENT : ch;
+  return out;
+}
+
+/** The code points of a layout's text that no font of its chain has. */
+function unresolvedOf(layout: Layout): Set<number> {
   const p = layout.build(layout.style.fontSize, undefined, layout.style.color);
   p.layout(1e6);
-  const unresolved = new Set(p.unresolvedCodepoints());
+  const out = new Set(p.unresolvedCodepoints());
   p.delete();
-  if (unresolved.size === 0) return { text: layout.text, missing: [] };
-  const missing = new Set<string>();
-  let text = '';
-  for (const ch of layout.text) {
-    if (unresolved.has(ch.codePointAt(0)!)) {
-      missing.add(ch);
-      text += REPLACEMENT;
-    } else text += ch;
-  }
-  return { text, missing: [...missing] };
+  return out;
 }
 
 async function prepareLayout(text: string, style: TextStyle): Promise<{ layout: Layout; missing: string[] }> {
@@ -212,12 +211,17 @@ async function prepareLayout(text: string, style: TextStyle): Promise<{ layout: 
 }
 
 function layoutWith(reg: FontRegistry, text: string, style: TextStyle): { layout: Layout; missing: string[] } {
-  const families = reg.chain(text, style.font, style.weight, style.lang);
-  const probe = new Layout(reg.ck, reg, text, style, families);
-  const sub = substituteMissing(probe);
-  if (sub.missing.length === 0) return { layout: probe, missing: [] };
-  const chain = reg.chain(sub.text, style.font, style.weight, style.lang);
-  return { layout: new Layout(reg.ck, reg, sub.text, style, chain), missing: sub.missing };
+  const chainFor = (t: string, unresolved?: Set<number>) =>
+    new Layout(reg.ck, reg, t, style, reg.chain(t, style.font, style.weight, style.lang, unresolved));
+  const first = chainFor(text);
+  let unresolved = unresolvedOf(first);
+  if (unresolved.size === 0) return { layout: first, missing: [] };
+  // A subset file's declared range can promise a character its font lacks: look further.
+  const wider = chainFor(text, unresolved);
+  unresolved = unresolvedOf(wider);
+  if (unresolved.size === 0) return { layout: wider, missing: [] };
+  const missing = [...new Set(Array.from(text).filter((ch) => unresolved.has(ch.codePointAt(0)!)))];
+  return { layout: chainFor(replaceMissing(text, missing)), missing };
 }
 
 /** Lays the paragraph out again as wide as its longest line, so alignment is within the block. */
@@ -437,25 +441,55 @@ export interface CaptionRaster {
   words: RasterRect[][];
 }
 
+/** Joins a rectangle to the one before when they touch on the same line (one layer, not one per glyph cluster). */
+function mergeTouching(out: RasterRect[], r: RasterRect): RasterRect[] {
+  const last = out[out.length - 1];
+  if (last && last.y0 === r.y0 && last.y1 === r.y1 && r.x0 <= last.x1 + 1 && r.x1 >= last.x0 - 1) {
+    last.x0 = Math.min(last.x0, r.x0);
+    last.x1 = Math.max(last.x1, r.x1);
+  } else out.push({ ...r });
+  return out;
+}
+
+/** A caption's word: its text, and whether it is written with no space before the next. */
+export interface CaptionWord {
+  text: string;
+  joinsNext?: boolean | undefined;
+}
+
+/** A caption's text and each word's range in it (UTF-16 units): words joined by a space unless joined. */
+export function captionText(words: readonly CaptionWord[]): { text: string; ranges: [number, number][] } {
+  let text = '';
+  const ranges: [number, number][] = [];
+  words.forEach((w, i) => {
+    ranges.push([text.length, text.length + w.text.length]);
+    text += w.text;
+    if (i < words.length - 1 && !w.joinsNext) text += ' ';
+  });
+  return { text, ranges };
+}
+
 /**
- * A caption: the words joined by spaces and laid out as any text (so right-to-left captions
+ * A caption: the words joined by spaces (pieces of unspaced scripts joined as written) and laid out as any text (so right-to-left captions
  * are in visual order, CJK captions wrap). Each word's rectangles come from the layout's
  * ranges: a lit word is exactly its glyphs, in whichever direction and on whichever line.
  */
-export async function rasteriseCaption(words: string[], style: TextStyle, highlight: Rgba): Promise<CaptionRaster> {
-  const text = words.join(' ');
-  const { layout, missing } = await prepareLayout(text, style);
+export async function rasteriseCaption(
+  words: readonly CaptionWord[],
+  style: TextStyle,
+  highlight: Rgba,
+): Promise<CaptionRaster> {
+  // A character replaced by U+FFFD keeps its UTF-16 length only when it is in the BMP: the ranges
+  // are taken from the words as laid out.
+  const probe = await prepareLayout(captionText(words).text, style);
+  const laid =
+    probe.missing.length === 0 ? words : words.map((w) => ({ ...w, text: replaceMissing(w.text, probe.missing) }));
+  const { text, ranges } = captionText(laid);
+  const { layout, missing } = probe.missing.length === 0 ? probe : await prepareLayout(text, style);
   const { built, truncated } = layout.fitted();
   const { ck } = layout;
   try {
     const box = tighten(built);
-    // Word ranges in UTF-16 units of the laid-out text (a replaced character is one unit).
-    const ranges: [number, number][] = [];
-    let at = 0;
-    for (const w of layout.text.split(' ')) {
-      ranges.push([at, at + w.length]);
-      at += w.length + 1;
-    }
     const lines = built.p.getLineMetrics();
     const base = passesFor(layout, built, box, style.color, true, true);
     const lit = passesFor(layout, built, box, highlight, false, false);
@@ -489,7 +523,8 @@ export async function rasteriseCaption(words: string[], style: TextStyle, highli
               y1: clampY(Math.ceil(b1 - offsetY)),
             };
           })
-          .filter((r) => r.x1 > r.x0 && r.y1 > r.y0),
+          .filter((r) => r.x1 > r.x0 && r.y1 > r.y0)
+          .reduce(mergeTouching, []),
       );
       return {
         raster: {

@@ -281,7 +281,7 @@ export function alignWords(guide: Pcm, guideWords: TimedWord[], clip: Pcm): Time
   const b = mfcc(clip);
   if (a.count < 2 || b.count < 2) {
     const k = guideSec > 0 ? clipSec / guideSec : 0;
-    return guideWords.map((w) => ({ text: w.text, startSec: w.startSec * k, endSec: w.endSec * k }));
+    return guideWords.map((w) => ({ ...w, startSec: w.startSec * k, endSec: w.endSec * k }));
   }
   // A band of 15% of the longer clip either side of the diagonal (at least 2 s): OpenAI and espeak differ in pace and
   // pauses, rarely by more than that.
@@ -294,7 +294,7 @@ export function alignWords(guide: Pcm, guideWords: TimedWord[], clip: Pcm): Time
     return last;
   });
   return guideWords.map((w, i) => ({
-    text: w.text,
+    ...w,
     startSec: starts[i]!,
     endSec: Math.max(starts[i]!, starts[i + 1] ?? clipSec),
   }));

@@ -48,6 +48,15 @@ test('POST /v1/templates/check and GET /v1/renders/{id}/movie', async (t) => {
         warned.warnings.map((w) => [w.code, w.path]),
         [['VARIABLE_UNUSED', 'variables.extra']],
       );
+      // A character no bundled font draws: a warning at the text (templates.test.ts: the write's).
+      const thai = templateBody();
+      (thai.scenes as { elements: { text: string }[] }[])[0]!.elements[0]!.text = 'Hello {{name}} สวัสดี';
+      const glyphs = (await api('POST', '/v1/templates/check', { body: thai })).json<Check>();
+      assert.equal(glyphs.valid, true);
+      assert.deepEqual(
+        glyphs.warnings.map((w) => [w.code, w.path]),
+        [['TEXT_GLYPH_MISSING', 'scenes[0].elements[0].text']],
+      );
       // With values: what a render of it would answer.
       const typed = templateBody({ variables: { n: { type: 'number', default: 1 } } });
       (typed.scenes as { elements: { text: string }[] }[])[0]!.elements[0]!.text = 'Count {{n}}';

@@ -45,6 +45,15 @@ test('templates and template renders', async (t) => {
         [['VARIABLE_UNUSED', 'variables.extra']],
       );
       assert.deepEqual(Object.keys(replaced.json().variables as object).sort(), ['extra', 'name']);
+      // So is a character no bundled font draws, at the text's path.
+      const thai = templateBody();
+      (thai.scenes as { elements: { text: string }[] }[])[0]!.elements[0]!.text = 'สวัสดี {{name}}';
+      const thaiWrite = await api('PUT', `/v1/templates/${tpl.id}`, { body: thai });
+      assert.equal(thaiWrite.statusCode, 200);
+      assert.deepEqual(
+        (thaiWrite.json().warnings as { code: string; path: string }[]).map((w) => [w.code, w.path]),
+        [['TEXT_GLYPH_MISSING', 'scenes[0].elements[0].text']],
+      );
       const del = await api('DELETE', `/v1/templates/${tpl.id}`);
       assert.equal(del.statusCode, 204);
       assert.equal(del.body, '');

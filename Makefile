@@ -46,7 +46,7 @@ bench-movie: install ## Validation + resolution of a 500-scene document vs JSON.
 bench-api: install ## autocannon against the API vs a bare Fastify route
 	scripts/with-services.sh ./bin/framewright bench api
 
-bench-render: install ## Render examples/bench-60s.json vs the ffmpeg encode floor
+bench-render: install ## Render examples/bench-60s.json (and the text-heavy bench-60s-text.json) vs the ffmpeg encode floor
 	./bin/framewright bench render
 
 bench-parallel: install ## A 10-minute 1080p movie as 1, 4 and 8 segment pods: per-step CPU, computed N-node wall

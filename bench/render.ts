@@ -4,6 +4,11 @@
  * the whole process tree, beside the encode floor measured in the same run: ffmpeg alone encoding
  * the same number of frames, same size and settings, from a yuv420p source.
  *
+ * Beside it, examples/bench-60s-text.json: a text-heavy 60 s 1080p30 movie (twelve scenes in
+ * eight scripts and emoji, a styled title each, a caption line every second, no voice), rendered
+ * three times alternated with bench-60s, the medians' realtime factors compared (target: at
+ * least 0.9x bench-60s's) and the peak RSS of each.
+ *
  * Then the same movie over a 1080p30 background clip (BT.709, looping, one per scene, continuing
  * where the previous scene's left off) with a soundtrack under the voiceover: the video path's
  * realtime factor (target: at least 3x) and peak memory beside the image-only movie's.
@@ -115,32 +120,39 @@ function silentVariant(movie: Movie): Movie {
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { movie: { type: 'string', default: 'examples/bench-60s.json' }, quick: { type: 'boolean' } },
+    options: {
+      movie: { type: 'string', default: 'examples/bench-60s.json' },
+      'text-movie': { type: 'string', default: 'examples/bench-60s-text.json' },
+      quick: { type: 'boolean' },
+    },
   });
-  const checked = validateMovie(JSON.parse(readFileSync(values.movie!, 'utf8')));
-  if (!checked.ok) {
-    process.stderr.write(`${values.movie} is not a valid movie: ${JSON.stringify(checked.findings.slice(0, 3))}\n`);
-    return 1;
-  }
+  const load = (file: string): Movie | undefined => {
+    const checked = validateMovie(JSON.parse(readFileSync(file, 'utf8')));
+    if (checked.ok) return checked.value;
+    process.stderr.write(`${file} is not a valid movie: ${JSON.stringify(checked.findings.slice(0, 3))}\n`);
+    return undefined;
+  };
+  const bench60 = load(values.movie!);
+  const textMovie = load(values['text-movie']!);
+  if (!bench60 || !textMovie) return 1;
   const config = workerConfigFromEnv();
   const { codec, reason } = await chooseCodec(config.ffmpegPath);
   const dir = mkdtempSync(join(tmpdir(), 'fw-bench-render-'));
   const rows: string[][] = [];
-  const line = (cells: (string | number)[]) => rows.push(cells.map(String));
   try {
     process.stderr.write(`encoder: ${codec} (${reason.slice(0, 120)})\n`);
     const media = await mediaSources(config.ffmpegPath, dir);
     const mediaConfig: WorkerConfig = { ...config, allowPrivateUrls: true };
     const runs: [string, Movie, number, WorkerConfig][] = [
-      ['bench-60s (voice, subtitles)', checked.value, 1, config],
+      ['bench-60s (voice, subtitles)', bench60, 1, config],
       [
         'bench-60s over a 1080p30 clip, with music',
-        backgroundVideoVariant(checked.value, media.clip, media.music, media.clipSec),
+        backgroundVideoVariant(bench60, media.clip, media.music, media.clipSec),
         1,
         mediaConfig,
       ],
-      ['bench-60s --parallel 2', checked.value, 2, config],
-      ['bench-60s silent variant', silentVariant(checked.value), 1, config],
+      ['bench-60s --parallel 2', bench60, 2, config],
+      ['bench-60s silent variant', silentVariant(bench60), 1, config],
     ];
     let frames = 0;
     let width = 0;
@@ -156,13 +168,76 @@ export async function main(argv: string[]): Promise<number> {
         ]),
       );
     let clipFloor: Awaited<ReturnType<typeof measureClipFloor>> | undefined;
+    /** A render, measured, with the seconds it spent preparing (assets, speech, text rasters). */
+    const measureRender = async (movie: Movie, runConfig: WorkerConfig, parallel: number) => {
+      const started = performance.now();
+      let prepareSec = 0;
+      const m = await measure(() =>
+        renderMovie({
+          movie,
+          output: join(dir, 'out.mp4'),
+          config: runConfig,
+          parallel,
+          codec,
+          onProgress: (e) => {
+            if (e.phase === 'rendering' && prepareSec === 0) prepareSec = (performance.now() - started) / 1000;
+          },
+        }),
+      );
+      return { ...m, prepareSec };
+    };
+    const byWall = (a: { wallSec: number }, b: { wallSec: number }) => a.wallSec - b.wallSec;
+    /** The run of median wall time. */
+    const medianRun = <T extends { wallSec: number }>(tries: T[]): T =>
+      [...tries].sort(byWall)[Math.floor(tries.length / 2)]!;
+    /** A table row of a render: the figures of `m`, the notes after its frame counts. */
+    const renderRow = (name: string, m: Awaited<ReturnType<typeof measureRender>>, note: string) => {
+      const r = m.value;
+      const composited = r.segmentStats.reduce((n, st) => n + st.composited, 0);
+      const drawSec = r.segmentStats.reduce((n, st) => n + st.drawMs, 0) / 1000;
+      const row = [
+        name,
+        m.wallSec.toFixed(2),
+        (r.durationSec / m.wallSec).toFixed(2),
+        (r.totalFrames / m.wallSec).toFixed(1),
+        m.cpuSec.toFixed(1),
+        m.peakMb.toFixed(0),
+        m.peakPssMb.toFixed(0),
+        `${r.renderedFrames}/${r.totalFrames} drawn${composited ? `, ${composited} composited by ffmpeg` : ''}; ` +
+          `prepare ${m.prepareSec.toFixed(1)} s, drawing ${drawSec.toFixed(1)} s${note}`,
+      ];
+      rows.push(row);
+      return row;
+    };
+    let serialRow: string[] | undefined;
+    let videoRow: string[] | undefined;
+    let textRow: string[] | undefined;
+    let textWalls = '';
     for (const [i, [name, movie, parallel, runConfig]] of (values.quick ? runs.slice(0, 2) : runs).entries()) {
       process.stderr.write(`rendering ${name}...\n`);
-      const render = () =>
-        measure(() => renderMovie({ movie, output: join(dir, 'out.mp4'), config: runConfig, parallel, codec }));
+      const render = () => measureRender(movie, runConfig, parallel);
       let m = await render();
       let note = '';
       frames = m.value.totalFrames;
+      let textRun: typeof m | undefined;
+      if (i === 0) {
+        // bench-60s against the text-heavy movie: three of each, alternated, the medians compared
+        // (the text movie's first render also loads its fonts, as a fresh worker would).
+        const tries = [m];
+        const texts = [];
+        const reps = values.quick ? 1 : 3;
+        for (let n = 0; n < reps; n++) {
+          process.stderr.write('rendering bench-60s-text...\n');
+          texts.push(await measureRender(textMovie, config, 1));
+          if (n < reps - 1) tries.push(await render());
+        }
+        m = medianRun(tries);
+        textRun = medianRun(texts);
+        if (tries.length > 1) {
+          note = `; median of ${tries.map((t) => t.wallSec.toFixed(1)).join(', ')} s`;
+          textWalls = texts.map((t) => t.wallSec.toFixed(1)).join(', ');
+        }
+      }
       if (i === 1) {
         // The clip run against its floor: three of each, alternated, the medians compared (this
         // machine's speed drifts by 20% over minutes; the ratio between the two much less).
@@ -174,24 +249,20 @@ export async function main(argv: string[]): Promise<number> {
           floors.push(await measureClipFloor());
           if (n < reps - 1) tries.push(await render());
         }
-        const byWall = (a: { wallSec: number }, b: { wallSec: number }) => a.wallSec - b.wallSec;
-        m = [...tries].sort(byWall)[Math.floor(tries.length / 2)]!;
-        clipFloor = [...floors].sort(byWall)[Math.floor(floors.length / 2)]!;
+        m = medianRun(tries);
+        clipFloor = medianRun(floors);
         if (tries.length > 1) note = `; median of ${tries.map((t) => t.wallSec.toFixed(1)).join(', ')} s`;
       }
-      const r = m.value;
-      ({ width, height, fps } = r);
-      const composited = r.segmentStats.reduce((n, st) => n + st.composited, 0);
-      line([
-        name,
-        m.wallSec.toFixed(2),
-        (r.durationSec / m.wallSec).toFixed(2),
-        (r.totalFrames / m.wallSec).toFixed(1),
-        m.cpuSec.toFixed(1),
-        m.peakMb.toFixed(0),
-        m.peakPssMb.toFixed(0),
-        `${r.renderedFrames}/${r.totalFrames} drawn${composited ? `, ${composited} composited by ffmpeg` : ''}${note}`,
-      ]);
+      ({ width, height, fps } = m.value);
+      const row = renderRow(name, m, note);
+      if (i === 0) serialRow = row;
+      if (i === 1) videoRow = row;
+      if (textRun)
+        textRow = renderRow(
+          'bench-60s-text (text-heavy, no voice)',
+          textRun,
+          textWalls && `; median of ${textWalls} s`,
+        );
     }
     process.stderr.write('measuring the encode floor...\n');
     const floor = await measure(() =>
@@ -231,13 +302,20 @@ export async function main(argv: string[]): Promise<number> {
     const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
     process.stdout.write(`\n${fmt(header)}\n${rows.map(fmt).join('\n')}\n`);
     media.close();
-    const serial = Number(rows[0]![1]);
-    const serialCpu = Number(rows[0]![4]);
-    const video = rows[1]!;
+    if (!serialRow || !videoRow || !textRow) throw new Error('a run did not run');
+    const serial = Number(serialRow[1]);
+    const serialCpu = Number(serialRow[4]);
+    const video = videoRow;
+    const textRatio = Number(textRow[2]) / Number(serialRow[2]);
+    process.stdout.write(
+      `\ntext-heavy: bench-60s-text ${textRow[2]}x realtime, bench-60s ${serialRow[2]}x: ` +
+        `${textRatio.toFixed(2)}x its realtime factor (target >= 0.9: ${textRatio >= 0.9 ? 'met' : 'MISSED'}); ` +
+        `peak RSS ${textRow[5]} MB / PSS ${textRow[6]} MB beside bench-60s's ${serialRow[5]} / ${serialRow[6]} MB\n`,
+    );
     process.stdout.write(
       `\nover a clip: ${video[2]}x realtime (target >= 3: ${Number(video[2]) >= 3 ? 'met' : 'MISSED'}), ` +
         `the clip floor is ${(frames / fps / clipFloor.wallSec).toFixed(2)}x (${(Number(video[4]) / clipFloor.cpuSec).toFixed(2)}x its CPU); ` +
-        `peak RSS ${video[5]} MB / PSS ${video[6]} MB beside the image-only movie's ${rows[0]![5]} / ${rows[0]![6]} MB\n`,
+        `peak RSS ${video[5]} MB / PSS ${video[6]} MB beside the image-only movie's ${serialRow[5]} / ${serialRow[6]} MB\n`,
     );
     process.stdout.write(
       `\nserial wall / encode floor = ${(serial / floor.wallSec).toFixed(2)} (target <= 1.3); ` +
@@ -246,7 +324,7 @@ export async function main(argv: string[]): Promise<number> {
           .join(' ')}; ` +
         `${width}x${height}@${fps}, ${codec}; measured ${new Date().toISOString()}\n`,
     );
-    if (!values.quick) await qualityPerByte(checked.value, config, codec, dir);
+    if (!values.quick) await qualityPerByte(bench60, config, codec, dir);
     return 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });

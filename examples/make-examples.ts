@@ -143,6 +143,228 @@ async function bench60() {
   return { schema: 'v1', preset: '16:9', resolution: '1080p', fps: 30, scenes };
 }
 
+/**
+ * One scene's text in one script: its title, the five captions (one a second) and how the title
+ * is styled. Each scene of bench-60s-text uses one; emoji come in two of them.
+ */
+const TEXT_SCENES: {
+  lang?: string;
+  font?: string;
+  title: string;
+  captions: [string, string, string, string, string];
+  style: Record<string, unknown>;
+}[] = [
+  {
+    title: 'Words on every frame',
+    font: 'Montserrat',
+    captions: [
+      'Every scene has a title and a caption line.',
+      'A new caption appears every second.',
+      'Twelve scenes, eight scripts, one renderer.',
+      'Text is shaped by HarfBuzz, wrapped by ICU.',
+      'Nothing here is spoken: it is all text.',
+    ],
+    style: { shadow: {} },
+  },
+  {
+    lang: 'fr',
+    font: 'Playfair Display',
+    title: 'Des sous-titres à chaque seconde',
+    captions: [
+      'Le texte est composé une fois par élément.',
+      'Les accents et les cédilles sont bien là.',
+      'Où êtes-vous allés cet été, à Noël ?',
+      'Chaque légende dure exactement une seconde.',
+      'Fin de la scène française, à bientôt !',
+    ],
+    style: { stroke: { width: 4, color: '#1a2238' } },
+  },
+  {
+    lang: 'ru',
+    font: 'Inter',
+    title: 'Привет из Москвы',
+    captions: [
+      'Привет, как у тебя дела?',
+      'Сегодня хорошая погода.',
+      'Каждую секунду новая подпись.',
+      'Кириллица рисуется тем же движком.',
+      'До свидания и до новых встреч!',
+    ],
+    style: { background: { color: '#e71d36cc', padding: 24, radius: 16 } },
+  },
+  {
+    lang: 'el',
+    font: 'Roboto',
+    title: 'Καλημέρα από την Αθήνα',
+    captions: [
+      'Καλημέρα σε όλους τους θεατές.',
+      'Κάθε δευτερόλεπτο ένας νέος υπότιτλος.',
+      'Η Ακρόπολη φαίνεται από παντού.',
+      'Τα ελληνικά γράμματα με τόνους.',
+      'Ευχαριστούμε που παρακολουθήσατε!',
+    ],
+    style: { shadow: { color: '#000000cc', offsetX: 6, offsetY: 6, blur: 12 }, letterSpacing: 2 },
+  },
+  {
+    lang: 'ja',
+    title: '東京の夜景とことば',
+    captions: [
+      'こんにちは、世界。',
+      '毎秒、新しい字幕が表示されます。',
+      'ひらがな、カタカナ、漢字を混ぜて。',
+      '日本語は文字の間で改行できます。',
+      'ご覧いただきありがとうございました。',
+    ],
+    style: { stroke: { width: 6, color: '#000000' }, shadow: {} },
+  },
+  {
+    lang: 'zh-CN',
+    title: '北京欢迎你',
+    captions: [
+      '你好，世界。',
+      '每一秒都会出现新的字幕。',
+      '中文字幕使用简体字显示。',
+      '长城和故宫都非常有名。',
+      '谢谢观看，我们下次再见。',
+    ],
+    style: { background: { color: '#0b3d2ee6', padding: 30, radius: 24 } },
+  },
+  {
+    lang: 'ko',
+    title: '서울에서 안녕하세요',
+    captions: [
+      '안녕하세요, 반갑습니다.',
+      '매초 새로운 자막이 나타납니다.',
+      '한글은 아름다운 문자입니다.',
+      '오늘 날씨가 정말 좋네요.',
+      '시청해 주셔서 감사합니다.',
+    ],
+    style: { shadow: { blur: 0, offsetX: 4, offsetY: 4, color: '#000000' } },
+  },
+  {
+    lang: 'ar',
+    title: 'مرحبا بكم في القاهرة',
+    captions: [
+      'مرحبا بالعالم.',
+      'في كل ثانية يظهر سطر جديد.',
+      'الكتابة العربية من اليمين إلى اليسار.',
+      'الطقس جميل اليوم في المدينة.',
+      'شكرا على المشاهدة.',
+    ],
+    style: { background: { color: '#000000b3', padding: 28, radius: 12 }, stroke: { width: 2, color: '#ffbf69' } },
+  },
+  {
+    lang: 'hi',
+    title: 'भारत एक विशाल देश है',
+    captions: [
+      'नमस्ते, आप कैसे हैं?',
+      'हर सेकंड एक नया कैप्शन आता है।',
+      'देवनागरी लिपि में लिखा गया पाठ।',
+      'आज मौसम बहुत अच्छा है।',
+      'देखने के लिए धन्यवाद।',
+    ],
+    style: { shadow: {} },
+  },
+  {
+    font: 'Oswald',
+    title: 'Launch day 🚀 ready, set, go 🎉',
+    captions: [
+      'Coffee first ☕ then the demo.',
+      'Builds are green ✅ tests pass.',
+      'Ship it 🚢 and watch the graphs 📈',
+      'Questions? Ask away 🙋',
+      'Thanks for watching 👋',
+    ],
+    style: { stroke: { width: 3, color: '#6a4c93' }, shadow: {} },
+  },
+  {
+    lang: 'vi',
+    font: 'Noto Sans',
+    title: 'Xin chào Việt Nam, đất nước của những dòng sông dài và những cánh đồng lúa xanh',
+    captions: [
+      'Xin chào, bạn có khỏe không?',
+      'Mỗi giây lại có một dòng phụ đề mới.',
+      'Tiếng Việt có rất nhiều dấu thanh.',
+      'Hôm nay trời đẹp quá.',
+      'Cảm ơn các bạn đã xem.',
+    ],
+    style: { maxWidth: 1000, maxHeight: 240, autoFit: { minFontSize: 48 }, letterSpacing: 1 },
+  },
+  {
+    title: 'One movie, many scripts: Привет · Γεια · こんにちは · 你好 · 안녕 · مرحبا · नमस्ते 🌍',
+    captions: [
+      'Mixed scripts in one line: Ελλάδα, Россия, 日本.',
+      'Right to left inside left to right: مرحبا world.',
+      'Emoji beside Han: 你好 😀 and 안녕 🙂',
+      'Devanagari and Latin: नमस्ते means hello.',
+      'The end of the text-heavy benchmark. 🎬',
+    ],
+    style: { maxWidth: 1000, maxLines: 2, background: { color: '#14213dcc', padding: 20, radius: 20 } },
+  },
+];
+
+/**
+ * 60 s at 1080p30, text-heavy: twelve 5-second scenes, each in one script (Latin, Cyrillic,
+ * Greek, Japanese, Chinese, Korean, Arabic, Devanagari, emoji, mixed), with bench-60s's scene
+ * colours and images, an animated title (stroke, shadow, box, letterSpacing, autoFit, maxLines by
+ * scene) and a caption line every second (a text element of one second in a box at the bottom).
+ * No voice: the comparison with bench-60s is about text.
+ */
+async function bench60Text() {
+  const scenes = [];
+  for (const [i, t] of TEXT_SCENES.entries()) {
+    const lang = t.lang ? { lang: t.lang } : {};
+    scenes.push({
+      id: `scene-${i + 1}`,
+      duration: 5,
+      background: BACKGROUNDS[i % BACKGROUNDS.length],
+      elements: [
+        {
+          id: `image-${i + 1}`,
+          type: 'image',
+          src: await png(shape(i), 400),
+          width: 400,
+          height: 400,
+          position: { x: 140, y: 240 },
+          animation: { preset: i % 2 === 0 ? 'zoom-in' : 'slide-in-up', duration: 0.8 },
+        },
+        {
+          id: `title-${i + 1}`,
+          type: 'text',
+          text: t.title,
+          ...(t.font ? { font: t.font } : {}),
+          fontSize: 80,
+          fontWeight: 700,
+          color: '#ffffff',
+          align: 'left',
+          maxWidth: 1100,
+          position: { x: 660, y: 300 },
+          animation: { preset: i % 2 === 0 ? 'slide-in-up' : 'zoom-in', duration: 0.8 },
+          ...lang,
+          ...t.style,
+        },
+        ...t.captions.map((text, c) => ({
+          id: `caption-${i + 1}-${c + 1}`,
+          type: 'text',
+          text,
+          ...(t.font ? { font: t.font } : {}),
+          fontSize: 48,
+          color: c % 2 === 0 ? '#ffffff' : '#ffd400',
+          align: 'left',
+          maxWidth: 1680,
+          maxLines: 1,
+          position: { x: 120, y: 920 },
+          start: c,
+          duration: 1,
+          background: { color: '#000000a6', padding: 16, radius: 8 },
+          ...lang,
+        })),
+      ],
+    });
+  }
+  return { schema: 'v1', preset: '16:9', resolution: '1080p', fps: 30, scenes };
+}
+
 /** Every field of the v1 document at least once: all presets, fits, fonts by name, positions, timing. */
 async function everyField() {
   const presets = [
@@ -278,6 +500,7 @@ async function everyField() {
 const out = async (name: string, doc: unknown) => writeFileSync(join(here, name), `${JSON.stringify(doc, null, 2)}\n`);
 await out('hello.json', await hello());
 await out('bench-60s.json', await bench60());
+await out('bench-60s-text.json', await bench60Text());
 await out('every-field.json', await everyField());
 // A draft: half size and watermarked, set in the document itself.
 await out('draft.json', { ...(await hello()), draft: true });

@@ -10,6 +10,7 @@ import {
   rangesCover,
   subsetFile,
 } from '../../movie/font-catalog.ts';
+import { ELLIPSIS } from '../../movie/index.ts';
 import { canvasKit } from './canvaskit.ts';
 
 /**
@@ -122,7 +123,7 @@ class FontRegistry {
     const forced = new Set([...unresolved, ...(needed.has(0xfffd) ? [0xfffd] : [])]);
     const out: string[] = [];
     if (typeof primary === 'string') {
-      out.push(...this.familyFiles(primary, weight, new Set([...needed, 0x20, 0x2026]), forced));
+      out.push(...this.familyFiles(primary, weight, new Set([...needed, 0x20, ELLIPSIS.codePointAt(0)!]), forced));
       // What the family's files cover (by their ranges) needs no fallback.
       this.familyFiles(primary, weight, needed, forced);
     } else {

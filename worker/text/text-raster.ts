@@ -1,5 +1,5 @@
 import type { Canvas, CanvasKit, TextStyle as CkTextStyle, Paint, Paragraph } from 'canvaskit-wasm';
-import { DEFAULT_BOX_PADDING_EM } from '../../movie/index.ts';
+import { DEFAULT_BOX_PADDING_EM, ELLIPSIS } from '../../movie/index.ts';
 import type { Rgba } from '../color.ts';
 import { type FontRegistry, fontRegistry, type UserFont } from './fonts.ts';
 
@@ -61,7 +61,6 @@ export interface TextRaster extends Raster {
 }
 
 const REPLACEMENT = '\uFFFD';
-const ELLIPSIS = '\u2026';
 
 /** The paragraph direction by the first strong character (the bidi algorithm's rules P2-P3). */
 export function baseDirection(text: string): 'ltr' | 'rtl' {

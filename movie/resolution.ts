@@ -5,8 +5,53 @@
 import { describe, isPlainObject } from './describe.ts';
 import type { Segment } from './paths.ts';
 import { interpolate } from './placeholders.ts';
+import { LIMITS } from './v1/schema.ts';
 import { coerceVariable, type VariableDecl, type VariableValue } from './variables.ts';
 import type { RawFinding, Site } from './walk/context.ts';
+
+/**
+ * How long substitution may make strings: one field at most as long as the longest string any
+ * field takes (a data: URI), and all of them together at most EXPANDED_TOTAL characters. A
+ * placeholder repeated in a field multiplies its value's length; past these the finding is
+ * reported before any string is built (a request of half a megabyte could otherwise ask for a
+ * string of half a billion characters).
+ */
+export const EXPANDED_FIELD = LIMITS.dataUriLength;
+export const EXPANDED_TOTAL = 4_000_000;
+
+/** VALIDATION_ERROR at each field whose substituted text would be too long, measured, not built. */
+export function expansionFindings(sites: Site[], values: Map<string, VariableValue>): RawFinding[] {
+  const findings: RawFinding[] = [];
+  let total = 0;
+  for (const site of sites) {
+    if (site.scan.whole !== undefined) {
+      const v = values.get(site.scan.whole);
+      total += typeof v === 'string' ? v.length : 0;
+      continue;
+    }
+    let length = site.raw.length;
+    for (const t of site.scan.tokens) {
+      const value = values.get(t.name);
+      length += (t.escape ? t.name.length + 4 : value === undefined ? 0 : String(value).length) - (t.end - t.start);
+    }
+    total += length;
+    if (length > EXPANDED_FIELD)
+      findings.push({
+        code: 'VALIDATION_ERROR',
+        message: `the placeholders expand this field to ${length} characters; no field takes more than ${EXPANDED_FIELD}`,
+        segments: site.segments,
+      });
+    else if (total > EXPANDED_TOTAL) {
+      findings.push({
+        code: 'VALIDATION_ERROR',
+        message: `the placeholders expand the document's fields to more than ${EXPANDED_TOTAL} characters in all (this field passes the limit)`,
+        segments: site.segments,
+      });
+      break;
+    }
+  }
+  return findings;
+}
 
 /** The typed value of every referenced variable, or the findings that prevent it. */
 export function resolveValues(

@@ -314,3 +314,51 @@ describe('validateTemplate', () => {
     );
   });
 });
+
+describe('expansion past what any field takes', () => {
+  const value = 'x'.repeat(5000);
+  const variables = { a: { type: 'string', default: value } };
+
+  const imageDoc = (src: string) => ({
+    schema: 'v1',
+    preset: '16:9',
+    variables,
+    scenes: [{ id: 's', duration: 5, elements: [{ id: 'i', type: 'image', src }] }],
+  });
+
+  test('a placeholder repeated 110,000 times in one field is a VALIDATION_ERROR at that field, never built', () => {
+    // 0.55 MB of document (a data: URI field takes 1,000,000 characters) asking for a string of
+    // 550 million characters: it threw RangeError (a 500) while the string was built.
+    const r = resolveMovie(imageDoc(`data:image/png;base64,${'{{a}}'.repeat(110_000)}`));
+    assert.equal(r.ok, false);
+    if (r.ok) return;
+    assert.deepEqual(
+      r.findings.map((f) => [f.code, f.path]),
+      [['VALIDATION_ERROR', 'scenes[0].elements[0].src']],
+    );
+    assert.match(r.findings[0]!.message, /expand this field to 550000022 characters; no field takes more than 1000000/);
+  });
+
+  test('fields that each fit but add up to more than the total are refused at the field that passes it', () => {
+    const src = `data:image/png;base64,${'{{a}}'.repeat(190)}`; // 950,022 characters: under the field limit
+    const elements = Array.from({ length: 5 }, (_, i) => ({ id: `i${i}`, type: 'image', src }));
+    const r = resolveMovie({ schema: 'v1', preset: '16:9', variables, scenes: [{ id: 's', duration: 5, elements }] });
+    assert.equal(r.ok, false);
+    if (r.ok) return;
+    assert.deepEqual(
+      r.findings.map((f) => [f.code, f.path]),
+      [['VALIDATION_ERROR', 'scenes[0].elements[4].src']],
+    );
+  });
+
+  test('an expansion within the limits resolves, and then meets the field’s own limit', () => {
+    const r = resolveMovie(doc(variables, { text: '{{a}}{{a}}' }));
+    assert.equal(r.ok, false, 'text takes at most 5000 characters');
+    if (r.ok) return;
+    assert.deepEqual(
+      r.findings.map((f) => f.path),
+      ['scenes[0].elements[0].text'],
+    );
+    assert.equal(resolveMovie(doc(variables, { text: '{{a}}' })).ok, true);
+  });
+});

@@ -6,7 +6,7 @@
 import type { Finding } from '../lib/errors.ts';
 import { describe, isPlainObject } from './describe.ts';
 import { comparePositions, documentPosition, formatPath, type Segment } from './paths.ts';
-import { resolveValues, substitute } from './resolution.ts';
+import { expansionFindings, resolveValues, substitute } from './resolution.ts';
 import type { Result } from './result.ts';
 import type { MovieV1 } from './v1/schema.ts';
 import type { VariableDecl } from './variables.ts';
@@ -135,6 +135,7 @@ export function resolveMovie(doc: unknown, values?: unknown): Result<Movie> {
   const { ctx } = walked;
   const resolved = resolveValues(decls, ctx.refs, values);
   const problems = [...ctx.findings, ...resolved.findings];
+  if (problems.length === 0) problems.push(...expansionFindings(ctx.sites, resolved.values));
   if (problems.length > 0) return { ok: false, findings: finish(doc, problems) };
   const warnings = unusedWarnings(decls, ctx.refs);
   // Without placeholders or escapes the template walk was already the full check.

@@ -6,7 +6,7 @@ import type { ApiKeyRow, KeyMode } from '../../store/types.ts';
 import { issueKey, rollApiKey } from '../auth/provision.ts';
 import { requireAuth } from '../auth/require-auth.ts';
 import type { AuthContext } from '../context.ts';
-import { errorResponses, IdParams } from '../schemas/common.ts';
+import { emptyBodyAsObject, errorResponses, IdParams } from '../schemas/common.ts';
 import {
   ApiKeySchema,
   CreateKeyBody,
@@ -92,10 +92,8 @@ const keys: FastifyPluginAsyncTypebox = async (app) => {
         body: CreateKeyBody,
         response: { 201: NewApiKeySchema, ...errorResponses('PAYLOAD_TOO_LARGE') },
       },
-      // Every field has a default, so a request without a body means "a key of my mode".
-      preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
-      },
+      // An optional body (the document says so): a request without one means "a key of my mode".
+      preValidation: emptyBodyAsObject,
     },
     async (request, reply) => {
       const auth = requireAuth(request);

@@ -31,6 +31,22 @@ export function documentedAs<T extends TSchema>(name: DocumentComponent, schema:
   return { ...schema, [DOCUMENT_COMPONENT_KEY]: name };
 }
 
+/** The key marking a body schema a request may leave out (read and removed by refineOpenApi). */
+export const OPTIONAL_BODY_KEY = 'x-fw-optional-body';
+
+/**
+ * A body schema whose fields all have defaults, so that a request may send no body at all (the
+ * route reads it as `{}`, see `emptyBodyAsObject`); the OpenAPI document says `required: false`.
+ */
+export function optionalBody<T extends TSchema>(schema: T): T {
+  return { ...schema, [OPTIONAL_BODY_KEY]: true };
+}
+
+/** The preValidation of an `optionalBody` route: a request without a body is read as `{}`. */
+export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
+
 export const ErrorBodySchema = Type.Object(
   {
     code: StringEnum<ErrorCode>(ERROR_CODES, 'Stable, machine-matchable code.'),

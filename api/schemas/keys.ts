@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, ListMeta, Nullable, PageQuery, StringEnum } from './common.ts';
+import { DateTime, ListMeta, Nullable, optionalBody, PageQuery, StringEnum } from './common.ts';
 
 export const KEY_MODES = ['live', 'test'] as const;
 export const KEY_STATUSES = ['active', 'revoked'] as const;
@@ -30,13 +30,16 @@ export const NewApiKeySchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const CreateKeyBody = Type.Object(
-  {
-    mode: Type.Optional(
-      StringEnum(KEY_MODES, 'live or test; default: the mode of the calling key. A test key creates test keys only.'),
-    ),
-  },
-  { additionalProperties: false, examples: [{ mode: 'test' }] },
+/** Every field has a default: no body at all means "a key of my mode" (docs/api.md). */
+export const CreateKeyBody = optionalBody(
+  Type.Object(
+    {
+      mode: Type.Optional(
+        StringEnum(KEY_MODES, 'live or test; default: the mode of the calling key. A test key creates test keys only.'),
+      ),
+    },
+    { additionalProperties: false, examples: [{ mode: 'test' }] },
+  ),
 );
 
 export const ListKeysQuery = Type.Object(

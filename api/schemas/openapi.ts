@@ -10,6 +10,8 @@
  *   answer; the document is precise enough for clients and fuzzers to generate real movies.
  * - Every operation gets a `default` response with the error envelope: statuses no route names
  *   (405 METHOD_NOT_ALLOWED, 503 SERVICE_UNAVAILABLE during a database outage) are still described.
+ * - A request body marked with `optionalBody(…)` (the route reads no body as `{}`) is
+ *   `required: false`; @fastify/swagger marks every body required.
  */
 import { LIMITS, movieJsonSchema } from '../../movie/index.ts';
 import {
@@ -18,6 +20,7 @@ import {
   ErrorEnvelopeSchema,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_KEY_PATTERN,
+  OPTIONAL_BODY_KEY,
 } from './common.ts';
 
 type Json = Record<string, unknown>;
@@ -90,6 +93,20 @@ function swapMarked(node: unknown, used: Set<DocumentComponent>): unknown {
   return out;
 }
 
+/** `required: false` on a request body whose schema is marked by `optionalBody`; the marker goes. */
+function markOptionalBody(op: { requestBody?: unknown }): void {
+  const body = op.requestBody as { required?: boolean; content?: Record<string, { schema?: Json }> } | undefined;
+  if (!body?.content) return;
+  let optional = false;
+  const content: Record<string, { schema?: Json }> = {};
+  for (const [type, media] of Object.entries(body.content)) {
+    const { [OPTIONAL_BODY_KEY]: marked, ...schema } = media.schema ?? {};
+    optional ||= marked === true;
+    content[type] = media.schema === undefined ? media : { ...media, schema };
+  }
+  op.requestBody = optional ? { ...body, required: false, content } : { ...body, content };
+}
+
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 /**
@@ -101,7 +118,7 @@ export function refineOpenApi(input: Json): Json {
   const used = new Set<DocumentComponent>(['ErrorEnvelope']);
   const doc = swapMarked(input, used) as Json & {
     components?: { schemas?: Json };
-    paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+    paths?: Record<string, Record<string, { responses?: Record<string, unknown>; requestBody?: unknown }>>;
   };
   const components = { ...(doc.components ?? {}) } as { schemas?: Json };
   const schemas: Json = { ...(components.schemas ?? {}) };
@@ -113,6 +130,7 @@ export function refineOpenApi(input: Json): Json {
       if (!METHODS.has(method) || !op || typeof op !== 'object') continue;
       op.responses = { ...(op.responses ?? {}) };
       op.responses.default ??= structuredClone(DEFAULT_RESPONSE);
+      markOptionalBody(op);
     }
   }
   return doc;

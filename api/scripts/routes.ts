@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../lib/errors.ts';
 import { getScript } from '../../store/scripts-repo.ts';
 import { requireAuth } from '../auth/require-auth.ts';
-import { errorResponses, IdempotencyHeader, IdParams, MovieDocument } from '../schemas/common.ts';
+import { emptyBodyAsObject, errorResponses, IdempotencyHeader, IdParams, MovieDocument } from '../schemas/common.ts';
 import { createScript } from './create-script.ts';
 import { scriptResource } from './script-resource.ts';
 import { ScriptRequestSchema, ScriptResourceSchema } from './script-schemas.ts';
@@ -83,10 +83,8 @@ const scripts: FastifyPluginAsyncTypebox = async (app) => {
         body: MovieOptionsSchema,
         response: { 200: MovieDocument, ...errorResponses('NOT_FOUND', 'PAYLOAD_TOO_LARGE') },
       },
-      // Every option has a default, so a request without a body means "all defaults".
-      preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
-      },
+      // An optional body (the document says so): a request without one means "all defaults".
+      preValidation: emptyBodyAsObject,
     },
     async (request) => {
       const auth = requireAuth(request);

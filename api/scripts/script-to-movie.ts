@@ -9,30 +9,32 @@ import {
   type VoiceInfo,
   voiceById,
 } from '../../movie/index.ts';
-import { StringEnum } from '../schemas/common.ts';
+import { optionalBody, StringEnum } from '../schemas/common.ts';
 import { recogniseLanguage } from './language.ts';
 import type { ScriptScene } from './script-schemas.ts';
 
 export const MOVIE_PRESETS = ['16:9', '9:16', '1:1', '4:5', '4:3'] as const;
 
-/** Body of POST /v1/scripts/{id}/movie: every field optional. */
-export const MovieOptionsSchema = Type.Object(
-  {
-    preset: Type.Optional(StringEnum(MOVIE_PRESETS, 'Aspect preset of the movie. Default: 16:9.')),
-    voiceId: Type.Optional(
-      StringEnum(
-        VOICES.map((v) => v.id),
-        'Voice of the narration. Default: the offline voice for the language, else openai-alloy.',
+/** Body of POST /v1/scripts/{id}/movie: every field optional, and so is the body. */
+export const MovieOptionsSchema = optionalBody(
+  Type.Object(
+    {
+      preset: Type.Optional(StringEnum(MOVIE_PRESETS, 'Aspect preset of the movie. Default: 16:9.')),
+      voiceId: Type.Optional(
+        StringEnum(
+          VOICES.map((v) => v.id),
+          'Voice of the narration. Default: the offline voice for the language, else openai-alloy.',
+        ),
       ),
-    ),
-    language: Type.Optional(
-      Type.String({
-        pattern: '^[a-z]{2,3}(-[A-Z]{2})?$',
-        description: "Locale of the narration (en-US, de). Default: derived from the script's language.",
-      }),
-    ),
-  },
-  { additionalProperties: false },
+      language: Type.Optional(
+        Type.String({
+          pattern: '^[a-z]{2,3}(-[A-Z]{2})?$',
+          description: "Locale of the narration (en-US, de). Default: derived from the script's language.",
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 export type MovieOptions = Static<typeof MovieOptionsSchema>;

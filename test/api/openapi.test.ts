@@ -125,3 +125,39 @@ test('the documented request examples are accepted: a movie, a template and a re
   assert.equal(fromTemplate.statusCode, 201, fromTemplate.body);
   assert.equal(fromTemplate.json().draft, true);
 });
+
+test('a request without a body is refused exactly where the document says the body is required', async (t) => {
+  const doc = (await openApiDocument()) as unknown as {
+    paths: Record<string, Record<string, { requestBody?: { required?: boolean } }>>;
+  };
+  const { app, db } = await appOnEmbedded(t);
+  const acc = await newAccount(db, { plan: 'pro', credits: 100 });
+  const api = client(app, acc.key);
+  // A well-formed id: a missing body is refused before anything looks the id up.
+  const ids: Record<string, string> = { templates: 'tpl', scripts: 'scr', keys: 'key', renders: 'rnd', assets: 'ast' };
+  let checked = 0;
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      if (!op.requestBody) continue;
+      const url = path.replace('{id}', () => `${ids[path.split('/')[2] ?? '']}_01m851406t7zw5prpwqwydbh9r`);
+      const res = await api(method.toUpperCase() as 'POST', url);
+      const where = `${method.toUpperCase()} ${path}`;
+      if (op.requestBody.required === false) {
+        // Taken (an unknown id is still a 404, after the body was accepted).
+        assert.notEqual(res.statusCode, 400, `${where}: the body is optional, yet ${res.body}`);
+      } else {
+        assert.equal(res.statusCode, 400, `${where}: the body is required, yet ${res.statusCode} ${res.body}`);
+        const { error } = res.json<{ error: { code: string; path?: string } }>();
+        assert.equal(error.code, 'VALIDATION_ERROR', where);
+        assert.equal(error.path ?? '', '', where);
+      }
+      checked++;
+    }
+  }
+  assert.ok(checked >= 8, `only ${checked} operations with a body`);
+  // docs/api.md: "no body at all means the default" (the caller's mode).
+  const noBody = await api('POST', '/v1/keys');
+  assert.equal(noBody.statusCode, 201, noBody.body);
+  assert.equal(noBody.json().mode, 'live');
+  assert.equal(doc.paths['/v1/keys']?.post?.requestBody?.required, false);
+});

@@ -38,5 +38,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** No API key needed (OpenAPI document, JSON Schema, error docs). */
     public?: boolean;
+    /**
+     * The JSON body field holding a movie document (`movie`, `body`): a NUL or lone surrogate in it
+     * is a finding at a path relative to the document, as the movie library's findings are.
+     */
+    movieDocument?: string;
+    /** The route answers that finding itself (`documentFindingOf`) instead of a 400: a dry run. */
+    answersDocumentFindings?: boolean;
   }
 }

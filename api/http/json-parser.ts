@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../lib/errors.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, type Finding } from '../../lib/errors.ts';
 
 /**
  * Deepest nesting of arrays and objects a JSON body may have. No movie or template comes near it;
@@ -92,8 +92,24 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
 
 const invalid = (message: string, path = '') => new AppError('VALIDATION_ERROR', message, { path });
 
-/** The body as a JSON value, or the VALIDATION_ERROR that refuses it. */
-export function parseJsonBody(bytes: Buffer): unknown {
+function unstorableFinding(hit: { path: string; problem: Unstorable }): Finding {
+  const where = hit.path || 'The request body';
+  const message =
+    hit.problem === 'nul'
+      ? `${where} must not contain the NUL character (\\u0000).`
+      : hit.problem === 'surrogate'
+        ? `${where} must not contain a lone surrogate (an unpaired \\uD800-\\uDFFF escape); send valid Unicode.`
+        : `${where}: a key named __proto__ is not allowed.`;
+  return { code: 'VALIDATION_ERROR', message, path: hit.path };
+}
+
+/**
+ * The body as a JSON value, and the finding of an unstorable string inside its movie document (the
+ * object at `body[document]`), at a path relative to that document as every movie finding is
+ * (`scenes[0].id`, docs/api.md). Anything else wrong is the VALIDATION_ERROR thrown, at a path
+ * relative to the request (`variables.name`, `name`).
+ */
+export function readJsonBody(bytes: Buffer, document?: string): { body: unknown; documentFinding?: Finding } {
   // Invalid UTF-8 would otherwise decode to U+FFFD and be stored as if the client had sent it.
   if (!isUtf8(bytes)) throw invalid('The request body is not valid UTF-8.');
   // A UTF-8 byte order mark is allowed (RFC 8259 section 8.1) and is not part of the text.
@@ -118,36 +134,70 @@ export function parseJsonBody(bytes: Buffer): unknown {
     proto: raw.includes('__proto__') || raw.includes('\\u'),
   };
   if (check.nul || check.surrogate || check.proto) {
+    // The movie document first, on its own: its paths are the document's.
+    const movie = document === undefined ? undefined : documentOf(body, document);
+    const inDocument = movie === undefined ? undefined : findUnstorable(movie, check);
+    if (inDocument) return { body, documentFinding: unstorableFinding(inDocument) };
     const hit = findUnstorable(body, check);
     if (hit) {
-      const where = hit.path || 'The request body';
-      throw invalid(
-        hit.problem === 'nul'
-          ? `${where} must not contain the NUL character (\\u0000).`
-          : hit.problem === 'surrogate'
-            ? `${where} must not contain a lone surrogate (an unpaired \\uD800-\\uDFFF escape); send valid Unicode.`
-            : `${where}: a key named __proto__ is not allowed.`,
-        hit.path,
-      );
+      const finding = unstorableFinding(hit);
+      throw invalid(finding.message, finding.path);
     }
   }
+  return { body };
+}
+
+/** `body[field]` when it is a JSON object (a movie document); else nothing. */
+function documentOf(body: unknown, field: string): object | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(body, field)) return undefined;
+  const value = (body as Record<string, unknown>)[field];
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+}
+
+/**
+ * The body as a JSON value, or the VALIDATION_ERROR that refuses it; with `document`, an unstorable
+ * string inside the movie document at `body[document]` is refused at its document-relative path.
+ */
+export function parseJsonBody(bytes: Buffer, document?: string): unknown {
+  const { body, documentFinding } = readJsonBody(bytes, document);
+  if (documentFinding) throw AppError.fromFindings([documentFinding]);
   return body;
+}
+
+const answered = new WeakMap<FastifyRequest, Finding>();
+
+/**
+ * The document finding of the JSON parser on a route that answers it itself
+ * (`config.answersDocumentFindings`, the template check's dry run); undefined when none.
+ */
+export function documentFindingOf(request: FastifyRequest): Finding | undefined {
+  return answered.get(request);
 }
 
 /**
  * JSON bodies, read as bytes: strict UTF-8, bounded depth, and a NUL or lone surrogate anywhere
- * is a VALIDATION_ERROR at its path instead of a database error later.
+ * is a VALIDATION_ERROR at its path instead of a database error later. A route's
+ * `config.movieDocument` names the body field holding a movie document, whose findings have
+ * document-relative paths like the movie library's.
  */
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, bytes, done) => {
-    let body: unknown;
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+    const config = request.routeOptions.config;
+    let read: ReturnType<typeof readJsonBody>;
     try {
-      body = parseJsonBody(bytes as Buffer);
+      read = readJsonBody(bytes as Buffer, config?.movieDocument);
     } catch (err) {
       done(err as Error, undefined);
       return;
     }
-    done(null, body);
+    if (read.documentFinding) {
+      if (!config?.answersDocumentFindings) {
+        done(AppError.fromFindings([read.documentFinding]), undefined);
+        return;
+      }
+      answered.set(request, read.documentFinding);
+    }
+    done(null, read.body);
   });
 }

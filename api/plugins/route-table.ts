@@ -3,9 +3,25 @@ import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
 
 interface RoutePattern {
+  url: string;
   /** The url split on '/': `:name` matches one segment, `*` the rest of the path. */
   segments: string[];
+  /** How specific each segment is, as the router prefers them: static 2, parametric 1, `*` 0. */
+  rank: number[];
   methods: Set<string>;
+}
+
+function rankOf(segments: string[]): number[] {
+  return segments.map((s) => (s === '*' ? 0 : s.includes(':') ? 1 : 2));
+}
+
+/** Which of two matching patterns the router prefers: the first segment where they differ decides. */
+function compareRanks(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const d = (a[i] as number) - (b[i] as number);
+    if (d !== 0) return d;
+  }
+  return 0;
 }
 
 function decodeSegment(segment: string): string {
@@ -35,6 +51,11 @@ function matches(pattern: string[], path: string[]): boolean {
  * Knows every route, to answer the requests that match none: 405 METHOD_NOT_ALLOWED with an
  * `Allow` header when the path exists under other methods (HEAD is listed where GET is, as Fastify
  * serves it), else 404 NOT_FOUND. No route serves OPTIONS, so OPTIONS is a 405 with `Allow` too.
+ *
+ * A path is served by its most specific routes, a static segment before a parameter before `*`, as
+ * the router prefers them: `/v1/templates/check` is the check's (POST), not a template id's, so its
+ * `Allow` is `POST`, and a GET there, which the router alone would hand to `/v1/templates/:id`
+ * (its own tree per method), is a 405 too rather than "No template check.".
  */
 export const routeTablePlugin = fp(
   async (app) => {
@@ -46,33 +67,56 @@ export const routeTablePlugin = fp(
     });
     let patterns: RoutePattern[] = [];
     app.addHook('onReady', async () => {
-      patterns = [...byUrl].map(([url, methods]) => ({ segments: url.split('/'), methods }));
+      patterns = [...byUrl].map(([url, methods]) => {
+        const segments = url.split('/');
+        return { url, segments, rank: rankOf(segments), methods };
+      });
     });
 
-    /** The methods served on `path` (as the router matches it: trailing slash ignored). */
-    function allowedOn(rawPath: string): string[] {
+    /** The most specific patterns matching `rawPath` (as the router matches it: trailing slash ignored). */
+    function servingRoutes(rawPath: string): RoutePattern[] {
       const trimmed = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
       const path = trimmed.split('/').map(decodeSegment);
-      const allowed = new Set<string>();
-      for (const p of patterns) if (matches(p.segments, path)) for (const m of p.methods) allowed.add(m);
-      return [...allowed].sort();
+      let best: RoutePattern[] = [];
+      for (const p of patterns) {
+        if (!matches(p.segments, path)) continue;
+        const order = best[0] === undefined ? 1 : compareRanks(p.rank, best[0].rank);
+        if (order > 0) best = [p];
+        else if (order === 0) best.push(p);
+      }
+      return best;
     }
 
-    function miss(request: FastifyRequest): AppError {
-      const path = request.url.split('?')[0] ?? '';
-      // An absolute-form target (`GET http://host/v1/x`) is routed by its path, so matched by it.
-      const allowed = allowedOn(path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, ''));
-      if (allowed.length === 0) return new AppError('NOT_FOUND', `No route ${request.method} ${path}.`);
-      const allow = allowed.join(', ');
+    /** The request's path, without query; an absolute-form target (`GET http://host/v1/x`) is routed by its path. */
+    function pathOf(request: FastifyRequest): { shown: string; routed: string } {
+      const shown = request.url.split('?')[0] ?? '';
+      return { shown, routed: shown.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') };
+    }
+
+    function notAllowed(request: FastifyRequest, path: string, serving: RoutePattern[]): AppError {
+      const allow = [...new Set(serving.flatMap((p) => [...p.methods]))].sort().join(', ');
       return new AppError('METHOD_NOT_ALLOWED', `${path} does not support ${request.method}; it supports ${allow}.`, {
         headers: { allow },
       });
+    }
+
+    function miss(request: FastifyRequest): AppError {
+      const { shown, routed } = pathOf(request);
+      const serving = servingRoutes(routed);
+      if (serving.length === 0) return new AppError('NOT_FOUND', `No route ${request.method} ${shown}.`);
+      return notAllowed(request, shown, serving);
     }
 
     // Answered before the body is read: a body sent to no route is not worth parsing (an empty or
     // broken JSON body must not turn a 404/405 into a 400).
     app.addHook('onRequest', async (request) => {
       if (request.is404) throw miss(request);
+      // A parametric route the router chose for a method the more specific route lacks.
+      const url = request.routeOptions.url;
+      if (url === undefined || !(url.includes(':') || url.includes('*'))) return;
+      const { shown, routed } = pathOf(request);
+      const serving = servingRoutes(routed);
+      if (serving.length > 0 && !serving.some((p) => p.url === url)) throw notAllowed(request, shown, serving);
     });
     app.setNotFoundHandler(async (request) => {
       throw miss(request);

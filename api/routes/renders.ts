@@ -38,6 +38,7 @@ const renders: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/renders',
     {
+      config: { movieDocument: 'movie' },
       schema: {
         operationId: 'createRender',
         tags: ['renders'],

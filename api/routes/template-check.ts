@@ -4,6 +4,7 @@ import { errorBody, type Finding } from '../../lib/errors.ts';
 import { resolveMovie } from '../../movie/index.ts';
 import { checkTemplateDocument } from '../../movie/template-check.ts';
 import { requireAuth } from '../auth/require-auth.ts';
+import { documentFindingOf } from '../http/json-parser.ts';
 import { ErrorBodySchema, errorResponses, MovieDocument, VariableValues } from '../schemas/common.ts';
 import { EXAMPLE_MOVIE } from '../schemas/render.ts';
 import { VariableManifestSchema, WarningSchema } from '../schemas/template.ts';
@@ -39,6 +40,8 @@ const templateCheck: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/templates/check',
     {
+      // A NUL or lone surrogate in the document is one of its findings, answered like the others.
+      config: { movieDocument: 'body', answersDocumentFindings: true },
       schema: {
         operationId: 'checkTemplate',
         tags: ['templates'],
@@ -50,6 +53,8 @@ const templateCheck: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       requireAuth(request);
       const shown = (fs: Finding[]) => fs.map((f) => errorBody(app.config.publicBaseUrl, f.code, f.message, f.path));
+      const refused = documentFindingOf(request);
+      if (refused) return { valid: false, errors: shown([refused]), warnings: [], variables: {} };
       const { body, variables } = request.body;
       const template = checkTemplateDocument(body);
       if (!template.ok) return { valid: false, errors: shown(template.findings), warnings: [], variables: {} };

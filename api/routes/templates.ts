@@ -64,6 +64,7 @@ const templates: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/templates',
     {
+      config: { movieDocument: 'body' },
       schema: {
         operationId: 'createTemplate',
         tags: ['templates'],
@@ -133,6 +134,7 @@ const templates: FastifyPluginAsyncTypebox = async (app) => {
   app.put(
     '/templates/:id',
     {
+      config: { movieDocument: 'body' },
       schema: {
         operationId: 'updateTemplate',
         tags: ['templates'],

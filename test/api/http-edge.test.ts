@@ -153,13 +153,14 @@ test('edge cases of HTTP and JSON: each a 4xx envelope with a catalog code, neve
     });
 
     await t.test('lone surrogates in JSON strings and keys are 400 at their exact path', async () => {
-      const text = 'movie.scenes[0].elements[0].text';
+      // In the movie, relative to the document (docs/api.md, Errors); elsewhere, to the request.
+      const text = 'scenes[0].elements[0].text';
       const cases: [string, string, string][] = [
         ['\\ud800 in movie text', renderBodyWithText('"\\ud800"'), text],
         ['upper-case low half', renderBodyWithText('"x\\uDC00y"'), text],
         ['a pair the wrong way round', renderBodyWithText('"\\ude00\\ud83d"'), text],
         ['a high half at the end', renderBodyWithText('"ok \\ud83d\\ude00 \\uD83D"'), text],
-        ['in a key', renderBodyWithText('"Hello", "\\ud800": 1'), 'movie.scenes[0].elements[0].\ud800'],
+        ['in a key', renderBodyWithText('"Hello", "\\ud800": 1'), 'scenes[0].elements[0].\ud800'],
         [
           'in a variables key',
           JSON.stringify({ movie: movie(), variables: {} }).replace('{}', '{"\\udbff":"x"}'),
@@ -184,6 +185,98 @@ test('edge cases of HTTP and JSON: each a 4xx envelope with a catalog code, neve
         payload: renderBodyWithText('"ok \\ud83d\\ude00"'),
       });
       assert.equal(ok.statusCode, 201, ok.body);
+    });
+
+    await t.test('a NUL or lone surrogate in a movie document is a finding at its document-relative path', async () => {
+      const template = await api('POST', '/v1/templates', { name: 'Edge', body: movie() });
+      assert.equal(template.statusCode, 201, template.body);
+      const tpl = template.json().id as string;
+      const renders = async () => (await api('GET', '/v1/renders')).json().total;
+      const rendersBefore = await renders();
+      const withText = (raw: string) => JSON.stringify(movie()).replace('"Hello"', raw);
+      const text = 'scenes[0].elements[0].text';
+      // [method, url, raw body, path, message]
+      const cases: [string, string, string, string, RegExp][] = [
+        [
+          'POST',
+          '/v1/renders',
+          `{"movie":${withText('"a\\u0000b"')}}`,
+          text,
+          /^scenes\[0\]\.elements\[0\]\.text .*NUL/,
+        ],
+        [
+          'POST',
+          '/v1/renders',
+          `{"movie":${withText('"\\ud800"')}}`,
+          text,
+          /^scenes\[0\]\.elements\[0\]\.text .*surrogate/,
+        ],
+        ['POST', '/v1/renders', `{"movie":${withText('"Hello","\\u0000":1')}}`, 'scenes[0].elements[0].\u0000', /NUL/],
+        ['POST', '/v1/templates', `{"name":"x","body":${withText('"a\\u0000b"')}}`, text, /NUL/],
+        ['POST', '/v1/templates', `{"name":"x","body":${withText('"\\udfff"')}}`, text, /surrogate/],
+        ['PUT', `/v1/templates/${tpl}`, `{"body":${withText('"\\ud800x"')}}`, text, /surrogate/],
+        // Fields of the request, outside the movie, keep request-relative paths.
+        ['POST', '/v1/renders', `{"movie":${withText('"Hello"')},"variables":{"v":"a\\u0000"}}`, 'variables.v', /NUL/],
+        ['POST', '/v1/templates', `{"name":"a\\u0000","body":${withText('"Hello"')}}`, 'name', /NUL/],
+        ['PUT', `/v1/templates/${tpl}`, `{"name":"\\ud800"}`, 'name', /surrogate/],
+        [
+          'POST',
+          '/v1/templates/check',
+          `{"body":${withText('"Hello"')},"variables":{"\\ud800":1}}`,
+          'variables.\ud800',
+          /surrogate/,
+        ],
+        // `movie` itself a string is a request field, not a document.
+        ['POST', '/v1/renders', '{"movie":"a\\u0000"}', 'movie', /NUL/],
+      ];
+      for (const [method, url, payload, path, message] of cases) {
+        const res = await api(method as 'POST', url, payload, JSON_TYPE);
+        const body = assertEnvelope(res, 400, 'VALIDATION_ERROR', path);
+        assert.match(body.error.message, message, `${method} ${url} ${payload.slice(0, 60)}`);
+      }
+      // The template check answers document findings as the write would, in its errors (200).
+      for (const [raw, problem] of [
+        ['"a\\u0000b"', /NUL/],
+        ['"\\ud800"', /surrogate/],
+      ] as const) {
+        const res = await api('POST', '/v1/templates/check', `{"body":${withText(raw)}}`, JSON_TYPE);
+        assert.equal(res.statusCode, 200, res.body);
+        const check = res.json<{ valid: boolean; errors: Envelope['error'][]; warnings: unknown[] }>();
+        assert.equal(check.valid, false);
+        assert.equal(check.errors.length, 1, res.body);
+        assert.equal(check.errors[0]?.code, 'VALIDATION_ERROR');
+        assert.equal(check.errors[0]?.path, text);
+        assert.match(check.errors[0]?.message ?? '', problem);
+        assert.deepEqual(check.warnings, []);
+      }
+      // Nothing of it was stored: the template still has its name, and no render was made.
+      const after = await api('GET', `/v1/templates/${tpl}`);
+      assert.equal(after.json().name, 'Edge');
+      assert.equal(await renders(), rendersBefore);
+    });
+
+    await t.test("a 405's Allow lists exactly the methods of the routes registered for the path", async () => {
+      const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
+      // [a request path, the route url the router takes it to]
+      const cases: [string, string][] = [
+        ['/v1/templates/check', '/v1/templates/check'],
+        ['/v1/templates/tpl_01m851406t7zw5prpwqwydbh9r', '/v1/templates/:id'],
+        ['/v1/templates/tpl_01m851406t7zw5prpwqwydbh9r/renders', '/v1/templates/:id/renders'],
+        ['/v1/templates', '/v1/templates'],
+        ['/v1/keys/key_01m851406t7zw5prpwqwydbh9r/roll', '/v1/keys/:id/roll'],
+        ['/v1/assets/ast_01m851406t7zw5prpwqwydbh9r/content', '/v1/assets/:id/content'],
+      ];
+      for (const [path, route] of cases) {
+        const served = METHODS.filter((method) => app.hasRoute({ method, url: route }));
+        assert.ok(served.length > 0, route);
+        const allow = served.join(', ');
+        for (const method of METHODS.filter((m) => !served.includes(m))) {
+          const res = await app.inject({ method, url: path, headers: { ...auth, ...JSON_TYPE }, payload: '{' });
+          assert.equal(res.statusCode, 405, `${method} ${path}`);
+          if (method !== 'HEAD') assertEnvelope(res, 405, 'METHOD_NOT_ALLOWED');
+          assert.equal(res.headers.allow, allow, `${method} ${path}`);
+        }
+      }
     });
 
     await t.test('deeply nested bodies (5,000 and 100,000 levels) are 400, not a stack overflow', async () => {

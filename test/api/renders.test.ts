@@ -104,7 +104,7 @@ test('POST/GET /v1/renders', async (t) => {
         name: 'NUL character in a string',
         body: JSON.stringify({ movie: movie(3, { scenes: [{ id: 's\u0000', duration: 3, elements: [] }] }) }),
         headers: { 'content-type': 'application/json' },
-        path: 'movie.scenes[0].id',
+        path: 'scenes[0].id',
       },
       { name: 'non-JSON content type', body: 'movie=1', headers: { 'content-type': 'text/plain' }, path: '' },
     ];

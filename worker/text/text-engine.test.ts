@@ -242,6 +242,36 @@ describe('text engine: boxes, fitting and effects', () => {
     assert.deepEqual([...boxed.data.subarray(i, i + 4)], [0, 255, 0, 255]);
   });
 
+  it('casts the shadow of the glyphs and their stroke, once: not darker where the stroke overlaps the fill', async () => {
+    const blue: Rgba = [0, 0, 255, 128];
+    const shadowColumns = (r: Raster) => {
+      // Half-transparent blue pixels: the shadow where neither the stroke nor the fill covers it.
+      const alphas = new Set<number>();
+      let x0 = r.width;
+      let x1 = -1;
+      for (let i = 0; i < r.width * r.height; i++) {
+        const [cr, cg, cb, a] = r.data.subarray(i * 4, i * 4 + 4);
+        if (cr! < 20 && cg! < 20 && cb! > 230 && a! > 0) {
+          alphas.add(a!);
+          x0 = Math.min(x0, i % r.width);
+          x1 = Math.max(x1, i % r.width);
+        }
+      }
+      return { width: x1 - x0 + 1, alphas };
+    };
+    const shadow = { color: blue, offsetX: 40, offsetY: 0, blur: 0 };
+    const plain = shadowColumns(await rasteriseText('I', style({ fontSize: 80, color: [255, 255, 255, 255], shadow })));
+    const stroked = shadowColumns(
+      await rasteriseText(
+        'I',
+        style({ fontSize: 80, color: [255, 255, 255, 255], shadow, stroke: { width: 16, color: [255, 0, 0, 255] } }),
+      ),
+    );
+    // The stroke shows 8 px either side: its shadow is 16 px wider than the fill's.
+    assert.ok(Math.abs(stroked.width - plain.width - 16) <= 2, `shadow ${plain.width} -> ${stroked.width} px`);
+    assert.ok(Math.max(...stroked.alphas) <= 130, `one coat of the shadow's alpha: ${[...stroked.alphas]}`);
+  });
+
   it('letterSpacing widens a line by the spacing per character', async () => {
     const a = await measure('abcdef', style());
     const b = await measure('abcdef', style({ letterSpacing: 5 }));

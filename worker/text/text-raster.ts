@@ -95,9 +95,8 @@ class Layout {
     readonly families: string[],
   ) {}
 
-  textStyle(fontSize: number, color: Rgba, shadows: boolean): CkTextStyle {
+  textStyle(fontSize: number, color: Rgba): CkTextStyle {
     const { ck, style } = this;
-    const sh = style.shadow;
     return {
       color: colour(ck, color),
       fontFamilies: this.families,
@@ -106,18 +105,13 @@ class Layout {
       halfLeading: true,
       letterSpacing: style.letterSpacing ?? 0,
       ...(style.lang ? { locale: style.lang } : {}),
-      ...(shadows && sh
-        ? {
-            shadows: [{ color: colour(ck, sh.color), offset: [sh.offsetX, sh.offsetY], blurRadius: sh.blur }],
-          }
-        : {}),
     };
   }
 
-  /** A paragraph of the text; `paint` (a stroke) replaces the colour when given. */
-  build(fontSize: number, maxLines: number | undefined, color: Rgba, opts: { paint?: Paint; shadows?: boolean } = {}) {
+  /** A paragraph of the text; `paint` (a stroke, a shadow) replaces the colour when given. */
+  build(fontSize: number, maxLines: number | undefined, color: Rgba, opts: { paint?: Paint } = {}) {
     const { ck, style } = this;
-    const ts = this.textStyle(fontSize, color, opts.shadows ?? false);
+    const ts = this.textStyle(fontSize, color);
     const paraStyle = new ck.ParagraphStyle({
       textStyle: ts,
       textAlign: { left: ck.TextAlign.Left, center: ck.TextAlign.Center, right: ck.TextAlign.Right }[style.align],
@@ -359,24 +353,58 @@ function passesFor(
       paint.delete();
     });
   }
-  const stroke = style.stroke;
-  if (stroke && stroke.width > 0) {
+  const stroke = style.stroke && style.stroke.width > 0 ? style.stroke : undefined;
+  /** The glyphs as laid out, drawn with `paint`. */
+  const glyphs = (paint: Paint, color: Rgba) => {
+    const p = layout.build(built.fontSize, built.maxLines, color, { paint });
+    p.layout(built.width);
+    disposables.push(p, paint);
+    return p;
+  };
+  const strokePaint = (color: Rgba) => {
     const paint = new ck.Paint();
     paint.setAntiAlias(true);
     paint.setStyle(ck.PaintStyle.Stroke);
     paint.setStrokeJoin(ck.StrokeJoin.Round);
     paint.setStrokeCap(ck.StrokeCap.Round);
     // Centred on the glyph's outline: half of it shows outside, under the fill.
-    paint.setStrokeWidth(stroke.width);
-    paint.setColor(colour(ck, stroke.color));
-    const sp = layout.build(built.fontSize, built.maxLines, stroke.color, { paint, shadows: withShadow });
-    sp.layout(built.width);
-    disposables.push(sp, paint);
+    paint.setStrokeWidth(stroke!.width);
+    paint.setColor(colour(ck, color));
+    return paint;
+  };
+  const fillPaint = (color: Rgba) => {
+    const paint = new ck.Paint();
+    paint.setAntiAlias(true);
+    paint.setColor(colour(ck, color));
+    return paint;
+  };
+  const sh = style.shadow;
+  if (sh && withShadow) {
+    // The shadow of the glyphs and their stroke together: both shapes drawn opaque into a layer,
+    // which is blurred (SkParagraph's radius-to-sigma) and laid down at the shadow's alpha once, so
+    // where the stroke overlaps the fill the shadow is not darker.
+    const opaque: Rgba = [sh.color[0], sh.color[1], sh.color[2], 255];
+    const shapes = [...(stroke ? [glyphs(strokePaint(opaque), opaque)] : []), glyphs(fillPaint(opaque), opaque)];
+    const layerPaint = new ck.Paint();
+    layerPaint.setAlphaf(sh.color[3] / 255);
+    if (sh.blur > 0) {
+      const sigma = 0.57735 * sh.blur + 0.5;
+      const blur = ck.ImageFilter.MakeBlur(sigma, sigma, ck.TileMode.Decal, null);
+      layerPaint.setImageFilter(blur);
+      disposables.push(blur);
+    }
+    disposables.push(layerPaint);
+    steps.push((canvas, x, y) => {
+      canvas.saveLayer(layerPaint);
+      for (const p of shapes) canvas.drawParagraph(p, x + sh.offsetX, y + sh.offsetY);
+      canvas.restore();
+    });
+  }
+  if (stroke) {
+    const sp = glyphs(strokePaint(stroke.color), stroke.color);
     steps.push((canvas, x, y) => canvas.drawParagraph(sp, x, y));
   }
-  const fp = layout.build(built.fontSize, built.maxLines, fill, { shadows: withShadow && !stroke });
-  fp.layout(built.width);
-  disposables.push(fp);
+  const fp = glyphs(fillPaint(fill), fill);
   steps.push((canvas, x, y) => canvas.drawParagraph(fp, x, y));
   return {
     draw: (canvas, x, y) => {

@@ -117,6 +117,25 @@ function silentVariant(movie: Movie): Movie {
   };
 }
 
+/**
+ * A run and its comparison, `reps` of each, alternated (first: the run already made), so that
+ * both see the same drift of this machine's speed (20% over minutes; their ratio much less).
+ */
+async function alternated<A, B>(
+  first: A,
+  run: () => Promise<A>,
+  reps: number,
+  other: () => Promise<B>,
+): Promise<[A[], B[]]> {
+  const runs = [first];
+  const others: B[] = [];
+  for (let n = 0; n < reps; n++) {
+    others.push(await other());
+    if (n < reps - 1) runs.push(await run());
+  }
+  return [runs, others];
+}
+
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -213,6 +232,7 @@ export async function main(argv: string[]): Promise<number> {
     let videoRow: string[] | undefined;
     let textRow: string[] | undefined;
     let textWalls = '';
+    const reps = values.quick ? 1 : 3;
     for (const [i, [name, movie, parallel, runConfig]] of (values.quick ? runs.slice(0, 2) : runs).entries()) {
       process.stderr.write(`rendering ${name}...\n`);
       const render = () => measureRender(movie, runConfig, parallel);
@@ -220,49 +240,35 @@ export async function main(argv: string[]): Promise<number> {
       let note = '';
       frames = m.value.totalFrames;
       let textRun: typeof m | undefined;
+      const wallsNote = (runs: { wallSec: number }[]) =>
+        runs.length > 1 ? `; median of ${runs.map((t) => t.wallSec.toFixed(1)).join(', ')} s` : '';
       if (i === 0) {
-        // bench-60s against the text-heavy movie: three of each, alternated, the medians compared
-        // (the text movie's first render also loads its fonts, as a fresh worker would).
-        const tries = [m];
-        const texts = [];
-        const reps = values.quick ? 1 : 3;
-        for (let n = 0; n < reps; n++) {
+        // bench-60s against the text-heavy movie (whose first render also loads its fonts, as a
+        // fresh worker would).
+        const [runs, texts] = await alternated(m, render, reps, async () => {
           process.stderr.write('rendering bench-60s-text...\n');
-          texts.push(await measureRender(textMovie, config, 1));
-          if (n < reps - 1) tries.push(await render());
-        }
-        m = medianRun(tries);
+          return measureRender(textMovie, config, 1);
+        });
+        m = medianRun(runs);
         textRun = medianRun(texts);
-        if (tries.length > 1) {
-          note = `; median of ${tries.map((t) => t.wallSec.toFixed(1)).join(', ')} s`;
-          textWalls = texts.map((t) => t.wallSec.toFixed(1)).join(', ');
-        }
+        note = wallsNote(runs);
+        textWalls = wallsNote(texts);
       }
       if (i === 1) {
-        // The clip run against its floor: three of each, alternated, the medians compared (this
-        // machine's speed drifts by 20% over minutes; the ratio between the two much less).
-        const tries = [m];
-        const floors = [];
-        const reps = values.quick ? 1 : 3;
-        for (let n = 0; n < reps; n++) {
+        // The clip run against its floor.
+        const [runs, floors] = await alternated(m, render, reps, async () => {
           process.stderr.write('measuring the clip floor...\n');
-          floors.push(await measureClipFloor());
-          if (n < reps - 1) tries.push(await render());
-        }
-        m = medianRun(tries);
+          return measureClipFloor();
+        });
+        m = medianRun(runs);
         clipFloor = medianRun(floors);
-        if (tries.length > 1) note = `; median of ${tries.map((t) => t.wallSec.toFixed(1)).join(', ')} s`;
+        note = wallsNote(runs);
       }
       ({ width, height, fps } = m.value);
       const row = renderRow(name, m, note);
       if (i === 0) serialRow = row;
       if (i === 1) videoRow = row;
-      if (textRun)
-        textRow = renderRow(
-          'bench-60s-text (text-heavy, no voice)',
-          textRun,
-          textWalls && `; median of ${textWalls} s`,
-        );
+      if (textRun) textRow = renderRow('bench-60s-text (text-heavy, no voice)', textRun, textWalls);
     }
     process.stderr.write('measuring the encode floor...\n');
     const floor = await measure(() =>

@@ -61,6 +61,3 @@ export function textStyleOf(
       : undefined,
   };
 }
-
-/** The family a bundled font name stands for (the default when the element names none). */
-export const fontNameOf = (el: TextElement | SubtitlesElement): string => el.font ?? DEFAULT_FONT;

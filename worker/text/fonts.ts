@@ -123,9 +123,10 @@ class FontRegistry {
     const forced = new Set([...unresolved, ...(needed.has(0xfffd) ? [0xfffd] : [])]);
     const out: string[] = [];
     if (typeof primary === 'string') {
-      out.push(...this.familyFiles(primary, weight, new Set([...needed, 0x20, ELLIPSIS.codePointAt(0)!]), forced));
-      // What the family's files cover (by their ranges) needs no fallback.
-      this.familyFiles(primary, weight, needed, forced);
+      // The family's own space and ellipsis (for a cut line), whatever the text holds; what its
+      // files cover (by their ranges) needs no fallback.
+      needed.add(0x20).add(ELLIPSIS.codePointAt(0)!);
+      out.push(...this.familyFiles(primary, weight, needed, forced));
     } else {
       out.push(primary.alias);
       const ids = primary.font.getGlyphIDs(String.fromCodePoint(...needed));

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { DEFAULT_FONT, DEFAULT_SHADOW, type SubtitlesElement, type TextElement } from '../../movie/index.ts';
+import { DEFAULT_SHADOW, type SubtitlesElement, type TextElement } from '../../movie/index.ts';
 import { SubtitlesElement as SubtitlesSchema, TextElement as TextSchema } from '../../movie/v1/schema.ts';
 import { parseColor } from '../color.ts';
 import type { UserFont } from './fonts.ts';

@@ -152,7 +152,13 @@ export const ERROR_CATALOG = {
     status: 503,
     exit: 54,
     title: 'Service temporarily unavailable',
-    doc: 'The service cannot reach its database right now (a restart or failover). Retry after `Retry-After` seconds; retry a POST with the same `Idempotency-Key`, so a request that did take effect is not made twice.',
+    doc: 'The service cannot reach its database (a restart or failover) or its object store right now. Retry after `Retry-After` seconds; retry a POST with the same `Idempotency-Key`, so a request that did take effect is not made twice.',
+  },
+  STORAGE_UNAVAILABLE: {
+    status: 503,
+    exit: 56,
+    title: 'Object storage unavailable',
+    doc: 'The platform could not store a file (a render output, a segment) because its object store stayed unreachable for the whole retry window (`S3_RETRY_SEC`, 2 minutes by default). A platform fault: nothing was charged and the reserved credits were released. Create the render again.',
   },
   RENDER_FAILED: {
     status: 500,

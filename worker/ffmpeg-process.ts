@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { AppError } from '../lib/errors.ts';
 import { concatList, finalMuxArgs } from './ffmpeg-args.ts';
+import { spawnTied } from './tied-child.ts';
 
 const STDERR_KEEP = 8000;
 
@@ -11,7 +12,7 @@ function tail(s: string): string {
 
 /** Starts ffmpeg (or ffprobe) and keeps the end of its stderr for error messages. */
 function start(bin: string, args: string[], stdin: 'pipe' | 'ignore', signal?: AbortSignal) {
-  const child = spawn(bin, args, { stdio: [stdin, 'pipe', 'pipe'], signal });
+  const child = spawnTied(bin, args, { stdio: [stdin, 'pipe', 'pipe'], signal });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-STDERR_KEEP);

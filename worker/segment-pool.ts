@@ -1,9 +1,10 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { bundledEntry } from '../lib/bundled-entry.ts';
 import { AppError, isErrorCode } from '../lib/errors.ts';
 import { ownModule } from '../lib/module-path.ts';
 import type { SegmentJob, SegmentStats } from './render-segment.ts';
 import type { FromChild, ToChild } from './segment-child.ts';
+import { forkTied } from './tied-child.ts';
 
 const CHILD = ownModule('./segment-child.ts', import.meta.url);
 
@@ -25,7 +26,7 @@ export class SegmentChild {
   constructor(env: NodeJS.ProcessEnv) {
     this.started = bundledEntry(CHILD).then((entry) => {
       if (this.killed) throw new Error('killed before it started');
-      const child = fork(entry, [], {
+      const child = forkTied(entry, [], {
         // The frame loop reuses its buffers and allocates little: a small young generation keeps
         // ~25 MB of RSS off the child at no measurable cost in collection time.
         execArgv: ['--max-semi-space-size=2'],

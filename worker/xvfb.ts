@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
+import { spawnTied } from './tied-child.ts';
 
 /** An X display for headless-gl: the caller's own, or an Xvfb we started and must stop. */
 export interface Display {
@@ -21,7 +22,7 @@ export async function ensureDisplay(env: NodeJS.ProcessEnv, logger?: Logger): Pr
   if (env.DISPLAY) {
     return { name: env.DISPLAY, died: new Promise<never>(() => {}), stop: async () => {} };
   }
-  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp'], {
+  const child = spawnTied('Xvfb', ['-displayfd', '3', '-screen', '0', '64x64x24', '-nolisten', 'tcp'], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -259,7 +259,7 @@ describe('Dockerfile', () => {
     const prod = Object.keys(pkg.dependencies);
     assert.ok(prod.includes('@echogarden/espeak-ng-emscripten'));
     assert.ok(prod.filter((d) => d.startsWith('@fontsource/')).length >= 10);
-    assert.match(readFileSync(join(ROOT, 'worker/tts/espeak.ts'), 'utf8'), /fork\(/);
+    assert.match(readFileSync(join(ROOT, 'worker/tts/espeak.ts'), 'utf8'), /forkTied\(/);
   });
 
   it('applies patches/*.patch in the build stage, after the install and before the build', () => {

@@ -8,12 +8,13 @@
  * rate conversion happens in ffmpeg, so nothing drifts over a long clip, at 24, 25, 29.97, 60 fps
  * or a variable rate, and a frame is shown twice only when the movie's rate is above the source's.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
+import { spawnTied } from '../tied-child.ts';
 
 export interface VideoSourcePlan {
   /** Local file (fetched by preparation). */
@@ -117,7 +118,9 @@ class Decoder {
   constructor(ffmpeg: string, plan: VideoSourcePlan, fromSec: number, frameBytes: number) {
     this.#frameBytes = frameBytes;
     this.#socketPath = join(tmpdir(), `framewright-video-${process.pid}-${socketN++}.sock`);
-    this.child = spawn(ffmpeg, decoderArgs(plan, fromSec, this.#socketPath), { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = spawnTied(ffmpeg, decoderArgs(plan, fromSec, this.#socketPath), {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     this.child.stderr!.on('data', (chunk: Buffer) => this.#onStderr(chunk.toString('latin1')));
     this.child.once('error', (err) => this.#fail(err));
     this.child.once('close', (code, signal) => {

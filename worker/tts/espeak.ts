@@ -1,6 +1,7 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { bundledEntry } from '../../lib/bundled-entry.ts';
 import { ownModule } from '../../lib/module-path.ts';
+import { forkTied } from '../tied-child.ts';
 import type { EspeakReply, EspeakRequest, EspeakWord } from './espeak-child.ts';
 
 const CHILD = ownModule('./espeak-child.ts', import.meta.url);
@@ -40,7 +41,7 @@ export class EspeakClient {
   }
 
   private spawn(entry: string): Promise<void> {
-    const child = fork(entry, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = forkTied(entry, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     this.child = child;
     child.stderr?.on('data', (d: Buffer) => {
       this.stderr = (this.stderr + d.toString()).slice(-4000);

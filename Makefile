@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help install build run test lint format typecheck test-only fuzz crds bench-movie bench-api bench-render bench-e2e bench-operator bench-parallel clean
+.PHONY: help install build run test lint format typecheck test-only fuzz crds bench-movie bench-api bench-render bench-e2e bench-operator bench-parallel soak clean
 
 help: ## Show the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -57,6 +57,9 @@ bench-e2e: install ## 20 renders through the whole pipeline
 
 bench-operator: install ## 1,000 Renders -> Jobs through the operator vs direct Job creates
 	scripts/with-services.sh ./bin/framewright bench operator
+
+soak: install ## Random faults (database, Redis, S3, killed workers and serve) while renders run, SOAK_MINUTES (10); prints done, lost, charged twice
+	scripts/with-services.sh node --import tsx test/faults/soak.ts
 
 clean: ## Remove local data and scratch files
 	rm -rf data .tmp dist

@@ -36,7 +36,7 @@ import { logger, newAccount } from '../api/helpers.ts';
 import { freePort } from '../services/free-port.ts';
 import { PostgresServer } from '../services/postgres-server.ts';
 import { type ServeProcess, spawnServe, untilReady } from '../services/serve-process.ts';
-import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
+import { startTcpProxy } from '../services/tcp-proxy.ts';
 
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -153,7 +153,7 @@ async function main(): Promise<void> {
 
   /** One client: submit, retry the same key until a render comes back, follow it to its end. */
   async function client(): Promise<void> {
-    for (let n = 0; !stopping; n++) {
+    while (!stopping) {
       const entry: Submitted = { key: `soak-${SEED}-${submitted.length}`, ids: new Set() };
       submitted.push(entry);
       const body = JSON.stringify({ movie: movie(submitted.length) });

@@ -74,7 +74,17 @@ run(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`framewright: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exitCode = 1;
+    // A throw no command caught: one JSON line (as every line a pod writes), then exit at once,
+    // whatever the command had opened (a database pool would keep the process alive for ever).
+    const e = err instanceof Error ? err : new Error(String(err));
+    const line = {
+      level: 60,
+      time: new Date().toISOString(),
+      name: 'cli',
+      err: { type: e.name, message: e.message, stack: e.stack, code: (e as NodeJS.ErrnoException).code },
+      msg: `framewright ${process.argv[2] ?? ''} failed: ${e.message}`,
+    };
+    process.stderr.write(`${JSON.stringify(line)}\n`);
+    process.exit(1);
   },
 );

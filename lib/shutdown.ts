@@ -31,3 +31,31 @@ export function untilShutdown(logger: Logger, stop: () => Promise<void>): Promis
     process.once('SIGINT', () => onSignal('SIGINT'));
   });
 }
+
+/** The message of the one line a failed start-up logs (tests and log alerts look for it). */
+export const STARTUP_FAILED_MESSAGE = 'start-up failed: the process exits';
+
+/**
+ * A start-up that failed (a port taken, a setting refused, a cluster unreachable): one fatal JSON
+ * line, a bounded attempt to close what was opened (`cleanup`, at most `cleanupMs`), then exit 1
+ * at once. Left alone, whatever start-up had opened (a database pool, a listener, a worker
+ * thread) would keep a process that serves nothing alive until its startup probe gives up.
+ */
+export async function exitOnStartupFailure(
+  logger: Logger,
+  err: unknown,
+  cleanup: () => Promise<void> = async () => {},
+  cleanupMs = 3_000,
+): Promise<never> {
+  logger.fatal({ err }, STARTUP_FAILED_MESSAGE);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    cleanup().catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, cleanupMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  // pino flushes its stream on exit.
+  process.exit(1);
+}

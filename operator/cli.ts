@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { EnvSchema, readEnv } from '../lib/config.ts';
+import { type Env, EnvSchema, readEnv } from '../lib/config.ts';
 import { loadKubeConfig } from '../lib/kube/client.ts';
-import { createLogger, logProcessFailures } from '../lib/logger.ts';
+import { createLogger, type Logger, logProcessFailures } from '../lib/logger.ts';
 import { startMetricsServer } from '../lib/metrics/metrics-server.ts';
-import { untilShutdown } from '../lib/shutdown.ts';
+import { exitOnStartupFailure, untilShutdown } from '../lib/shutdown.ts';
 import { openDatabaseWhenUp } from '../store/database.ts';
 import { Operator } from './operator.ts';
 import { operatorSettings } from './settings.ts';
@@ -15,21 +15,27 @@ import { operatorSettings } from './settings.ts';
  * leader Lease, so another replica takes over at once.
  */
 export async function main(argv: string[]): Promise<number> {
-  parseArgs({ args: argv, options: {}, strict: true });
-  const { values } = readEnv(EnvSchema);
-  const logger = createLogger({ level: values.LOG_LEVEL ?? 'info', name: 'operator' });
-  logProcessFailures(logger);
-  let settings: ReturnType<typeof operatorSettings>;
+  // Until LOG_LEVEL is read, failures are logged at the default level.
+  let logger: Logger = createLogger({ name: 'operator' });
+  const opened: (() => Promise<void>)[] = [];
   try {
-    settings = operatorSettings(process.env);
+    parseArgs({ args: argv, options: {}, strict: true });
+    const { values } = readEnv(EnvSchema);
+    logger = createLogger({ level: values.LOG_LEVEL ?? 'info', name: 'operator' });
+    logProcessFailures(logger);
+    return await start(values, logger, opened);
   } catch (err) {
-    process.stderr.write(`framewright operator: ${(err as Error).message}\n`);
-    return 2;
+    // A setting refused, the metrics port taken: one JSON line and exit 1 at once, not a process
+    // kept alive by its database pool until a startup probe gives up.
+    return exitOnStartupFailure(logger, err, async () => {
+      for (const close of opened.reverse()) await close().catch(() => {});
+    });
   }
-  if (!values.DATABASE_URL) {
-    process.stderr.write('framewright operator: DATABASE_URL must name the PostgreSQL database the API uses\n');
-    return 2;
-  }
+}
+
+async function start(values: Env, logger: Logger, opened: (() => Promise<void>)[]): Promise<number> {
+  const settings = operatorSettings(process.env);
+  if (!values.DATABASE_URL) throw new Error('DATABASE_URL must name the PostgreSQL database the API uses');
   const kc = loadKubeConfig(process.env);
   const db = await openDatabaseWhenUp({
     databaseUrl: values.DATABASE_URL,
@@ -38,6 +44,7 @@ export async function main(argv: string[]): Promise<number> {
     // A pass holds a connection only for its read and its one transaction: a few serve many workers.
     max: Math.max(Number(values.DATABASE_POOL_SIZE ?? 4), Math.ceil(settings.workers / 4)),
   });
+  opened.push(() => db.close());
   const operator = new Operator({
     kc,
     db,

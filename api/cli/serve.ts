@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
-import { EnvSchema, readEnv } from '../../lib/config.ts';
-import { createLogger, logProcessFailures } from '../../lib/logger.ts';
+import { type Env, EnvSchema, readEnv } from '../../lib/config.ts';
+import { createLogger, type Logger, logProcessFailures } from '../../lib/logger.ts';
 import { startMetricsServer } from '../../lib/metrics/metrics-server.ts';
-import { untilShutdown } from '../../lib/shutdown.ts';
+import { exitOnStartupFailure, untilShutdown } from '../../lib/shutdown.ts';
 import { countAccounts } from '../../store/accounts-repo.ts';
 import { openDatabaseWhenUp } from '../../store/database.ts';
 import { buildApp, createApiMetrics } from '../app.ts';
 import { createAccountWithKey } from '../auth/provision.ts';
-import { apiConfig } from '../config.ts';
+import { type ApiConfig, apiConfig } from '../config.ts';
 import { createPipeline, pipelineConfig } from '../pipeline/pipeline.ts';
 
 /**
@@ -16,11 +16,27 @@ import { createPipeline, pipelineConfig } from '../pipeline/pipeline.ts';
  * once. SIGTERM/SIGINT stop accepting, finish in-flight requests, then close the database.
  */
 export async function main(argv: string[]): Promise<number> {
-  parseArgs({ args: argv, options: {}, strict: true });
-  const { values } = readEnv(EnvSchema);
-  const config = apiConfig(values);
-  const logger = createLogger({ level: config.logLevel, name: 'api' });
-  logProcessFailures(logger);
+  // Until the configuration is read, failures are logged at the default level.
+  let logger: Logger = createLogger({ name: 'api' });
+  // What start-up opened, closed (in reverse) when a later step fails.
+  const opened: (() => Promise<void>)[] = [];
+  try {
+    parseArgs({ args: argv, options: {}, strict: true });
+    const { values } = readEnv(EnvSchema);
+    const config = apiConfig(values);
+    logger = createLogger({ level: config.logLevel, name: 'api' });
+    logProcessFailures(logger);
+    return await start(values, config, logger, opened);
+  } catch (err) {
+    // A port taken, a setting refused: one JSON line and exit 1 at once, not a process kept
+    // alive by its database pool until a startup probe gives up.
+    return exitOnStartupFailure(logger, err, async () => {
+      for (const close of opened.reverse()) await close().catch(() => {});
+    });
+  }
+}
+
+async function start(values: Env, config: ApiConfig, logger: Logger, opened: (() => Promise<void>)[]): Promise<number> {
   // A database that is not up yet (a cluster starting, a failover) is waited for, not a crash.
   const db = await openDatabaseWhenUp({
     databaseUrl: config.databaseUrl,
@@ -30,6 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     // The embedded database: the CLI reaches it through this process while it runs.
     share: true,
   });
+  opened.push(() => db.close());
   if ((await countAccounts(db.sql)) === 0) {
     const { account, key } = await createAccountWithKey(db, { plan: 'trial', name: 'First account' });
     process.stdout.write(
@@ -41,6 +58,7 @@ export async function main(argv: string[]): Promise<number> {
   // One registry for the app, the executor and the webhook dispatcher of this process.
   const metrics = createApiMetrics(db);
   const pipeline = await createPipeline({ api: config, config: pipelineConfig(values), db, logger, metrics });
+  opened.push(() => pipeline.close());
   const app = await buildApp({
     config,
     db,
@@ -50,11 +68,13 @@ export async function main(argv: string[]): Promise<number> {
     links: pipeline.links,
     metrics,
   });
+  opened.push(() => app.close());
   // Its own port, so an Ingress in front of PORT never exposes /metrics.
   const metricsServer =
     config.metricsPort === undefined
       ? undefined
       : await startMetricsServer({ registry: metrics.registry, port: config.metricsPort, host: config.host });
+  if (metricsServer) opened.push(() => metricsServer.close());
   await app.listen({ port: config.port, host: config.host });
   pipeline.start();
 

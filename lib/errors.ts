@@ -160,6 +160,12 @@ export const ERROR_CATALOG = {
     title: 'Object storage unavailable',
     doc: 'The platform could not store a file (a render output, a segment) because its object store stayed unreachable for the whole retry window (`S3_RETRY_SEC`, 2 minutes by default). A platform fault: nothing was charged and the reserved credits were released. Create the render again.',
   },
+  INSUFFICIENT_STORAGE: {
+    status: 507,
+    exit: 57,
+    title: 'Platform storage full',
+    doc: "The platform's own disk is full or over its quota, so it could not store an upload or a render's working files. A platform fault, not the request's: nothing was stored or charged, and a failed render's reserved credits were released. Retry later.",
+  },
   RENDER_FAILED: {
     status: 500,
     exit: 51,

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { AppError } from '../lib/errors.ts';
+import { saysDiskFull } from '../lib/platform-fault.ts';
 import { concatList, finalMuxArgs } from './ffmpeg-args.ts';
 import { spawnTied } from './tied-child.ts';
 
@@ -27,6 +28,12 @@ function start(bin: string, args: string[], stdin: 'pipe' | 'ignore', signal?: A
     child.once('close', (code, sig) => {
       if (signal?.aborted) return reject(signal.reason);
       if (code === 0) return resolve(Buffer.concat(chunks));
+      // ffmpeg reports a full disk only in its stderr: the platform's fault, not the document's.
+      if (saysDiskFull(stderr)) {
+        return reject(
+          new AppError('INSUFFICIENT_STORAGE', `The platform's disk is full: ${bin} failed: ${tail(stderr)}`),
+        );
+      }
       reject(new AppError('RENDER_FAILED', `${bin} failed (${sig ?? `exit ${code}`}): ${tail(stderr)}`));
     });
   });

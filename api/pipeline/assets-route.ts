@@ -1,9 +1,7 @@
 import { execFile } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -113,7 +111,8 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
       await mkdir(stagingDir, { recursive: true });
       // ffprobe takes the extension as a hint, as it did when the buffer was written out whole.
       file = path.join(stagingDir, `${stagingName}.${type.extension}`);
-      await pipeline(upload.stream(), createWriteStream(file, { flags: 'wx' }));
+      // A full disk is the platform's fault: an AppError (507), refused as a bad upload is.
+      await upload.saveTo(file);
       return { file, type, size: upload.received };
     } catch (err) {
       if (file) await rm(file, { force: true });
@@ -141,7 +140,7 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
         response: {
           201: AssetResourceSchema,
-          ...errorResponses('PAYLOAD_TOO_LARGE', 'ASSET_INVALID'),
+          ...errorResponses('PAYLOAD_TOO_LARGE', 'ASSET_INVALID', 'INSUFFICIENT_STORAGE'),
         },
       },
     },

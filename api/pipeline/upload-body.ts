@@ -1,4 +1,7 @@
+import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { platformFault } from '../../lib/platform-fault.ts';
 
 /**
  * What a refused upload may still read, past its limit, to let the client finish sending and read
@@ -58,6 +61,19 @@ export class UploadBody {
   async *stream(): AsyncGenerator<Buffer> {
     for (let chunk = this.head.shift(); chunk; chunk = this.head.shift()) yield chunk;
     for (let chunk = await this.next(); chunk; chunk = await this.next()) yield chunk;
+  }
+
+  /**
+   * Writes the whole body to a new file `file` (refused if it exists). A full or failing disk is
+   * the platform's fault, an AppError (INSUFFICIENT_STORAGE, 507), so the caller refuses the upload
+   * as it refuses a bad one and the client reads the answer; any other error is passed on.
+   */
+  async saveTo(file: string): Promise<void> {
+    try {
+      await pipeline(this.stream(), createWriteStream(file, { flags: 'wx' }));
+    } catch (err) {
+      throw platformFault(err, 'storing the upload') ?? err;
+    }
   }
 
   /** Whether the client sent its last byte (a refused upload may not have). */

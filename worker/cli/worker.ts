@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
+import { platformFault } from '../../lib/platform-fault.ts';
 import { validateMovie } from '../../movie/index.ts';
 import type { JobMessage, WorkerMessage } from '../job-protocol.ts';
 import { renderMovie, workerConfigFromEnv } from '../render-movie.ts';
@@ -120,8 +121,11 @@ export async function runJob(
       fps: result.fps,
       renderMs: Date.now() - started,
     };
-  } catch (err) {
-    logger.error({ renderId: job.renderId, err }, 'render failed');
+  } catch (caught) {
+    logger.error({ renderId: job.renderId, err: caught }, 'render failed');
+    // A full or failing disk anywhere under the render (an AppError's cause included) is the
+    // platform's fault: reported with its own code and no path into the customer's document.
+    const err = platformFault(caught, 'rendering') ?? caught;
     return {
       type: 'failed',
       error:

@@ -10,7 +10,7 @@ export type EspeakRequest = { id: number; text: string; voice: string; pcmFile: 
 export type EspeakWord = { textPosition: number; length: number; ms: number };
 export type EspeakReply =
   | { id: number; ok: true; sampleRate: number; samples: number; words: EspeakWord[] }
-  | { id: number; ok: false; message: string };
+  | { id: number; ok: false; message: string; errno?: string };
 
 type Worker = {
   set_voice(v: string): number | undefined;
@@ -62,6 +62,10 @@ process.on('message', (req: EspeakRequest) => {
       id: req.id,
       ok: false,
       message: err instanceof Error ? err.message : String(err),
+      // A full disk (ENOSPC writing the PCM file) is the platform's fault: the parent needs the errno.
+      ...(typeof (err as NodeJS.ErrnoException).code === 'string'
+        ? { errno: (err as NodeJS.ErrnoException).code }
+        : {}),
     } satisfies EspeakReply);
   }
 });

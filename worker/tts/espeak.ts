@@ -53,7 +53,7 @@ export class EspeakClient {
         if (!p) return;
         this.pending.delete(m.id);
         if (m.ok) p.resolve({ sampleRate: m.sampleRate, samples: m.samples, words: m.words });
-        else p.reject(new Error(m.message));
+        else p.reject(Object.assign(new Error(m.message), m.errno ? { code: m.errno } : {}));
       });
       let ended = false;
       const end = (how: string) => {

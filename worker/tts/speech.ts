@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
+import { platformFault } from '../../lib/platform-fault.ts';
 import { defaultVoiceFor, type VoiceElement, type VoiceInfo, voiceById } from '../../movie/index.ts';
 import { alignWords } from './align.ts';
 import { EspeakClient } from './espeak.ts';
@@ -50,6 +51,9 @@ export class SpeechSynthesizer {
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       if (err instanceof AppError) throw err;
+      // A full or failing disk is the platform's fault: its own code, no path into the document.
+      const fault = platformFault(err, 'synthesising speech');
+      if (fault) throw fault;
       throw new AppError('TTS_FAILED', `Speech synthesis with ${voice.id} failed: ${(err as Error).message}`, {
         path,
         cause: err,

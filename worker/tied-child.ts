@@ -10,8 +10,8 @@
  * in one shape, the kubelet in the other, a shell in `framewright render`, and nothing at all when
  * serve itself is killed. The death signal needs no one: it is set on each child, holds whoever
  * the worker's parent is, and chains (a segment renderer killed so kills its own encoder). Node
- * cannot call prctl itself, hence the tiny `setpriv` exec in front (about a millisecond; util-linux
- * is in every Debian image, ours included).
+ * cannot call prctl itself, hence the tiny `setpriv` exec in front (about 2 ms more a start, measured;
+ * util-linux is in every Debian image, ours included).
  *
  * Limits: a child started in the instant before `setpriv` sets the signal outlives a parent that
  * dies in that instant; the signal follows the parent *thread*, and every spawn here runs on the

@@ -22,8 +22,8 @@ export interface ControlPlane {
   serviceAccountKubeconfig(namespace: string, name: string): Promise<string>;
   /** Runs kubectl with the admin kubeconfig; throws (with stderr) when it exits non-zero. */
   kubectl(args: string[], input?: string): Promise<{ stdout: string; stderr: string }>;
-  /** Stops and starts kube-apiserver on the same port and etcd (an apiserver restart). */
-  restartApiserver(): Promise<void>;
+  /** Stops and starts kube-apiserver on the same port and etcd (an apiserver restart), `downMs` apart. */
+  restartApiserver(downMs?: number): Promise<void>;
   /** Compacts etcd to its current revision (so watches from older resourceVersions get 410 Gone once the apiserver's watch cache no longer has them). */
   compactEtcd(): Promise<void>;
   /** Kills everything and removes dir. */
@@ -402,10 +402,11 @@ export async function startControlPlane(opts: { namespace?: string } = {}): Prom
           if (input !== undefined) child.stdin?.end(input);
         });
       },
-      async restartApiserver() {
+      async restartApiserver(downMs = 0) {
         // SIGTERM stops it listening at once, but v1.33's graceful shutdown then often hangs for
         // 10 s and more (after its controllers stop): SIGKILL follows after 2 s.
         if (procs.apiserver) await terminate(procs.apiserver, 2000);
+        if (downMs > 0) await sleep(downMs);
         await startApiserver();
       },
       async compactEtcd() {

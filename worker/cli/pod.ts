@@ -5,7 +5,7 @@ import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { EnvSchema, readEnv } from '../../lib/config.ts';
 import { AppError } from '../../lib/errors.ts';
-import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
+import { isNotFound, loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import type { Render, RenderStatus } from '../../lib/kube/render-resource.ts';
 import { createLogger, type Logger } from '../../lib/logger.ts';
 import { preparingProgress } from '../../lib/render-progress.ts';
@@ -107,6 +107,13 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
 
 /** Progress patches go to the apiserver at most this often; the last one is always sent. */
 const PATCH_EVERY_MS = 1_000;
+
+/**
+ * How long a pod that finished its work keeps trying to report the outcome while the apiserver
+ * does not answer (docs/operations.md, "Exit codes"), and the longest wait between tries.
+ */
+export const REPORT_RETRY_MS = 10 * 60_000;
+const REPORT_RETRY_MAX_DELAY_MS = 5_000;
 
 /**
  * `framewright worker --render NAME`: the command of a render's Job pod. Reads its Render and the
@@ -246,20 +253,28 @@ class StatusSink {
     );
   }
 
-  /** The last report: waits for earlier ones, then retries until it is recorded (or throws). */
+  /**
+   * The last report: waits for earlier ones, then retries until it is recorded. A finished pod
+   * keeps its result through an apiserver outage (a restart's drain alone can take a minute):
+   * it tries again every few seconds for REPORT_RETRY_MS (the Job's activeDeadlineSeconds may end
+   * it sooner), and throws only then, or at once when its Render is gone (nobody to report to).
+   */
   async flush(status: Partial<RenderStatus>): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.pending = undefined;
     await this.inflight;
+    const deadline = Date.now() + REPORT_RETRY_MS;
     for (let attempt = 1; ; attempt++) {
       try {
         await this.renders.patchStatus(this.name, status);
+        if (attempt > 1) this.logger.info({ attempt }, 'outcome reported');
         return;
       } catch (err) {
-        if (attempt >= 5) throw err;
+        const wait = Math.min(REPORT_RETRY_MAX_DELAY_MS, 500 * 2 ** attempt);
+        if (isNotFound(err) || Date.now() + wait > deadline) throw err;
         this.logger.warn({ err, attempt }, 'reporting the outcome failed; retrying');
-        await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+        await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }
   }

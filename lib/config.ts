@@ -86,6 +86,14 @@ export const EnvSchema = Type.Object({
   S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
   S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   S3_FORCE_PATH_STYLE: Type.Optional(Bool),
+  S3_RETRY_SEC: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,4}$',
+      default: '120',
+      description:
+        'Seconds an upload to S3 (an output, a segment, a work object) retries while the store is unreachable before the render fails with STORAGE_UNAVAILABLE.',
+    }),
+  ),
   OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   SCRIPT_MODEL: Type.Optional(Type.String({ minLength: 1 })),

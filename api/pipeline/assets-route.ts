@@ -25,6 +25,11 @@ import { UploadBody } from './upload-body.ts';
 
 const run = promisify(execFile);
 
+/** How long an upload request waits out an unreachable object store before it answers 503. */
+export const ASSET_STORE_RETRY_MS = 5_000;
+/** The Retry-After of that 503, in seconds. */
+const ASSET_STORE_RETRY_AFTER_SEC = 5;
+
 export const AssetResourceSchema = Type.Object(
   {
     id: Type.String(),
@@ -162,8 +167,19 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
           });
         }
         const objectKey = `assets/${id}.${staged.type.extension}`;
-        // Streamed from disk by both adapters; the object appears whole or not at all.
-        await app.objects.putFile(objectKey, staged.file, staged.type.contentType);
+        // Streamed from disk by both adapters; the object appears whole or not at all. A store that
+        // stays unreachable for a few seconds is a 503 with Retry-After: the client holds the bytes.
+        try {
+          await app.objects.putFile(objectKey, staged.file, staged.type.contentType, {
+            retryForMs: ASSET_STORE_RETRY_MS,
+          });
+        } catch (err) {
+          if (!(err instanceof AppError && err.code === 'STORAGE_UNAVAILABLE')) throw err;
+          throw new AppError('SERVICE_UNAVAILABLE', 'The object store cannot be reached right now. Retry shortly.', {
+            headers: { 'retry-after': String(ASSET_STORE_RETRY_AFTER_SEC) },
+            cause: err,
+          });
+        }
         try {
           const row = await insertAsset(app.db.sql, {
             id,

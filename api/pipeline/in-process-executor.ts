@@ -388,13 +388,24 @@ export class InProcessExecutor implements ExecutorPort {
     log: Logger,
   ): Promise<void> {
     const key = `renders/${render.id}.mp4`;
+    // The upload waits out an unreachable store (S3_RETRY_SEC), which may outlast the lease: keep it.
+    const beat = setInterval(
+      () => lifecycle.heartbeat(this.deps, render.id, this.lease).catch(() => {}),
+      this.leaseMs / 3,
+    );
     try {
       await this.opts.objects.putFile(key, output, 'video/mp4');
     } catch (err) {
       log.error({ err }, 'uploading the output failed');
-      const error = this.error('INTERNAL', 'Storing the output failed.');
+      // STORAGE_UNAVAILABLE: the store stayed unreachable for the whole retry window.
+      const storage = (err as { code?: unknown }).code === 'STORAGE_UNAVAILABLE';
+      const error = storage
+        ? this.error('STORAGE_UNAVAILABLE', `Storing the output failed: ${(err as Error).message}`)
+        : this.error('INTERNAL', 'Storing the output failed.');
       await this.record('failure', log, () => lifecycle.fail(this.deps, render.id, this.lease, error));
       return;
+    } finally {
+      clearInterval(beat);
     }
     // The lifecycle prices it, settles the credits and sets the expiry: the executor only reports.
     const completed = await this.record('completion', log, () =>

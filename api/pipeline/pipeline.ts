@@ -75,7 +75,7 @@ export async function createPipeline(deps: {
   const { api, config, db, logger } = deps;
   const workerEnv = deps.executor?.workerEnv ?? process.env;
   const now = deps.now ?? (() => new Date());
-  const objects = objectStore(config.s3, api.dataDir);
+  const objects = objectStore(config.s3, api.dataDir, logger.child({ component: 'objects' }));
   const links = new SignedLinks(await loadSigningSecret(config.signingSecret, api.dataDir), api.publicBaseUrl);
   const inProcess = config.kubernetes
     ? undefined

@@ -17,15 +17,27 @@ export interface ObjectBody extends ObjectInfo {
   range?: ByteRange;
 }
 
+/** How one upload may wait out an unreachable store. */
+export interface PutOptions {
+  /**
+   * At most this long (ms) of retries, within the store's own window (never longer): a request
+   * that a client waits on gives up sooner than a render's output. 0 tries once.
+   */
+  retryForMs?: number;
+}
+
 /**
  * The object-storage port: render outputs and uploaded assets. Two adapters: local disk under
  * DATA_DIR (the embedded default) and S3. Keys are relative paths such as `renders/rnd_x.mp4`.
  */
 export interface ObjectStore {
   readonly kind: 'local' | 's3';
-  /** Uploads a local file; the object appears whole or not at all. */
-  putFile(key: string, path: string, contentType: string): Promise<ObjectInfo>;
-  putBuffer(key: string, data: Buffer, contentType: string): Promise<ObjectInfo>;
+  /**
+   * Uploads a local file; the object appears whole or not at all. An adapter over a network
+   * retries while its store is unreachable, then fails with STORAGE_UNAVAILABLE (an AppError).
+   */
+  putFile(key: string, path: string, contentType: string, options?: PutOptions): Promise<ObjectInfo>;
+  putBuffer(key: string, data: Buffer, contentType: string, options?: PutOptions): Promise<ObjectInfo>;
   /** Metadata, or null when there is no such object. */
   head(key: string): Promise<ObjectInfo | null>;
   /** The object's bytes, optionally a range of them; null when there is no such object. */

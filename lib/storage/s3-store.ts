@@ -1,16 +1,91 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
+  type PutObjectCommandInput,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { assertObjectKey, type ByteRange, type ObjectBody, type ObjectInfo, type ObjectStore } from './object-store.ts';
+import { type BackoffPolicy, retryTransient } from '../backoff.ts';
+import { AppError } from '../errors.ts';
+import {
+  assertObjectKey,
+  type ByteRange,
+  type ObjectBody,
+  type ObjectInfo,
+  type ObjectStore,
+  type PutOptions,
+} from './object-store.ts';
+
+/** How long an upload waits out an unreachable object store, by default (S3_RETRY_SEC): 2 minutes. */
+export const DEFAULT_UPLOAD_RETRY_MS = 120_000;
+
+/** Between upload attempts: 0.5 s doubling to 8 s, jittered (lib/backoff.ts). */
+const UPLOAD_BACKOFF: BackoffPolicy = { baseMs: 500, factor: 2, capMs: 8_000 };
+
+/** A connection that does not open in this time is a failed attempt (a black-holed endpoint). */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** A socket silent this long (no byte either way) is a failed attempt, not a wait without end. */
+const IDLE_TIMEOUT_MS = 30_000;
+
+/** Network errors worth waiting out: the store or the way to it is down for now. */
+const TRANSIENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+/** S3 error names of a store that is busy or restarting (most also come with a 5xx). */
+const TRANSIENT_NAMES: ReadonlySet<string> = new Set([
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'SlowDown',
+  'ServiceUnavailable',
+  'InternalError',
+  'Throttling',
+  'ThrottlingException',
+]);
+
+/**
+ * Whether an object-store call failed for a reason that passes: a refused, reset or timed-out
+ * connection, a 5xx, 408 or 429 answer, SlowDown. A 4xx (no such bucket, access denied, a bad
+ * request) is not: waiting would not change it.
+ */
+export function isTransientStoreError(err: unknown, depth = 0): boolean {
+  if (!(err instanceof Error) || depth > 4) return false;
+  const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  if (status !== undefined && (status >= 500 || status === 408 || status === 429)) return true;
+  if (TRANSIENT_NAMES.has(err.name)) return true;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code !== undefined && TRANSIENT_CODES.has(code)) return true;
+  return isTransientStoreError(err.cause, depth + 1);
+}
+
+/** What went wrong, short and without the endpoint's address (it ends up in a render's error). */
+function reasonOf(err: unknown): string {
+  const e = err as { code?: unknown; name?: unknown; $metadata?: { httpStatusCode?: number } };
+  const status = e.$metadata?.httpStatusCode;
+  if (typeof e.code === 'string') return e.code;
+  if (status !== undefined) return `HTTP ${status}${typeof e.name === 'string' ? ` ${e.name}` : ''}`;
+  return typeof e.name === 'string' ? e.name : 'unknown error';
+}
+
+/** Where the store says it waits (a pino logger fits). */
+export interface StoreLogger {
+  warn(obj: object, msg: string): void;
+}
 
 export interface S3StoreOptions {
   bucket: string;
@@ -21,6 +96,17 @@ export interface S3StoreOptions {
   secretAccessKey?: string;
   /** Key prefix inside the bucket, so several installations can share one. */
   prefix?: string;
+  /**
+   * How long an upload waits out an unreachable store (refused or reset connections, timeouts,
+   * 5xx, SlowDown), retrying with backoff, before it fails with STORAGE_UNAVAILABLE.
+   * Default DEFAULT_UPLOAD_RETRY_MS; 0 tries once.
+   */
+  retryForMs?: number;
+  /** Told of each failed upload attempt that will be retried. */
+  logger?: StoreLogger;
+  /** Socket timeouts of one attempt (tests shorten them); defaults 5 s to connect, 30 s idle. */
+  connectTimeoutMs?: number;
+  idleTimeoutMs?: number;
 }
 
 function isNotFound(err: unknown): boolean {
@@ -36,12 +122,21 @@ export class S3ObjectStore implements ObjectStore {
   readonly client: S3Client;
   readonly bucket: string;
   private readonly prefix: string;
+  private readonly retryForMs: number;
+  private readonly logger: StoreLogger | undefined;
 
   constructor(options: S3StoreOptions) {
     this.bucket = options.bucket;
     this.prefix = options.prefix ? `${options.prefix.replace(/\/+$/, '')}/` : '';
+    this.retryForMs = options.retryForMs ?? DEFAULT_UPLOAD_RETRY_MS;
+    this.logger = options.logger;
     this.client = new S3Client({
       region: options.region,
+      // Without these a black-holed endpoint holds a request for ever, and nothing is retried.
+      requestHandler: {
+        connectionTimeout: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+        socketTimeout: options.idleTimeoutMs ?? IDLE_TIMEOUT_MS,
+      },
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       forcePathStyle: options.forcePathStyle ?? Boolean(options.endpoint),
       ...(options.accessKeyId && options.secretAccessKey
@@ -55,24 +150,69 @@ export class S3ObjectStore implements ObjectStore {
     return this.prefix + key;
   }
 
-  async putFile(key: string, path: string, contentType: string): Promise<ObjectInfo> {
+  /**
+   * One upload, retried while the store is unreachable, for up to the retry window. The SDK's own
+   * retries cannot do this: a streamed body is never retried (it was consumed), and a buffer gets
+   * 3 attempts within about 0.1 s. So each attempt here builds its body anew (`body()` reopens the
+   * file). Once the window has passed, the upload fails with STORAGE_UNAVAILABLE (a platform
+   * fault); an error that waiting would not change (a 4xx) is thrown at once, as it is.
+   */
+  private async upload(
+    key: string,
+    body: () => PutObjectCommandInput['Body'],
+    extra: Omit<PutObjectCommandInput, 'Bucket' | 'Key' | 'Body'>,
+    options: PutOptions,
+  ): Promise<void> {
+    const windowMs = Math.max(0, Math.min(options.retryForMs ?? this.retryForMs, this.retryForMs));
+    const started = Date.now();
+    const Key = this.keyOf(key);
+    // Aborting ends the wait between attempts: one last attempt runs, and its error is thrown.
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), windowMs);
+    timer.unref();
+    try {
+      await retryTransient(
+        async () => {
+          const Body = body();
+          try {
+            return await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body, ...extra }));
+          } finally {
+            // A failed attempt may leave its file stream unread: close it (each attempt opens its own).
+            if (Body instanceof Readable) Body.destroy();
+          }
+        },
+        {
+          isTransient: (err) => windowMs > 0 && isTransientStoreError(err),
+          signal: stop.signal,
+          policy: UPLOAD_BACKOFF,
+          onRetry: (err, attempt, delayMs) =>
+            this.logger?.warn(
+              { key, attempt, retryInMs: delayMs, reason: reasonOf(err), err },
+              'the object store did not take the upload; retrying',
+            ),
+        },
+      );
+    } catch (err) {
+      if (!isTransientStoreError(err)) throw err;
+      const seconds = Math.round((Date.now() - started) / 1000);
+      throw new AppError(
+        'STORAGE_UNAVAILABLE',
+        `The object store could not be reached to store ${key} (${reasonOf(err)}, for ${seconds} s).`,
+        { cause: err },
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async putFile(key: string, path: string, contentType: string, options: PutOptions = {}): Promise<ObjectInfo> {
     const { size } = await stat(path);
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: this.keyOf(key),
-        Body: createReadStream(path),
-        ContentLength: size,
-        ContentType: contentType,
-      }),
-    );
+    await this.upload(key, () => createReadStream(path), { ContentLength: size, ContentType: contentType }, options);
     return { size, contentType };
   }
 
-  async putBuffer(key: string, data: Buffer, contentType: string): Promise<ObjectInfo> {
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key), Body: data, ContentType: contentType }),
-    );
+  async putBuffer(key: string, data: Buffer, contentType: string, options: PutOptions = {}): Promise<ObjectInfo> {
+    await this.upload(key, () => data, { ContentType: contentType }, options);
     return { size: data.length, contentType };
   }
 

@@ -136,7 +136,7 @@ export async function runPod(
   }
   const renders = new RendersClient(loadKubeConfig(env), namespace);
   const { values } = readEnv(EnvSchema, env);
-  const objects = objectStoreFromEnv(values);
+  const objects = objectStoreFromEnv(values, logger);
   const render = await renders.get(name);
   const sink = new StatusSink(renders, name, logger);
   const controller = new AbortController();
@@ -183,7 +183,13 @@ export async function runPod(
     }
     if (result.type !== 'done') throw new Error(`unexpected worker result ${result.type}`);
     const { outputKey } = render.spec;
-    await objects.putFile(outputKey, output, 'video/mp4');
+    try {
+      await objects.putFile(outputKey, output, 'video/mp4');
+    } catch (err) {
+      // The store stayed unreachable for its whole retry window: STORAGE_UNAVAILABLE, reported.
+      if (err instanceof AppError) return await sink.failed(err);
+      throw err;
+    }
     // The operator completes the render once the Job is Complete and these fields are in the status.
     await sink.flush({ phase: 'rendering', progress: 99, durationSec: result.durationSec, outputKey });
     logger.info({ durationSec: result.durationSec, renderMs: result.renderMs }, 'render done');

@@ -138,3 +138,14 @@ export async function getRenderById(sql: Queryable, id: string): Promise<RenderR
   const [row] = await sql<RenderRow[]>`SELECT * FROM renders WHERE id = ${id}`;
   return row;
 }
+
+/**
+ * Ids of started renders (preparing or rendering) whose row has not changed since `before`,
+ * oldest first: the cluster executor fails those whose Render is gone.
+ */
+export async function startedUnchangedSince(sql: Queryable, before: Date, limit: number): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT id FROM renders WHERE status IN ('preparing', 'rendering') AND updated_at < ${before}
+    ORDER BY updated_at, id LIMIT ${limit}`;
+  return rows.map((r) => r.id);
+}

@@ -1,11 +1,12 @@
 import { jitteredDelay, LOOP_BACKOFF } from '../../lib/backoff.ts';
+import { errorBody } from '../../lib/errors.ts';
 import { isAlreadyExists, type RendersClient } from '../../lib/kube/client.ts';
 import { movieObject, renderResource, renderResourceName } from '../../lib/kube/render-resource.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { Database } from '../../store/database.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
-import { getRenderById } from '../../store/renders-repo.ts';
+import { getRenderById, startedUnchangedSince } from '../../store/renders-repo.ts';
 import type { RenderRow } from '../../store/types.ts';
 import type { ExecutorPort } from '../executor.ts';
 
@@ -14,6 +15,8 @@ export interface KubernetesExecutorOptions {
   objects: ObjectStore;
   renders: RendersClient;
   namespace: string;
+  /** Where the errors' docsUrl points (PUBLIC_BASE_URL). */
+  publicBaseUrl?: string;
   /** Pods tried per render (spec.maxAttempts). */
   maxAttempts?: number;
   logger: Logger;
@@ -22,7 +25,16 @@ export interface KubernetesExecutorOptions {
   resyncMs?: number;
   /** A queued row younger than this is left to its own request (default 5 s). */
   graceMs?: number;
+  /**
+   * A started render whose Render is gone and whose row has not changed for this long is failed
+   * as cancelled, its credits released (default 60 s: the operator, when it runs, does it first).
+   */
+  goneGraceMs?: number;
 }
+
+/** Why a started render whose Render resource is gone was failed (RENDER_CANCELLED). */
+export const RENDER_GONE_MESSAGE =
+  'The render was cancelled: its Render resource is gone (deleted while no operator ran, or with the chart). Nothing was charged.';
 
 /**
  * The cluster executor of the API: after gating commits a render as `queued`, its movie goes to
@@ -97,11 +109,24 @@ export class KubernetesExecutor implements ExecutorPort {
     tick();
   }
 
-  /** One pass: every queued row older than the grace period gets its Render. Returns how many. */
+  /**
+   * One pass: every queued row older than the grace period gets its Render; every started render
+   * whose Render is gone (deleted while no operator ran, or left by `helm uninstall` and removed)
+   * fails as cancelled, so its credits are released. Returns how many Renders were created.
+   */
   async resync(): Promise<number> {
-    const before = new Date(this.now().getTime() - (this.opts.graceMs ?? 5_000));
-    const ids = await lifecycle.queuedBefore({ db: this.opts.db, now: this.now }, before, 500);
-    if (ids.length === 0) return 0;
+    const now = this.now().getTime();
+    const ids = await lifecycle.queuedBefore(
+      { db: this.opts.db, now: this.now },
+      new Date(now - (this.opts.graceMs ?? 5_000)),
+      500,
+    );
+    const started = await startedUnchangedSince(
+      this.opts.db.sql,
+      new Date(now - (this.opts.goneGraceMs ?? 60_000)),
+      500,
+    );
+    if (ids.length === 0 && started.length === 0) return 0;
     const existing = new Set((await this.opts.renders.list()).map((r) => r.metadata.name));
     let created = 0;
     for (const id of ids) {
@@ -112,6 +137,14 @@ export class KubernetesExecutor implements ExecutorPort {
       created++;
     }
     if (created) this.opts.logger.info({ created }, 'created Renders for queued renders that had none');
+    for (const id of started) {
+      if (existing.has(renderResourceName(id))) continue;
+      // Without a lease: whatever holds it, the render can no longer finish. Once only.
+      const error = errorBody(this.opts.publicBaseUrl ?? '', 'RENDER_CANCELLED', RENDER_GONE_MESSAGE);
+      if (await lifecycle.fail({ db: this.opts.db, now: this.now }, id, null, error)) {
+        this.opts.logger.warn({ renderId: id }, 'render cancelled: its Render is gone; credits released');
+      }
+    }
     return created;
   }
 

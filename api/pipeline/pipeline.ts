@@ -103,6 +103,7 @@ export async function createPipeline(deps: {
       objects,
       renders: new RendersClient(loadKubeConfig(process.env), config.kubernetes?.namespace ?? 'default'),
       namespace: config.kubernetes?.namespace ?? 'default',
+      publicBaseUrl: api.publicBaseUrl,
       logger: logger.child({ component: 'executor' }),
       now,
     });

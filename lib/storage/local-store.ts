@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { platformFault } from '../platform-fault.ts';
 import { assertObjectKey, type ByteRange, type ObjectBody, type ObjectInfo, type ObjectStore } from './object-store.ts';
 
 /**
@@ -28,7 +29,8 @@ export class LocalObjectStore implements ObjectStore {
       await rename(tmp, path);
     } catch (err) {
       await rm(tmp, { force: true });
-      throw err;
+      // A full DATA_DIR is the platform's fault (INSUFFICIENT_STORAGE), not a bare 500.
+      throw platformFault(err, 'storing an object') ?? err;
     }
     const { size } = await stat(path);
     return { size, contentType };

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -40,8 +40,8 @@ function mountTmpfs(kib: number): { dir: string } | { reason: string } {
   }
 }
 
-/** Writes `file` until the disk refuses a byte more (ENOSPC). */
-function fill(file: string): void {
+/** Writes `file` until the disk refuses a byte more (ENOSPC), then gives `leave` bytes back. */
+function fill(file: string, leave = 0): void {
   const fd = openSync(file, 'w');
   const chunk = Buffer.alloc(16 * 1024);
   try {
@@ -49,6 +49,7 @@ function fill(file: string): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
   } finally {
+    if (leave) ftruncateSync(fd, Math.max(0, fstatSync(fd).size - leave));
     closeSync(fd);
   }
 }
@@ -154,5 +155,32 @@ describe('a full disk', {
     rmSync(path.join(disk, 'fill'));
     const { status, body } = await call('POST', '/v1/assets', await solidPngBytes('#00ff00', 64), 'image/png');
     assert.equal(status, 201, JSON.stringify(body));
+  });
+
+  it('refuses with 507 an upload that fits its staging but not the object store', async () => {
+    // A photo's worth of noise (PNG does not compress it): staged whole under DATA_DIR/tmp, then
+    // copied into DATA_DIR/objects, where the disk runs out (the local store's ENOSPC was a 500).
+    const sharp = (await import('sharp')).default;
+    const png = await sharp({
+      create: {
+        width: 300,
+        height: 300,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    fill(path.join(disk, 'fill'), Math.round(png.length * 1.5));
+    try {
+      const { status, body } = await call('POST', '/v1/assets', png, 'image/png');
+      assert.equal(status, 507, JSON.stringify(body));
+      assert.equal(body.error?.code, 'INSUFFICIENT_STORAGE');
+    } finally {
+      rmSync(path.join(disk, 'fill'));
+    }
+    const { status, body } = await call('POST', '/v1/assets', png, 'image/png');
+    assert.equal(status, 201, `with the disk freed it is stored: ${JSON.stringify(body)}`);
   });
 });

@@ -4,7 +4,7 @@ import { createLogger, type Logger, logProcessFailures } from '../../lib/logger.
 import { startMetricsServer } from '../../lib/metrics/metrics-server.ts';
 import { exitOnStartupFailure, untilShutdown } from '../../lib/shutdown.ts';
 import { countAccounts } from '../../store/accounts-repo.ts';
-import { openDatabaseWhenUp } from '../../store/database.ts';
+import { type Database, openDatabaseWhenUp } from '../../store/database.ts';
 import { buildApp, createApiMetrics } from '../app.ts';
 import { createAccountWithKey } from '../auth/provision.ts';
 import { type ApiConfig, apiConfig } from '../config.ts';
@@ -12,8 +12,8 @@ import { createPipeline, pipelineConfig } from '../pipeline/pipeline.ts';
 
 /**
  * `framewright serve`: config read once from the environment, database opened (and migrated),
- * then the app. A first start on an empty database creates a trial account and prints its key
- * once. SIGTERM/SIGINT stop accepting, finish in-flight requests, then close the database.
+ * then the app. A first start on an empty embedded database creates a trial account and prints
+ * its key once (not with DATABASE_URL: firstAccount). SIGTERM/SIGINT stop accepting, finish in-flight requests, then close the database.
  */
 export async function main(argv: string[]): Promise<number> {
   // Until the configuration is read, failures are logged at the default level.
@@ -47,14 +47,7 @@ async function start(values: Env, config: ApiConfig, logger: Logger, opened: (()
     share: true,
   });
   opened.push(() => db.close());
-  if ((await countAccounts(db.sql)) === 0) {
-    const { account, key } = await createAccountWithKey(db, { plan: 'trial', name: 'First account' });
-    process.stdout.write(
-      `\nCreated trial account ${account.id} with ${account.creditBalance} credits.\n` +
-        `API key (shown once, store it now): ${key.secret}\n\n` +
-        `  curl -H 'Authorization: Bearer ${key.secret}' ${config.publicBaseUrl}/v1/usage\n\n`,
-    );
-  }
+  await firstAccount(db, config, logger);
   // One registry for the app, the executor and the webhook dispatcher of this process.
   const metrics = createApiMetrics(db);
   const pipeline = await createPipeline({ api: config, config: pipelineConfig(values), db, logger, metrics });
@@ -90,4 +83,27 @@ async function start(values: Env, config: ApiConfig, logger: Logger, opened: (()
     await metricsServer?.close();
     await db.close();
   });
+}
+
+/**
+ * An empty database. On the embedded one (`make run`, no DATABASE_URL) a person is at the
+ * terminal: a trial account is made and its key shown there once. With DATABASE_URL (a cluster,
+ * a deployment) the output goes to log pipelines, where a live key must never go: no account is
+ * made, and one JSON line says how to make the first (`framewright accounts create`).
+ */
+async function firstAccount(db: Database, config: ApiConfig, logger: Logger): Promise<void> {
+  if ((await countAccounts(db.sql)) > 0) return;
+  if (config.databaseUrl) {
+    logger.info(
+      'no accounts yet: create the first with `framewright accounts create --plan pro --credits 1000` ' +
+        '(in a cluster: kubectl exec deploy/<release>-api -- framewright accounts create ...); its key is shown once',
+    );
+    return;
+  }
+  const { account, key } = await createAccountWithKey(db, { plan: 'trial', name: 'First account' });
+  process.stdout.write(
+    `\nCreated trial account ${account.id} with ${account.creditBalance} credits.\n` +
+      `API key (shown once, store it now): ${key.secret}\n\n` +
+      `  curl -H 'Authorization: Bearer ${key.secret}' ${config.publicBaseUrl}/v1/usage\n\n`,
+  );
 }

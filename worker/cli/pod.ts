@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import { isNotFound, loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import type { Render, RenderStatus } from '../../lib/kube/render-resource.ts';
 import { createLogger, type Logger } from '../../lib/logger.ts';
+import { platformFault } from '../../lib/platform-fault.ts';
 import { preparingProgress } from '../../lib/render-progress.ts';
 import { removeWork } from '../../lib/render-work.ts';
 import { objectStoreFromEnv } from '../../lib/storage/from-env.ts';
@@ -99,9 +100,11 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
     d.logger.info({ durationSec }, 'render joined');
     return 0;
   } catch (err) {
-    // A crash of the platform (not the render's input) is retried: exit 1 without a report.
-    if (!(err instanceof AppError)) throw err;
-    return await d.sink.failed(err);
+    // A full disk is reported as such (INSUFFICIENT_STORAGE, as in serve), not retried into INTERNAL.
+    const reported = err instanceof AppError ? err : platformFault(err, 'rendering');
+    // Any other crash of the platform (not the render's input) is retried: exit 1 without a report.
+    if (!reported) throw err;
+    return await d.sink.failed(reported);
   }
 }
 

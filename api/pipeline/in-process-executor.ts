@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdir, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { jitteredDelay, LOOP_BACKOFF, retryTransient } from '../../lib/backoff.ts';
@@ -99,8 +100,14 @@ export class InProcessExecutor implements ExecutorPort {
     this.now = opts.now ?? (() => new Date());
   }
 
-  private get lease(): lifecycle.Lease {
-    return { owner: this.owner, leaseMs: this.leaseMs };
+  /**
+   * A lease for one claim: the owner token names this executor and the attempt, so two attempts
+   * of one render (the same executor claiming it again after its lease ran out) never pass for
+   * each other: the stale one's heartbeat, progress and outcome are refused.
+   */
+  private newLease(): lifecycle.Lease & { attemptId: string } {
+    const attemptId = randomBytes(6).toString('hex');
+    return { owner: `${this.owner}.${attemptId}`, leaseMs: this.leaseMs, attemptId };
   }
 
   private get deps(): lifecycle.LifecycleDeps {
@@ -156,9 +163,13 @@ export class InProcessExecutor implements ExecutorPort {
       let delay = this.pollMs;
       try {
         while (!this.draining && this.running.size < this.concurrency) {
-          const render = await lifecycle.claimNext(this.deps, this.lease, this.maxAttempts);
+          const lease = this.newLease();
+          const asked = performance.now();
+          // Never a render this executor runs itself, whatever its lease says.
+          const render = await lifecycle.claimNext(this.deps, lease, this.maxAttempts, [...this.running.keys()]);
           if (!render) break;
-          this.run(render);
+          if (!(await this.stillHeld(render, lease, performance.now() - asked))) continue;
+          this.run(render, lease);
         }
         if (failures > 0) this.opts.logger.info({ failures }, 'claiming renders works again');
         failures = 0;
@@ -178,6 +189,25 @@ export class InProcessExecutor implements ExecutorPort {
       });
       this.wake = undefined;
     }
+  }
+
+  /**
+   * Whether a claim that came back slowly (a database outage) still holds the render. The lease
+   * starts when the claim's statement runs on the database, after the call was made, so a claim
+   * back within a heartbeat period has most of its lease left; a slower one is confirmed by a
+   * heartbeat (which renews it) before its worker starts. One that lost it, or whose heartbeat
+   * does not go through, does not start: the lease runs out and the render is claimed again.
+   */
+  private async stillHeld(render: lifecycle.LeasedRender, lease: lifecycle.Lease, tookMs: number): Promise<boolean> {
+    if (tookMs < this.leaseMs / 3) return true;
+    const log = this.opts.logger.child({ renderId: render.id, attempt: render.attempts });
+    try {
+      if (await lifecycle.heartbeat(this.deps, render.id, lease)) return true;
+      log.warn({ claimMs: Math.round(tookMs) }, 'the claim came back after another took the render; not starting it');
+    } catch (err) {
+      log.warn({ err, claimMs: Math.round(tookMs) }, 'a slow claim could not be confirmed; not starting it');
+    }
+    return false;
   }
 
   private async failAbandoned(): Promise<void> {
@@ -222,12 +252,15 @@ export class InProcessExecutor implements ExecutorPort {
     return worker;
   }
 
-  private run(render: lifecycle.LeasedRender): void {
+  private run(render: lifecycle.LeasedRender, lease: lifecycle.Lease & { attemptId: string }): void {
     const log = this.opts.logger.child({ renderId: render.id, attempt: render.attempts });
-    const output = path.join(this.opts.scratchDir, `${render.id}.mp4`);
+    // The attempt's own files (the worker derives its .part, chunks and lists from this name):
+    // two attempts of one render, here or in another process on the same DATA_DIR, never share
+    // one, even with the same attempt number (a handed-back render's next claim reuses it).
+    const output = path.join(this.opts.scratchDir, `${render.id}.${render.attempts}-${lease.attemptId}.mp4`);
     const worker = this.idle.pop() ?? this.spawnWorker();
     worker.jobs++;
-    const outcome = this.supervise(render, worker, output, log)
+    const outcome = this.supervise(render, lease, worker, output, log)
       .catch((err: unknown) => {
         // Only a non-transient error gets here (a transient one is waited out): the render keeps
         // its lease, which expires, and it is claimed again; nothing may take the process down.
@@ -235,8 +268,7 @@ export class InProcessExecutor implements ExecutorPort {
       })
       .finally(async () => {
         this.running.delete(render.id);
-        await rm(output, { force: true }).catch(() => {});
-        await rm(`${output}.part`, { force: true }).catch(() => {});
+        await removeAttemptFiles(output);
         this.wake?.();
       });
     this.running.set(render.id, { render, child: worker.child, outcome });
@@ -245,6 +277,7 @@ export class InProcessExecutor implements ExecutorPort {
 
   private async supervise(
     render: lifecycle.LeasedRender,
+    lease: lifecycle.Lease,
     worker: WorkerProcess,
     output: string,
     log: Logger,
@@ -255,7 +288,7 @@ export class InProcessExecutor implements ExecutorPort {
     let chain = Promise.resolve();
     let result: Extract<WorkerMessage, { type: 'done' | 'failed' }> | undefined;
     const heartbeat = setInterval(() => {
-      lifecycle.heartbeat(this.deps, render.id, this.lease).then(
+      lifecycle.heartbeat(this.deps, render.id, lease).then(
         (held) => {
           if (!held && child.exitCode === null) {
             log.warn('lease lost; stopping the worker');
@@ -281,7 +314,7 @@ export class InProcessExecutor implements ExecutorPort {
         // newer progress, and the outcome is retried until it is recorded.
         chain = chain.then(() =>
           lifecycle
-            .reportProgress(this.deps, render.id, this.lease, {
+            .reportProgress(this.deps, render.id, lease, {
               phase: m.phase,
               progress: m.progress,
               durationSec: m.durationSec,
@@ -339,16 +372,16 @@ export class InProcessExecutor implements ExecutorPort {
     });
     switch (decision.action) {
       case 'complete':
-        await this.finish(render, output, result as Extract<WorkerMessage, { type: 'done' }>, log);
+        await this.finish(render, lease, output, result as Extract<WorkerMessage, { type: 'done' }>, log);
         break;
       case 'hand-back':
-        await this.record('hand-back', log, () => lifecycle.release(this.deps, render.id, this.lease));
+        await this.record('hand-back', log, () => lifecycle.release(this.deps, render.id, lease));
         log.info('render handed back while draining');
         break;
       case 'retry':
         // A crash: the render is claimed again at once and runs from the start.
         log.error({ code, stderr: stderr() }, 'worker process died; retrying the render');
-        await this.record('crash retry', log, () => lifecycle.retryAfterCrash(this.deps, render.id, this.lease));
+        await this.record('crash retry', log, () => lifecycle.retryAfterCrash(this.deps, render.id, lease));
         break;
       case 'fail': {
         // 'worker' comes only from a failed answer, whose error the worker reported.
@@ -359,7 +392,7 @@ export class InProcessExecutor implements ExecutorPort {
         if (decision.cause === 'worker') log.warn({ error }, 'render failed');
         else log.error({ code, stderr: stderr() }, 'worker process died again; failing the render');
         await this.record('failure', log, () =>
-          lifecycle.fail(this.deps, render.id, this.lease, this.error(error.code, error.message, error.path)),
+          lifecycle.fail(this.deps, render.id, lease, this.error(error.code, error.message, error.path)),
         );
         break;
       }
@@ -383,16 +416,14 @@ export class InProcessExecutor implements ExecutorPort {
 
   private async finish(
     render: lifecycle.LeasedRender,
+    lease: lifecycle.Lease,
     output: string,
     done: Extract<WorkerMessage, { type: 'done' }>,
     log: Logger,
   ): Promise<void> {
     const key = `renders/${render.id}.mp4`;
     // The upload waits out an unreachable store (S3_RETRY_SEC), which may outlast the lease: keep it.
-    const beat = setInterval(
-      () => lifecycle.heartbeat(this.deps, render.id, this.lease).catch(() => {}),
-      this.leaseMs / 3,
-    );
+    const beat = setInterval(() => lifecycle.heartbeat(this.deps, render.id, lease).catch(() => {}), this.leaseMs / 3);
     try {
       await this.opts.objects.putFile(key, output, 'video/mp4');
     } catch (err) {
@@ -402,14 +433,14 @@ export class InProcessExecutor implements ExecutorPort {
       const error = storage
         ? this.error('STORAGE_UNAVAILABLE', `Storing the output failed: ${(err as Error).message}`)
         : this.error('INTERNAL', 'Storing the output failed.');
-      await this.record('failure', log, () => lifecycle.fail(this.deps, render.id, this.lease, error));
+      await this.record('failure', log, () => lifecycle.fail(this.deps, render.id, lease, error));
       return;
     } finally {
       clearInterval(beat);
     }
     // The lifecycle prices it, settles the credits and sets the expiry: the executor only reports.
     const completed = await this.record('completion', log, () =>
-      lifecycle.complete(this.deps, render.id, this.lease, { durationSec: done.durationSec, outputKey: key }),
+      lifecycle.complete(this.deps, render.id, lease, { durationSec: done.durationSec, outputKey: key }),
     );
     this.stats.done++;
     this.stats.renderMs += done.renderMs;
@@ -441,4 +472,19 @@ export class InProcessExecutor implements ExecutorPort {
       clearTimeout(last);
     }
   }
+}
+
+/**
+ * Removes an attempt's scratch files: its output and whatever the worker named after it (the
+ * `.part`, encoder chunks, concat lists, overlay folders), also those a killed worker left.
+ */
+async function removeAttemptFiles(output: string): Promise<void> {
+  const dir = path.dirname(output);
+  const base = path.basename(output);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((n) => n === base || n.startsWith(`${base}.`))
+      .map((n) => rm(path.join(dir, n), { recursive: true, force: true }).catch(() => {})),
+  );
 }

@@ -18,14 +18,31 @@ export type { CompletedOutput } from './decisions.ts';
  */
 
 export interface Lease {
-  /** Who holds the render (executor instance id); a stale holder's reports are ignored. */
+  /**
+   * Who holds the render: one token per claim (the in-process executor's is its instance id and
+   * a number of its own for each claim), so that a stale attempt's reports are ignored even when
+   * the same process claimed the render again.
+   */
   owner: string;
   /** Lease length: a holder that stops heartbeating loses the render after this long. */
   leaseMs: number;
 }
 
+/**
+ * When a lease taken or renewed now ends, on the database's clock at the statement (not the
+ * caller's clock when it sent it: a claim held up 30 s by a database outage would write a lease
+ * that had already ended, and the render would be claimed a second time).
+ */
+function leaseEnd(sql: Queryable, lease: Lease) {
+  return sql`clock_timestamp() + ${lease.leaseMs}::float8 * interval '1 millisecond'`;
+}
+
 export interface LifecycleDeps {
   db: Database;
+  /**
+   * The clock of what users see (updatedAt, expiresAt, webhooks, metrics); tests move it. Leases
+   * are never measured by it: they are on the database's clock (claimNext).
+   */
   now: () => Date;
   /** Told of each transition once it committed (metrics): wherever it runs, it is counted once. */
   observer?: LifecycleObserver | undefined;
@@ -49,20 +66,24 @@ export type LeasedRender = RenderRow & { attempts: number; plan: Plan };
 /**
  * Claims the oldest runnable render: a queued one, or one whose holder's lease expired and that
  * has attempts left (a crashed worker or a killed server). FOR UPDATE SKIP LOCKED lets several
- * executors claim side by side without taking the same render.
+ * executors claim side by side without taking the same render. Leases are measured and compared
+ * on the database's clock only (`deps.now` is for the timestamps users see): the lease starts when
+ * the claiming statement runs, however long the call took to get there. `running`: renders the
+ * caller runs itself, never claimed again by it whatever their lease says.
  */
 export async function claimNext(
   deps: LifecycleDeps,
   lease: Lease,
   maxAttempts: number,
+  running: readonly string[] = [],
 ): Promise<LeasedRender | undefined> {
   const now = deps.now();
-  const until = new Date(now.getTime() + lease.leaseMs);
   const claimed = (await deps.db.sql.begin(async (tx) => {
     const [row] = await tx<{ id: string; status: string }[]>`
       SELECT id, status FROM renders
-      WHERE status = 'queued'
-         OR (status IN ('preparing', 'rendering') AND lease_expires_at <= ${now} AND attempts < ${maxAttempts})
+      WHERE (status = 'queued'
+         OR (status IN ('preparing', 'rendering') AND lease_expires_at <= clock_timestamp() AND attempts < ${maxAttempts}))
+        ${running.length > 0 ? tx`AND id <> ALL(${running as string[]}::text[])` : tx``}
       ORDER BY created_at, id
       LIMIT 1
       FOR UPDATE SKIP LOCKED`;
@@ -73,7 +94,7 @@ export async function claimNext(
         updated_at = CASE WHEN r.status = 'queued' THEN ${now} ELSE r.updated_at END,
         attempts = r.attempts + 1,
         lease_owner = ${lease.owner},
-        lease_expires_at = ${until}
+        lease_expires_at = ${leaseEnd(tx, lease)}
       FROM accounts a
       WHERE r.id = ${row.id} AND a.id = r.account_id
       RETURNING r.*, a.plan`;
@@ -96,11 +117,14 @@ function announce(deps: LifecycleDeps, id: string, changed: boolean): boolean {
   return changed;
 }
 
-/** Extends the lease; false when the holder lost it (expired and reclaimed, or finished). */
+/**
+ * Extends the lease to `leaseMs` from now on the database's clock; false when the holder lost it
+ * (expired and reclaimed by another claim, or finished). A lease that ran out but that nobody
+ * claimed again is still the holder's.
+ */
 export async function heartbeat(deps: LifecycleDeps, id: string, lease: Lease): Promise<boolean> {
-  const now = deps.now();
   const rows = await deps.db.sql`
-    UPDATE renders SET lease_expires_at = ${new Date(now.getTime() + lease.leaseMs)}
+    UPDATE renders SET lease_expires_at = ${leaseEnd(deps.db.sql, lease)}
     WHERE id = ${id} AND lease_owner = ${lease.owner} AND status IN ('preparing', 'rendering')
     RETURNING id`;
   return announce(deps, id, rows.length === 1);
@@ -223,7 +247,7 @@ export async function fail(deps: LifecycleDeps, id: string, lease: Lease | null,
  */
 export async function release(deps: LifecycleDeps, id: string, lease: Lease): Promise<boolean> {
   const rows = await deps.db.sql`
-    UPDATE renders SET lease_expires_at = ${deps.now()}, attempts = greatest(attempts - 1, 0)
+    UPDATE renders SET lease_expires_at = clock_timestamp(), attempts = greatest(attempts - 1, 0)
     WHERE id = ${id} AND lease_owner = ${lease.owner} AND status IN ('preparing', 'rendering')
     RETURNING id`;
   return announce(deps, id, rows.length === 1);
@@ -235,7 +259,7 @@ export async function release(deps: LifecycleDeps, id: string, lease: Lease): Pr
  */
 export async function retryAfterCrash(deps: LifecycleDeps, id: string, lease: Lease): Promise<boolean> {
   const rows = await deps.db.sql`
-    UPDATE renders SET lease_expires_at = ${deps.now()}
+    UPDATE renders SET lease_expires_at = clock_timestamp()
     WHERE id = ${id} AND lease_owner = ${lease.owner} AND status IN ('preparing', 'rendering')
     RETURNING id`;
   return announce(deps, id, rows.length === 1);
@@ -273,10 +297,10 @@ export async function countByStatus(deps: Pick<LifecycleDeps, 'db'>): Promise<Ma
   return new Map(rows.map((r) => [r.status, r.n]));
 }
 
-/** Renders whose lease expired with no attempts left: the ids to fail with INTERNAL. */
+/** Renders whose lease expired (on the database's clock) with no attempts left: the ids to fail with INTERNAL. */
 export async function abandonedRenders(deps: LifecycleDeps, maxAttempts: number): Promise<string[]> {
   const rows = await deps.db.sql<{ id: string }[]>`
     SELECT id FROM renders
-    WHERE status IN ('preparing', 'rendering') AND lease_expires_at <= ${deps.now()} AND attempts >= ${maxAttempts}`;
+    WHERE status IN ('preparing', 'rendering') AND lease_expires_at <= clock_timestamp() AND attempts >= ${maxAttempts}`;
   return rows.map((r) => r.id);
 }

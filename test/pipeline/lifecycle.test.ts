@@ -16,6 +16,9 @@ for (const backend of backends()) {
     const tick = (ms: number) => {
       clock = new Date(clock.getTime() + ms);
     };
+    // Leases are on the database's clock, which `tick` does not move: this moves a lease `ms` nearer its end.
+    const ageLease = (id: string, ms: number) =>
+      db.sql`UPDATE renders SET lease_expires_at = lease_expires_at - ${ms}::float8 * interval '1 millisecond' WHERE id = ${id}`;
     const leaseA = { owner: 'exec-a', leaseMs: 30_000 };
     const leaseB = { owner: 'exec-b', leaseMs: 30_000 };
 
@@ -171,6 +174,7 @@ for (const backend of backends()) {
       assert.equal(await lifecycle.heartbeat(deps(), id, leaseA), true);
       assert.equal(await lifecycle.claimNext(deps(), leaseB, 2), undefined, 'a live lease is respected');
       tick(31_000);
+      await ageLease(id, 31_000);
       const again = await lifecycle.claimNext(deps(), leaseB, 2);
       assert.equal(again?.id, id);
       assert.equal(again?.attempts, 2);
@@ -180,6 +184,7 @@ for (const backend of backends()) {
       await lifecycle.reportProgress(deps(), id, leaseB, { phase: 'preparing', progress: 5 });
       assert.equal((await row(id)).progress, 60, 'progress never decreases across a retry');
       tick(31_000);
+      await ageLease(id, 31_000);
       assert.equal(await lifecycle.claimNext(deps(), leaseA, 2), undefined, 'no third attempt');
       assert.deepEqual(await lifecycle.abandonedRenders(deps(), 2), [id]);
     });

@@ -5,6 +5,7 @@ import { retryTransient } from '../lib/backoff.ts';
 import type { Logger } from '../lib/logger.ts';
 import { ChangeFeed } from './change-feed.ts';
 import { DataDirInUseError } from './data-dir-lock.ts';
+import { DatabaseGuard } from './db-deadline.ts';
 import { isDatabaseUnavailable } from './db-unavailable.ts';
 import { migrate } from './migrate.ts';
 import {
@@ -91,10 +92,28 @@ export interface OpenDatabaseOptions {
  */
 export const DEFAULT_POOL_SIZE = 4;
 
-function connect(url: string, max: number, connectTimeoutSec?: number): Sql {
+/**
+ * Seconds a connection may take to open (TCP, TLS, authentication) before the attempt fails and
+ * the query waiting for it with it (postgres.js waits 30 s): a database that accepts connections
+ * but never answers (a black-holed network) fails the executor's and sweepers' queries too, and
+ * they retry with their own backoff. Requests do not wait for it: see db-deadline.ts.
+ */
+const CONNECT_TIMEOUT_SEC = 5;
+
+/**
+ * Seconds between a failed connection attempt and the next of the same connection: 0.05 s,
+ * doubling, at most 0.5 s, jittered. postgres.js's own grows to 20 s (3^n / 100), so a pool
+ * could go on waiting up to 20 s after the database was back.
+ */
+function reconnectBackoff(retries: number): number {
+  return Math.min(0.05 * 2 ** retries, 0.5) * (0.5 + Math.random() / 2);
+}
+
+function connect(url: string, max: number, connectTimeoutSec = CONNECT_TIMEOUT_SEC): Sql {
   return postgres(url, {
     max,
-    ...(connectTimeoutSec ? { connect_timeout: connectTimeoutSec } : {}),
+    connect_timeout: connectTimeoutSec,
+    backoff: reconnectBackoff,
     onnotice: () => {},
     // Bigints (credit balances) come back as JS numbers: balances stay far below 2^53.
     types: {
@@ -112,13 +131,24 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   let db: Database;
   let share: (() => Promise<void>) | undefined;
   if (options.databaseUrl) {
-    const sql = connect(options.databaseUrl, max);
+    const raw = connect(options.databaseUrl, max);
+    const guard = new DatabaseGuard(raw, options.logger);
+    const sql = guard.wrap(raw);
     // Other processes (replicas, the operator) change renders too: their changes arrive by LISTEN.
     // What a reconnect may have missed is announced as a change of everything.
     const renderChanges = new ChangeFeed((publish) =>
       listenForChanges(sql, RENDER_CHANGES_CHANNEL, publish, () => publish(null)),
     );
-    db = { sql, kind: 'postgres', url: options.databaseUrl, renderChanges, close: () => sql.end({ timeout: 5 }) };
+    db = {
+      sql,
+      kind: 'postgres',
+      url: options.databaseUrl,
+      renderChanges,
+      close: () => {
+        guard.close();
+        return raw.end({ timeout: 5 });
+      },
+    };
   } else {
     const dir = path.resolve(options.dataDir, 'pg');
     // 0700: the raw database files (key hashes, webhook secrets) are this user's alone.
@@ -128,15 +158,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // ONE client connection: PGlite is a single session that every connection shares (see
     // pglite-wire.ts), so two clients' prepared statements and unnamed portals would collide.
     // PGlite executes serially anyway, so one connection costs no throughput.
-    const sql = connect(embedded.url, 1);
+    const raw = connect(embedded.url, 1);
+    // The same deadline as on PostgreSQL: one code path, though PGlite rarely goes away.
+    const guard = new DatabaseGuard(raw, options.logger);
     db = {
-      sql,
+      sql: guard.wrap(raw),
       kind: 'pglite',
       url: embedded.url,
       // The data directory is locked to this process: every change is made here and published.
       renderChanges: new ChangeFeed(),
       close: async () => {
-        await sql.end({ timeout: 5 });
+        guard.close();
+        await raw.end({ timeout: 5 });
         await embedded.stop();
       },
     };

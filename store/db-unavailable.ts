@@ -27,6 +27,10 @@ const CONNECTION_CODES = new Set([
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
   'CONNECT_TIMEOUT',
+  // A request's database step past its deadline, or refused while the database is known down
+  // (db-deadline.ts).
+  'DATABASE_TIMEOUT',
+  'DATABASE_DOWN',
 ]);
 
 /**

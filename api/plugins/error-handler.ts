@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
+import { type RequestScope, runInRequestScope } from '../../store/db-deadline.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
 import { payloadTooLarge } from '../http/body-limit.ts';
 import { envelopeOf } from '../http/envelope.ts';
@@ -117,12 +118,35 @@ export function sendError(baseUrl: string, err: Error, request: FastifyRequest, 
   return reply.code(appError.status).send(envelopeOf(baseUrl, request.id, appError));
 }
 
-/** Every error as the envelope; unknown routes and methods are the route-table plugin's. */
+/**
+ * Every error as the envelope; unknown routes and methods are the route-table plugin's.
+ *
+ * Also the database deadline of requests (store/db-deadline.ts): from its first hook to its
+ * answer, a request runs in a scope whose database steps each get DATABASE_DEADLINE_MS, then
+ * fail as unreachable, answered here as 503. The scope is entered again once the body is read:
+ * the body's stream events do not carry the async context of the hook that came before.
+ */
 export const errorHandlerPlugin = fp(
   async (app) => {
     app.setErrorHandler(async (err, request, reply) =>
       sendError(app.config.publicBaseUrl, err as Error, request, reply),
     );
+    const scopes = new WeakMap<object, RequestScope>();
+    app.addHook('onRequest', (request, _reply, done) => {
+      const scope: RequestScope = { open: true };
+      scopes.set(request, scope);
+      runInRequestScope(scope, done);
+    });
+    app.addHook('preValidation', (request, _reply, done) => {
+      const scope = scopes.get(request);
+      if (scope) runInRequestScope(scope, done);
+      else done();
+    });
+    app.addHook('onResponse', (request, _reply, done) => {
+      const scope = scopes.get(request);
+      if (scope) scope.open = false;
+      done();
+    });
   },
   { name: 'error-handler', dependencies: ['config'] },
 );

@@ -1,11 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../lib/errors.ts';
+import { DATABASE_DEADLINE_MS } from '../../store/db-deadline.ts';
 import { loadMigrations, type Migration, pendingMigrations } from '../../store/migrate.ts';
 import { databaseUnavailable } from '../plugins/error-handler.ts';
 
-/** How long readiness waits for the database before calling it unreachable. */
-const DATABASE_CHECK_MS = 2_000;
+/**
+ * How long readiness waits for the database before calling it unreachable: the deadline of every
+ * request's database step, so /readyz says not ready exactly when requests answer 503. (The
+ * request scope already bounds its query; the race also bounds loading the migration files.)
+ */
+const DATABASE_CHECK_MS = DATABASE_DEADLINE_MS;
 
 const HealthSchema = Type.Object({ status: Type.String() });
 

@@ -428,11 +428,13 @@ export class InProcessExecutor implements ExecutorPort {
       await this.opts.objects.putFile(key, output, 'video/mp4');
     } catch (err) {
       log.error({ err }, 'uploading the output failed');
-      // STORAGE_UNAVAILABLE: the store stayed unreachable for the whole retry window.
-      const storage = (err as { code?: unknown }).code === 'STORAGE_UNAVAILABLE';
-      const error = storage
-        ? this.error('STORAGE_UNAVAILABLE', `Storing the output failed: ${(err as Error).message}`)
-        : this.error('INTERNAL', 'Storing the output failed.');
+      // The platform's storage faults keep their codes: STORAGE_UNAVAILABLE (the store stayed
+      // unreachable for its whole retry window), INSUFFICIENT_STORAGE (the local store's disk is full).
+      const code = (err as { code?: unknown }).code;
+      const error =
+        code === 'STORAGE_UNAVAILABLE' || code === 'INSUFFICIENT_STORAGE'
+          ? this.error(code, `Storing the output failed: ${(err as Error).message}`)
+          : this.error('INTERNAL', 'Storing the output failed.');
       await this.record('failure', log, () => lifecycle.fail(this.deps, render.id, lease, error));
       return;
     } finally {

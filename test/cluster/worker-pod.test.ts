@@ -1,7 +1,8 @@
-// Issue 28: a worker pod that finished its work keeps its result through an apiserver outage
-// longer than the 15 s (1 + 2 + 4 + 8 s) it used to give its final report before exiting 1 and
-// throwing the rendered MP4 away. On a real control plane (etcd, kube-apiserver v1.33), the pod's
-// command (`framewright worker --render NAME`) with only the worker's Role, its movie in S3.
+// A worker pod's reports on its Render, on a real control plane (etcd, kube-apiserver v1.33): the
+// pod's command (`framewright worker --render NAME`) with only the worker's Role, its movie in S3.
+// Issue 28: a pod that finished keeps its result through an apiserver outage longer than the 15 s
+// (1 + 2 + 4 + 8 s) it used to give its final report before exiting 1 and throwing the MP4 away;
+// a retried pod does not take the Render's progress back to `preparing 0`.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -48,11 +49,9 @@ after(async () => {
   await cp?.stop();
 });
 
-test('a finished worker keeps its result while the apiserver is away for longer than 15 s, then reports it', {
-  timeout: 240_000,
-}, async () => {
-  // Long enough that the pod is still rendering when the apiserver goes (a few seconds here).
-  const movie = tinyMovie({ duration: 4 });
+/** A Render of a tiny movie of `durationSec`, its movie in the bucket, as the API creates it. */
+async function createRender(durationSec: number) {
+  const movie = tinyMovie({ duration: durationSec });
   const id = newId('rnd');
   const object = movieObject(id, movie);
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: object.key, Body: object.body }));
@@ -67,14 +66,17 @@ test('a finished worker keeps its result while the apiserver is away for longer 
       width: movie.width,
       height: movie.height,
       fps: movie.fps,
-      estimatedSec: 4,
+      estimatedSec: durationSec,
     },
     movie: object,
     namespace: NS,
   });
   await renders.create(render);
-  const name = renderResourceName(id);
+  return { render, name: renderResourceName(id) };
+}
 
+/** The pod's command, as the node runs it, with the worker's identity. */
+function spawnPod(name: string) {
   const pod = spawnFramewright(['worker', '--render', name], {
     ...s3Env,
     KUBECONFIG: workerKubeconfig,
@@ -84,6 +86,15 @@ test('a finished worker keeps its result while the apiserver is away for longer 
     NODE_TEST_CONTEXT: undefined,
   });
   const exited = new Promise<number | null>((resolve) => pod.child.once('exit', (code) => resolve(code)));
+  return { pod, exited };
+}
+
+test('a finished worker keeps its result while the apiserver is away for longer than 15 s, then reports it', {
+  timeout: 240_000,
+}, async () => {
+  // Long enough that the pod is still rendering when the apiserver goes (a few seconds here).
+  const { render, name } = await createRender(4);
+  const { pod, exited } = spawnPod(name);
   try {
     // Its first progress report: it has read its Render and the movie and renders now.
     await until('the pod to report progress', async () => (await renders.get(name)).status?.phase, 60_000, 100);
@@ -102,6 +113,39 @@ test('a finished worker keeps its result while the apiserver is away for longer 
     assert.ok((status?.durationSec ?? 0) > 3.9, JSON.stringify(status));
     await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: render.spec.outputKey }));
     assert.ok(upAfter >= OUTAGE_MS, `the apiserver was away ${upAfter} ms`);
+  } finally {
+    if (pod.child.exitCode === null) pod.child.kill('SIGKILL');
+  }
+});
+
+test('a retried pod never shows the Render going back (phase or progress) from what an earlier pod reported', {
+  timeout: 180_000,
+}, async () => {
+  const { render, name } = await createRender(3);
+  // What an earlier pod of this render reported before it was killed.
+  await renders.patchStatus(name, { phase: 'rendering', progress: 46 });
+  const { pod, exited } = spawnPod(name);
+  const seen: string[] = [];
+  let code: number | null | undefined;
+  void exited.then((c) => {
+    code = c;
+  });
+  try {
+    for (const deadline = Date.now() + 120_000; code === undefined && Date.now() < deadline; ) {
+      const s = (await renders.get(name)).status;
+      const shown = `${s?.phase} ${s?.progress}`;
+      if (seen.at(-1) !== shown) seen.push(shown);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(code, 0, describeProcess(pod, 30));
+    const last = (await renders.get(name)).status;
+    assert.equal(last?.outputKey, render.spec.outputKey, JSON.stringify(last));
+    const back = seen.filter((shown) => {
+      const [phase, progress] = shown.split(' ');
+      return phase !== 'rendering' || Number(progress) < 46;
+    });
+    assert.deepEqual(back, [], `what the Render showed, in order: ${seen.join(', ')}`);
+    assert.ok(seen.length >= 1);
   } finally {
     if (pod.child.exitCode === null) pod.child.kill('SIGKILL');
   }

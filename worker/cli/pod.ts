@@ -9,7 +9,7 @@ import { isNotFound, loadKubeConfig, RendersClient } from '../../lib/kube/client
 import type { Render, RenderStatus } from '../../lib/kube/render-resource.ts';
 import { createLogger, type Logger } from '../../lib/logger.ts';
 import { platformFault } from '../../lib/platform-fault.ts';
-import { preparingProgress } from '../../lib/render-progress.ts';
+import { monotonicReport, preparingProgress } from '../../lib/render-progress.ts';
 import { removeWork } from '../../lib/render-work.ts';
 import { objectStoreFromEnv } from '../../lib/storage/from-env.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
@@ -141,7 +141,7 @@ export async function runPod(
   const { values } = readEnv(EnvSchema, env);
   const objects = objectStoreFromEnv(values, logger);
   const render = await renders.get(name);
-  const sink = new StatusSink(renders, name, logger);
+  const sink = new StatusSink(renders, name, logger, render.status);
   const controller = new AbortController();
   process.once('SIGTERM', () => controller.abort(new AppError('RENDER_FAILED', 'The render was stopped')));
 
@@ -228,7 +228,17 @@ class StatusSink {
     private readonly renders: RendersClient,
     private readonly name: string,
     private readonly logger: Logger,
+    /** The Render's status when the pod started (an earlier pod's reports): never shown going back. */
+    private shown: Pick<RenderStatus, 'phase' | 'progress'> = {},
   ) {}
+
+  /** The report as it may be shown (monotonicReport), remembered as what is shown now. */
+  private forward(status: Partial<RenderStatus>): Partial<RenderStatus> {
+    const out = monotonicReport(this.shown, status);
+    if (out.phase !== undefined) this.shown = { ...this.shown, phase: out.phase };
+    if (out.progress !== undefined) this.shown = { ...this.shown, progress: out.progress };
+    return out;
+  }
 
   progress(m: WorkerMessage): void {
     if (m.type !== 'progress') return;
@@ -241,7 +251,7 @@ class StatusSink {
 
   /** A report superseding the pending one, sent at most once a second. */
   report(status: Partial<RenderStatus>): void {
-    this.pending = status;
+    this.pending = this.forward(status);
     const wait = this.last + PATCH_EVERY_MS - Date.now();
     if (wait <= 0) this.send();
     else this.timer ??= setTimeout(() => this.send(), wait);
@@ -273,6 +283,7 @@ class StatusSink {
     this.timer = undefined;
     this.pending = undefined;
     await this.inflight;
+    status = this.forward(status);
     const deadline = Date.now() + REPORT_RETRY_MS;
     for (let attempt = 1; ; attempt++) {
       try {

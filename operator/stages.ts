@@ -4,7 +4,8 @@
  * `prepare` (one pod: assets, speech and word timings, durations, the audio mix, the segment plan,
  * all to the object store), `segments` (an Indexed Job, one pod per segment, each rendering its
  * frame range) and `join` (one pod: concatenates the segments without re-encoding, muxes the audio
- * once, uploads the MP4). docs/cluster.md tells the story.
+ * once, uploads the MP4). docs/operations.md ("One render over many pods") and ARCHITECTURE.md
+ * ("A long movie is spread over pods") tell the story.
  */
 export type Stage = 'single' | 'prepare' | 'segments' | 'join';
 

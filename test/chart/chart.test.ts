@@ -160,6 +160,17 @@ describe('charts/framewright', { timeout: 300_000 }, () => {
     });
   }
 
+  it('PodDisruptionBudgets allow one eviction at a time (maxUnavailable 1): a single replica can be drained', async () => {
+    for (const set of SETS) {
+      const { objects } = await template(set);
+      for (const o of objects.filter((x) => x.kind === 'PodDisruptionBudget')) {
+        const spec = (o as K8sObject & { spec: Record<string, unknown> }).spec;
+        assert.equal(spec.maxUnavailable, 1, `${set}: ${o.metadata.name} ${JSON.stringify(spec)}`);
+        assert.equal('minAvailable' in spec, false, `${set}: ${o.metadata.name} has minAvailable, which blocks drains`);
+      }
+    }
+  });
+
   it('the API: port 80 -> 8080 and metrics 9090 on its Service, the Ingress routes only http', async () => {
     const { objects } = await template('gpu');
     const svc = find(objects, 'Service', 'fw-api') as K8sObject & { spec: { ports: unknown[] } };

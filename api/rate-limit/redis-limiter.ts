@@ -1,7 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { AppError } from '../../lib/errors.ts';
+import { DATABASE_DEADLINE_MS } from '../../store/db-deadline.ts';
 import type { GatedDecision, LimitDecision, RateLimiter, Window } from './limiter.ts';
+
+/**
+ * The most a request waits for Redis: the database's deadline (store/db-deadline.ts), so a
+ * request answers within it whichever backing service is gone. While Redis is known to be
+ * unreachable (not connected) a request does not wait at all; a connection that stops answering
+ * (a black-holed network) is given up after this long, and reconnected.
+ */
+export const REDIS_DEADLINE_MS = DATABASE_DEADLINE_MS;
+
+/** Between reconnection attempts: 50 ms, doubling, at most 500 ms (ioredis's own goes to 5 s). */
+function reconnectDelay(times: number): number {
+  return Math.min(50 * 2 ** (times - 1), 500);
+}
 
 /** Seconds a client waits before retrying while Redis cannot be reached. */
 const UNREACHABLE_RETRY_AFTER_SEC = 5;
@@ -104,14 +118,40 @@ export class RedisRateLimiter implements RateLimiter {
   private seq = 0;
   private pending: Check[] = [];
   private flushScheduled = false;
+  /** Settles once the first connection is ready, or after REDIS_DEADLINE_MS. */
+  private readonly firstConnection: Promise<void>;
 
   constructor(url: string, options: { prefix?: string } = {}) {
     this.prefix = options.prefix ?? 'fw:rl:';
     // No auto-pipelining: this class already sends one command per turn, and ioredis would defer
     // it by one more turn to gather others.
-    const redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    //
+    // Bounded waits (issue 27): with no connection, a command fails at once (no offline queue,
+    // where requests used to wait up to the 10 s connect timeout) and so does one in flight when
+    // the connection drops (no retries: its request has an answer to give now); a connection
+    // that gets no reply within REDIS_DEADLINE_MS is dropped and reconnected, and commands
+    // waiting on it fail. Either failure is a 503 with Retry-After (see send()).
+    const redis = new Redis(url, {
+      lazyConnect: false,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      connectTimeout: REDIS_DEADLINE_MS,
+      commandTimeout: REDIS_DEADLINE_MS,
+      socketTimeout: REDIS_DEADLINE_MS,
+      retryStrategy: reconnectDelay,
+    });
+    // ioredis reports every failed connection attempt here; each request that meets it is
+    // answered (and logged) as a 503 already.
+    redis.on('error', () => {});
     redis.defineCommand('slidingWindows', { lua: BATCH_LUA });
     this.redis = redis as BatchRedis;
+    this.firstConnection = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, REDIS_DEADLINE_MS).unref();
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   async hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision> {
@@ -161,7 +201,10 @@ export class RedisRateLimiter implements RateLimiter {
       keys.push(this.prefix + (c.gate ?? c.counted).key, this.prefix + c.counted.key);
       args.push(c.nowMs, c.gate?.windowMs ?? 0, c.gate?.limit ?? 0, c.counted.windowMs, c.counted.limit, c.member);
     }
-    this.redis.slidingWindows(keys.length, ...keys, ...args).then(
+    // Only until the first connection is up (a process just started) do checks wait for it.
+    const ready = this.redis.status === 'ready' ? undefined : this.firstConnection;
+    const call = () => this.redis.slidingWindows(keys.length, ...keys, ...args);
+    (ready ? ready.then(call) : call()).then(
       (out) => {
         for (let i = 0; i < batch.length; i++) {
           const c = batch[i] as Check;

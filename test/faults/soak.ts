@@ -140,12 +140,18 @@ async function main(): Promise<void> {
   const count = (what: string) => answers.set(what, (answers.get(what) ?? 0) + 1);
   /** Answer times of every request (ms), to show how long a fault keeps a client waiting. */
   const latencies: number[] = [];
+  /** The fault being injected when a request started ('none' between faults), and its slowest answer. */
+  let activeFault = 'none';
+  const slowest = new Map<string, number>();
   const timed = async (url: string, init: RequestInit): Promise<Response> => {
     const started = performance.now();
+    const during = activeFault;
     try {
       return await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
     } finally {
-      latencies.push(performance.now() - started);
+      const ms = performance.now() - started;
+      latencies.push(ms);
+      slowest.set(during, Math.max(slowest.get(during) ?? 0, ms));
     }
   };
   let stopping = false;
@@ -246,7 +252,9 @@ async function main(): Promise<void> {
     const name = names[between(0, names.length - 1)] as string;
     injected.set(name, (injected.get(name) ?? 0) + 1);
     console.log(`soak: ${new Date().toISOString()} ${name}`);
+    activeFault = name;
     await faults[name]?.();
+    activeFault = 'none';
   }
   stopping = true;
   await pg.startServer();
@@ -320,6 +328,7 @@ async function main(): Promise<void> {
   console.log(
     `answer times: median ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms; ${slow} of ${latencies.length} over 2.5 s`,
   );
+  console.log(`slowest answer by fault: ${[...slowest].map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')}`);
   console.log(`renders submitted ${submitted.length}, created ${ids.length}`);
   console.log(`renders done         ${done}`);
   console.log(`renders failed       ${rows.filter((r) => r.status === 'failed').length}`);

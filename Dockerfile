@@ -7,12 +7,13 @@
 #
 # `docker build .` without --target builds the last stage, `api`. The README's "Building the
 # images" section has the full commands (labels, buildx, pushing) and test/images/images.test.ts
-# holds this file to its layout. Base images are pinned by tag; to pin by digest as well, write
-# `FROM node:20-bookworm-slim@sha256:<digest>` (the digest of the multi-platform index, from
-# `docker buildx imagetools inspect node:20-bookworm-slim`); the tag then only documents it.
+# holds this file to its layout. The base images are Node 24 (the LTS that package.json's engines
+# and scripts/install.sh name), pinned by tag; to pin by digest as well, give the ARG below (or
+# --build-arg) `node:24-bookworm-slim@sha256:<digest>` (the digest of the multi-platform index,
+# from `docker buildx imagetools inspect node:24-bookworm-slim`); the tag then only documents it.
 
-ARG NODE_BUILD_IMAGE=node:20-bookworm
-ARG NODE_RUNTIME_IMAGE=node:20-bookworm-slim
+ARG NODE_BUILD_IMAGE=node:24-bookworm
+ARG NODE_RUNTIME_IMAGE=node:24-bookworm-slim
 
 # ---------------------------------------------------------------------------------------------
 # build: compilers, every npm package, `npm run build`, then the development packages pruned.

@@ -1,6 +1,8 @@
 # Framewright. `make run` starts the product on its embedded defaults; `make test` runs every check.
 # Both install what is missing first (Debian packages, npm packages) and are quick when all is there.
 SHELL := /bin/bash
+# Node 24 and npm as scripts/install.sh provides them (.cache/node), first on PATH for every target.
+export PATH := $(CURDIR)/.cache/node/bin:$(PATH)
 .DEFAULT_GOAL := help
 
 .PHONY: help install build run test lint format typecheck test-only fuzz crds bench-movie bench-api bench-render bench-e2e bench-operator bench-parallel soak clean

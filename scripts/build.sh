@@ -6,6 +6,8 @@
 # --if-stale: only when bin/framewright would not take dist/ as current (sources changed since).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The project's Node (.cache/node, from scripts/install.sh) first on PATH when it is there.
+if [ -x .cache/node/bin/node ]; then export PATH="$PWD/.cache/node/bin:$PATH"; fi
 if [ "${1:-}" = --if-stale ] && [ "$(FRAMEWRIGHT_SHOW_FROM=1 bin/framewright)" = dist ]; then
   exit 0
 fi

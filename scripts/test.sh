@@ -3,6 +3,8 @@
 # real PostgreSQL and Redis started for this run; without arguments, then the API fuzzer too.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# The project's Node (.cache/node, from scripts/install.sh) first on PATH when it is there.
+if [ -x .cache/node/bin/node ]; then export PATH="$PWD/.cache/node/bin:$PATH"; fi
 # The build (dist/) when a source is newer: the CLI the tests spawn (bin/framewright) runs the
 # build, as an image does, and one test runs it on bare Node with development packages refused.
 # A build that fails (a type error: `make test` reports it from tsc too) leaves the old one, the

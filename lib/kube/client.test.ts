@@ -50,7 +50,7 @@ test('loadKubeConfig: KUBECONFIG, then the service account, else an error naming
   assert.equal((opts.headers as Record<string, string>).authorization, 'Bearer sa-token');
 });
 
-test('error helpers read the Status that client-node 1.4.0 keeps as text', () => {
+test('error helpers read the Status that client-node (2.0.1, as 1.4.0) keeps as text', () => {
   const status = (code: number, reason: string) =>
     new ApiException(
       code,

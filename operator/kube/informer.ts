@@ -100,9 +100,10 @@ type WatchOutcome = 'ended' | 'gone' | 'silent' | 'stopped';
  * vanished meanwhile, adds and updates for the rest); a failed request backs off (jittered,
  * capped) and retries forever; a watch silent for `silenceMs` is torn down and restarted.
  *
- * Built on a raw streamed GET rather than client-node's `makeInformer`/`Watch`: in 1.4.0 the
- * informer stops for good on any error but 410, and `Watch` hands back its AbortController only
- * once response headers arrived, so a watch hung before them cannot be aborted.
+ * Built on a raw streamed GET rather than client-node's `makeInformer`/`Watch`: in 1.4.0 and 2.0.1
+ * the informer stops for good on any error but 410 (2.0 adds a client-side timeout), and `Watch`
+ * hands back its AbortController only once response headers arrived, so a watch hung before them
+ * cannot be aborted by its caller.
  */
 export class Informer<T extends KubeObject> {
   readonly stats: InformerStats = {

@@ -237,7 +237,7 @@ test('patchStatus merges into the status subresource and shows in the columns', 
   // The schema holds on the status too.
   assert.ok(isInvalid(await renders.patchStatus(name, { progress: 101 }).catch((e: unknown) => e)));
 
-  // Why patchStatus sets the content type: client-node 1.4.0 alone sends application/json-patch+json,
+  // Why patchStatus sets the content type: client-node (1.4.0, 2.0.1) alone sends application/json-patch+json,
   // and the apiserver reads the merge-patch body as a (malformed) JSON Patch.
   const bare = await custom
     .patchNamespacedCustomObjectStatus({

@@ -38,6 +38,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOCKERFILE = join(ROOT, 'Dockerfile');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   license: string;
+  engines: { node: string };
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
@@ -152,12 +153,12 @@ describe('Dockerfile', () => {
     assert.ok(validate(broken).filter((d) => d.severity === 1).length >= 2);
   });
 
-  it('has a build stage on node:20-bookworm and final stages on node:20-bookworm-slim', () => {
+  it('has a build stage on node:24-bookworm and final stages on node:24-bookworm-slim', () => {
     assert.deepEqual(
       stages.map((s) => [s.name, s.base]),
       [
-        ['build', 'node:20-bookworm'],
-        ['runtime', 'node:20-bookworm-slim'],
+        ['build', 'node:24-bookworm'],
+        ['runtime', 'node:24-bookworm-slim'],
         ['worker', 'runtime'],
         ['api', 'runtime'],
       ],
@@ -165,8 +166,20 @@ describe('Dockerfile', () => {
     // The last stage is what a plain `docker build .` gives: the API image.
     assert.equal(stages.at(-1)!.name, 'api');
     for (const s of stages.filter((s) => s.base.includes(':'))) {
-      assert.match(s.base, /^node:20-bookworm(-slim)?(@sha256:[0-9a-f]{64})?$/, `${s.name} is pinned by tag`);
+      assert.match(s.base, /^node:24-bookworm(-slim)?(@sha256:[0-9a-f]{64})?$/, `${s.name} is pinned by tag`);
     }
+  });
+
+  it('runs the Node that package.json requires and scripts/install.sh provides, as the tests do', () => {
+    const installed = /^NODE_VERSION=(\d+)\.\d+\.\d+$/m.exec(readFileSync(join(ROOT, 'scripts/install.sh'), 'utf8'));
+    assert.ok(installed, 'scripts/install.sh pins NODE_VERSION=x.y.z');
+    const major = installed[1];
+    assert.equal(pkg.engines.node, `>=${major}`);
+    for (const s of stages.filter((s) => s.base.includes(':'))) {
+      assert.equal(/^node:(\d+)-/.exec(s.base)?.[1], major, `${s.name}'s base is Node ${major}`);
+    }
+    // `make` puts .cache/node/bin first on PATH: the tests themselves run on that Node.
+    assert.equal(process.versions.node.split('.')[0], major);
   });
 
   for (const { target, image, cmd } of IMAGES) {

@@ -100,8 +100,9 @@ export class Operator {
       logger,
       ...(opts.now ? { now: opts.now } : {}),
       ...(opts.onActions ? { onActions: opts.onActions } : {}),
-      onJobCreated: (render) =>
+      onJobCreated: (render, stage) =>
         this.metrics.jobCreated(
+          stage,
           render.metadata.creationTimestamp ? new Date(render.metadata.creationTimestamp) : undefined,
           now(),
         ),

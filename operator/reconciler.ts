@@ -29,8 +29,8 @@ export interface ReconcilerDeps {
   now?: () => Date;
   /** Called after each pass with what it did (metrics, benchmarks). */
   onActions?: (name: string, actions: Actions) => void;
-  /** Called when this pass created the Render's worker Job (not when it existed already). */
-  onJobCreated?: (render: Render) => void;
+  /** Called when this pass created one of the Render's worker Jobs (not when it existed already). */
+  onJobCreated?: (render: Render, stage: Stage) => void;
 }
 
 /**
@@ -124,7 +124,7 @@ export class Reconciler {
           ),
           timeoutMs: 30_000,
         });
-        this.deps.onJobCreated?.(render);
+        this.deps.onJobCreated?.(render, a.createJob.stage);
       } catch (err) {
         // Created by an earlier pass whose answer was lost, or by another leader: the cache will show it.
         if (!isAlreadyExists(err)) throw err;

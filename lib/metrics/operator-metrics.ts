@@ -123,7 +123,7 @@ export class OperatorMetrics {
     });
     this.#renderToJob = new Histogram({
       name: 'framewright_operator_render_to_job_seconds',
-      help: 'Seconds from a Render’s creationTimestamp to the creation of its worker Job.',
+      help: 'Seconds from a Render’s creationTimestamp to the creation of its first worker Job (single or prepare).',
       buckets: RENDER_TO_JOB_SECONDS,
       registers,
     });
@@ -136,10 +136,14 @@ export class OperatorMetrics {
     this.#reconcileTime.observe(this.#controller, seconds);
   }
 
-  /** A worker Job was created for a Render created at `renderCreated` (creationTimestamp). */
-  jobCreated(renderCreated: Date | undefined, now: Date): void {
+  /**
+   * A worker Job of `stage` was created for a Render created at `renderCreated` (creationTimestamp).
+   * Every Job counts; only a render's first (single or prepare) is its wait for a Job: the segments
+   * and join Jobs follow the previous stage's work, not the Render's creation.
+   */
+  jobCreated(stage: 'single' | 'prepare' | 'segments' | 'join', renderCreated: Date | undefined, now: Date): void {
     this.#jobsCreated.inc();
-    if (renderCreated && !Number.isNaN(renderCreated.getTime())) {
+    if ((stage === 'single' || stage === 'prepare') && renderCreated && !Number.isNaN(renderCreated.getTime())) {
       this.#renderToJob.observe(Math.max(0, (now.getTime() - renderCreated.getTime()) / 1000));
     }
   }

@@ -186,6 +186,51 @@ describe('charts/framewright', { timeout: 300_000 }, () => {
     assert.doesNotMatch(text, /metrics|9090/);
   });
 
+  it('container ports are values: each listener, its env variable, its probes and its Service agree', async () => {
+    const { objects } = await template('default', {
+      extra: [
+        '--set',
+        'api.containerPorts.http=8000',
+        '--set',
+        'api.containerPorts.metrics=9100',
+        '--set',
+        'operator.containerPorts.metrics=9200',
+      ],
+    });
+    const ports = (name: string) =>
+      (container(find(objects, 'Deployment', name)).ports ?? []).map((p) => [p.name, p.containerPort]);
+    const env = (name: string) =>
+      new Map((container(find(objects, 'Deployment', name)).env ?? []).map((e) => [e.name, e.value]));
+    assert.deepEqual(ports('fw-api'), [
+      ['http', 8000],
+      ['metrics', 9100],
+    ]);
+    assert.equal(env('fw-api').get('PORT'), '8000');
+    assert.equal(env('fw-api').get('METRICS_PORT'), '9100');
+    assert.deepEqual(ports('fw-operator'), [['metrics', 9200]]);
+    assert.equal(env('fw-operator').get('OPERATOR_METRICS_PORT'), '9200');
+    // Probes and Services name the port, so they follow it.
+    for (const name of ['fw-api', 'fw-operator']) {
+      const c = container(find(objects, 'Deployment', name));
+      for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) {
+        assert.equal(typeof probe?.httpGet?.port, 'string', `${name}: a probe names its port`);
+      }
+    }
+    const svc = (name: string) =>
+      (find(objects, 'Service', name) as K8sObject & { spec: { ports: unknown[] } }).spec.ports;
+    assert.deepEqual(svc('fw-api'), [
+      { name: 'http', port: 80, targetPort: 'http', protocol: 'TCP' },
+      { name: 'metrics', port: 9100, targetPort: 'metrics', protocol: 'TCP' },
+    ]);
+    assert.deepEqual(svc('fw-operator-metrics'), [
+      { name: 'metrics', port: 9200, targetPort: 'metrics', protocol: 'TCP' },
+    ]);
+    // A privileged port cannot be bound by the non-root container: refused before anything is applied.
+    const low = await helm(['template', 'fw', CHART, '--set', 'api.containerPorts.http=80']);
+    assert.notEqual(low.code, 0);
+    assert.match(low.stderr, /api\.containerPorts\.http: Must be greater than or equal to 1024/);
+  });
+
   for (const set of SETS) {
     it(`the API's and the operator's environment pass the product's own validation (${set} values)`, async () => {
       const { objects } = await template(set);

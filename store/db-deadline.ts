@@ -55,7 +55,21 @@ interface PendingQuery extends Promise<unknown> {
   state: unknown;
   strings: string[];
   args: unknown[];
+  /** True once awaited (a query used as a fragment of another never is). */
+  executed: boolean;
+  /** Settle the query's promise; postgres.js calls them, and so does the sweeper. */
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
 }
+
+/** A request's query being watched: it must settle within deadlineMs of `start`. */
+interface Watched {
+  query: PendingQuery;
+  start: number;
+}
+
+/** How often the queries of requests are checked against the deadline (its precision). */
+const SWEEP_MS = 100;
 
 function isQuery(value: unknown): value is PendingQuery {
   return value instanceof Promise && 'strings' in value && 'state' in value && 'args' in value;
@@ -88,6 +102,9 @@ export class DatabaseGuard {
   private downSince: number | null = null;
   private probing = false;
   private closed = false;
+  /** Requests' queries not settled yet, oldest first. */
+  private readonly watched = new Set<Watched>();
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly raw: postgres.Sql,
@@ -117,6 +134,8 @@ export class DatabaseGuard {
   /** Stops probing (the database is being closed). */
   close(): void {
     this.closed = true;
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
   }
 
   /** The database did not answer, or refused: answer the next requests at once until it does. */
@@ -168,31 +187,62 @@ export class DatabaseGuard {
 
   /**
    * Within a request, `value` (whatever the client's call returned) if it is a query gets the
-   * deadline: awaiting it waits at most deadlineMs. Nothing runs until it is awaited, as before.
-   * A query used as a fragment of another is never awaited and is left as it is.
+   * deadline: awaiting it waits at most deadlineMs (plus SWEEP_MS) from when it was made. This is
+   * every request's hot path, so it costs no timer, promise or closure chain per query: the
+   * query's own settle functions are wrapped (they are its own properties already, so its shape
+   * does not change) and one sweeper, running while any is watched, fails the late ones.
    */
   private bound<T>(value: T): T {
-    if (!inRequest() || !isQuery(value)) return value;
+    if (!isQuery(value) || !inRequest()) return value;
     const query = value;
-    const then = Object.getPrototypeOf(query).then as PendingQuery['then'];
-    let answer: Promise<unknown> | undefined;
-    const wait = () => {
-      answer ??= this.race(
-        'a query',
-        (settle) => then.call(query, settle.resolve, settle.reject),
-        () => defuse(query),
-      );
-      return answer;
+    if (this.down) {
+      // Known down: awaiting it fails at once and it never runs (rare: its cost does not matter).
+      const failed = () => Promise.reject(this.downError());
+      Object.assign(query, {
+        // biome-ignore lint/suspicious/noThenProperty: the query stays a thenable, one that fails.
+        then: (onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown) =>
+          failed().then(onFulfilled, onRejected),
+        catch: (onRejected?: (e: unknown) => unknown) => failed().catch(onRejected),
+        finally: (onFinally?: () => void) => failed().finally(onFinally),
+      });
+      return value;
+    }
+    const entry: Watched = { query, start: performance.now() };
+    this.watched.add(entry);
+    const { resolve, reject } = query;
+    query.resolve = (v) => {
+      this.watched.delete(entry);
+      resolve(v);
     };
-    // Promise#catch and #finally call then(); postgres.js's own ones would run the query first.
-    Object.assign(query, {
-      // biome-ignore lint/suspicious/noThenProperty: the query stays a thenable, with a deadline.
-      then: (onFulfilled?: (v: unknown) => unknown, onRejected?: (e: unknown) => unknown) =>
-        wait().then(onFulfilled, onRejected),
-      catch: (onRejected?: (e: unknown) => unknown) => wait().catch(onRejected),
-      finally: (onFinally?: () => void) => wait().finally(onFinally),
-    });
+    query.reject = (e) => {
+      // An answer that comes after the sweeper gave up on it is nobody's news any more.
+      if (this.watched.delete(entry) && isDatabaseUnavailable(e)) this.trip(e);
+      reject(e);
+    };
+    this.sweeper ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
     return value;
+  }
+
+  /**
+   * Fails the requests' queries that are past the deadline: a query never handed to a
+   * connection is made a no-op first (defuse), one on a connection is left to finish unheard.
+   * A query never awaited by then is a fragment of another (or unused): it is let go.
+   */
+  private sweep(): void {
+    const now = performance.now();
+    for (const entry of this.watched) {
+      if (now - entry.start < this.deadlineMs) break; // oldest first: the rest are younger
+      this.watched.delete(entry);
+      if (!entry.query.executed) continue;
+      defuse(entry.query);
+      const err = this.timeoutError('a query');
+      this.trip(err);
+      entry.query.reject(err);
+    }
+    if (this.watched.size === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
   }
 
   /**

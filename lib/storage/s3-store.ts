@@ -109,6 +109,9 @@ export interface S3StoreOptions {
   idleTimeoutMs?: number;
 }
 
+/** A logger for the SDK that drops what it says (our own retries log each failed attempt). */
+const SDK_QUIET = { debug() {}, info() {}, warn() {}, error() {}, trace() {} };
+
 function isNotFound(err: unknown): boolean {
   return (
     err instanceof S3ServiceException &&
@@ -139,6 +142,10 @@ export class S3ObjectStore implements ObjectStore {
       },
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       forcePathStyle: options.forcePathStyle ?? Boolean(options.endpoint),
+      // The SDK writes some warnings with console.warn when it has no logger of its own (one plain
+      // line per failed streamed upload: "An error was encountered in a non-retryable streaming
+      // request"), which breaks a JSON log; what they say, the retry below logs itself.
+      logger: SDK_QUIET,
       ...(options.accessKeyId && options.secretAccessKey
         ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
         : {}),

@@ -3,7 +3,15 @@ import { isIPv6 } from 'node:net';
 import path from 'node:path';
 import { type KubeAccess, kubeAccessFromFile, kubeAccessInCluster } from './access.ts';
 import { KubeApiError, type KubeRequest, kubeRequest } from './http.ts';
-import { GROUP, PLURAL, type Render, type RenderList, type RenderStatus, VERSION } from './render-resource.ts';
+import {
+  formatDuration,
+  GROUP,
+  PLURAL,
+  type Render,
+  type RenderList,
+  type RenderStatus,
+  VERSION,
+} from './render-resource.ts';
 
 /** Where a pod's service-account token, CA and namespace are mounted. */
 export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -200,9 +208,12 @@ export class RendersClient {
    * theirs, null removes one, and a list (conditions) is replaced whole. The spec cannot change here.
    */
   patchStatus(name: string, status: RenderStatusPatch, options: PatchOptions = {}): Promise<Render> {
+    // Every writer's durationSec comes with its printable form (the DURATION column).
+    const d = status.durationSec;
+    const withDuration = d === undefined ? status : { ...status, duration: d === null ? null : formatDuration(d) };
     const body = {
       ...(options.resourceVersion ? { metadata: { resourceVersion: options.resourceVersion } } : {}),
-      status,
+      status: withDuration,
     };
     return this.call(`patch status of Render ${name}`, {
       method: 'PATCH',

@@ -12,7 +12,7 @@ import {
   type StructuralSchema,
   structuralSchema,
 } from './crd.ts';
-import { CATEGORY, GROUP, KIND, PLURAL, SHORT_NAMES, VERSION } from './render-resource.ts';
+import { CATEGORY, formatDuration, GROUP, KIND, PLURAL, SHORT_NAMES, VERSION } from './render-resource.ts';
 
 /** Every node below `node`, with its JSON path. */
 function* nodes(node: StructuralSchema, at = '$'): Generator<[string, StructuralSchema]> {
@@ -113,17 +113,30 @@ test('the spec is immutable (CEL) and the name must stand for the render id', ()
   }
 });
 
-test('printer columns: STATUS PROGRESS DURATION SEGMENTS AGE, and ACCOUNT JOB ATTEMPTS under -o wide', () => {
+test('printer columns: STATUS PROGRESS DURATION SEGMENTS AGE, and ACCOUNT JOB PODS under -o wide', () => {
   const columns = version().additionalPrinterColumns.map((c) => [c.name, c.jsonPath, c.type, c.priority ?? 0]);
   assert.deepEqual(columns, [
     ['Status', '.status.phase', 'string', 0],
     ['Progress', '.status.progress', 'integer', 0],
-    ['Duration', '.status.durationSec', 'number', 0],
+    ['Duration', '.status.duration', 'string', 0],
     ['Segments', '.status.segmentsReady', 'string', 0],
     ['Age', '.metadata.creationTimestamp', 'date', 0],
     ['Account', '.spec.accountId', 'string', 1],
     ['Job', '.status.jobName', 'string', 1],
-    ['Attempts', '.status.attempts', 'integer', 1],
+    ['Pods', '.status.attempts', 'integer', 1],
+  ]);
+});
+
+test('formatDuration: rounded to 10 ms, in the units of a Go duration', () => {
+  assert.deepEqual([0, 2, 12.5, 10.1 / 3, 59.999, 100, 160, 3723.5].map(formatDuration), [
+    '0s',
+    '2s',
+    '12.5s',
+    '3.37s',
+    '1m0s',
+    '1m40s',
+    '2m40s',
+    '1h2m3.5s',
   ]);
 });
 

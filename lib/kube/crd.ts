@@ -252,7 +252,7 @@ export function renderCrd(): CustomResourceDefinition {
           additionalPrinterColumns: [
             column('Status', 'string', '.status.phase', 'Phase of the render.'),
             column('Progress', 'integer', '.status.progress', 'Percent done.'),
-            column('Duration', 'number', '.status.durationSec', 'Length of the movie in seconds.'),
+            column('Duration', 'string', '.status.duration', 'Length of the movie (status.durationSec, rounded).'),
             column(
               'Segments',
               'string',
@@ -262,7 +262,13 @@ export function renderCrd(): CustomResourceDefinition {
             column('Age', 'date', '.metadata.creationTimestamp', 'Time since the render was accepted.'),
             column('Account', 'string', '.spec.accountId', 'Account of the render.', 1),
             column('Job', 'string', '.status.jobName', 'The batch/v1 Job running the render.', 1),
-            column('Attempts', 'integer', '.status.attempts', 'Worker pods started so far.', 1),
+            column(
+              'Pods',
+              'integer',
+              '.status.attempts',
+              'Worker pods started so far, over all stages (1 + segments + 1 for a segmented render).',
+              1,
+            ),
           ],
         },
       ],

@@ -201,7 +201,22 @@ export const RenderStatus = Type.Object(
     durationSec: Type.Optional(
       Type.Number({ minimum: 0, description: 'Length of the movie in seconds, known once preparing is over.' }),
     ),
-    attempts: Type.Optional(Type.Integer({ minimum: 0, description: 'Worker pods started for this render so far.' })),
+    duration: Type.Optional(
+      Type.String({
+        maxLength: 32,
+        description:
+          'durationSec for people, rounded to 10 ms: "3.37s", "2m40s". Written with durationSec; the DURATION column.',
+      }),
+    ),
+    attempts: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'Worker pods started for this render so far, over all its Jobs (the PODS column): 1 for a render on one pod, ' +
+          '1 + segments + 1 for a segmented one when nothing failed. RENDER_MAX_ATTEMPTS (spec.maxAttempts) bounds the ' +
+          'pods of each stage (of each segment), not this sum.',
+      }),
+    ),
     jobName: Type.Optional(
       Type.String({ maxLength: 63, description: 'Name of the batch/v1 Job the operator created for this render.' }),
     ),
@@ -298,6 +313,18 @@ export interface RenderList {
   kind: typeof LIST_KIND;
   metadata: { resourceVersion?: string; continue?: string };
   items: Render[];
+}
+
+/**
+ * A length in seconds as the DURATION column prints it: rounded to 10 ms, in the units of a Go
+ * duration ("3.37s", "2m40s", "1h2m3.5s"). Printer columns take no formatting, so the status carries it.
+ */
+export function formatDuration(sec: number): string {
+  const cs = Math.round(Math.max(0, sec) * 100);
+  const h = Math.floor(cs / 360_000);
+  const m = Math.floor((cs % 360_000) / 6000);
+  const s = (cs % 6000) / 100;
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s}s`;
 }
 
 /** The Render's object name: the render id in DNS-1123 form (`rnd_0abc...` -> `rnd-0abc...`). */

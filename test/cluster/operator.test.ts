@@ -277,10 +277,10 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     const table = await kubectl('get', 'renders', '-o', 'wide');
     assert.match(
       table.split('\n')[0] ?? '',
-      /NAME\s+STATUS\s+PROGRESS\s+DURATION\s+SEGMENTS\s+AGE\s+ACCOUNT\s+JOB\s+ATTEMPTS/,
+      /NAME\s+STATUS\s+PROGRESS\s+DURATION\s+SEGMENTS\s+AGE\s+ACCOUNT\s+JOB\s+PODS/,
     );
     // One pod: no segments to count, the SEGMENTS cell is empty.
-    assert.match(table, new RegExp(`${name}\\s+done\\s+100\\s+2\\s+\\d+s\\s+${accountId}\\s+${name}\\s+1`));
+    assert.match(table, new RegExp(`${name}\\s+done\\s+100\\s+2s\\s+\\d+s\\s+${accountId}\\s+${name}\\s+1`));
     const described = await kubectl('describe', 'render', name);
     assert.match(described, /JobCreated/);
     assert.match(described, /Completed/);
@@ -403,7 +403,7 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     assert.deepEqual(status.segmentFrames, { '0': 200, '1': 300, '2': 200, '3': 300 });
     const table = await kubectl('get', 'renders');
     assert.match(table.split('\n')[0] ?? '', /NAME\s+STATUS\s+PROGRESS\s+DURATION\s+SEGMENTS\s+AGE/);
-    assert.match(table, new RegExp(`${name}\\s+done\\s+100\\s+100\\s+4/4`));
+    assert.match(table, new RegExp(`${name}\\s+done\\s+100\\s+1m40s\\s+4/4`));
 
     // Charged as any render of its length, once.
     assert.equal(done.chargedCredits, renderCredits({ durationSec: 100, width: 160, height: 90, draft: false }));

@@ -2,6 +2,7 @@
 // generated file applies, kubectl shows the columns and descriptions, the spec is immutable, status
 // patches land, and a movie travels by object-store reference because etcd would refuse it inline.
 import assert from 'node:assert/strict';
+import https from 'node:https';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
@@ -84,6 +85,30 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
   }
 }
 
+/** A GET of `path` as the apiserver's meta.k8s.io Table (what kubectl prints from), parsed. */
+async function asTable(path: string): Promise<unknown> {
+  const access = loadKubeConfig({ KUBECONFIG: cp.adminKubeconfig });
+  const opts: https.RequestOptions = { headers: {} };
+  await access.applyToHTTPSOptions(opts);
+  const url = new URL(path, access.getCurrentCluster()?.server);
+  const text = await new Promise<string>((resolve, reject) => {
+    const req = https.get(
+      url,
+      { ...opts, headers: { ...opts.headers, accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          body += c;
+        });
+        res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`${res.statusCode}: ${body}`))));
+      },
+    );
+    req.on('error', reject);
+  });
+  return JSON.parse(text);
+}
+
 /** Rows of `kubectl get` output as column -> value, split on the header's column starts. */
 function table(stdout: string): Record<string, string>[] {
   const [header = '', ...lines] = stdout.trimEnd().split('\n');
@@ -146,7 +171,7 @@ test('a Render created through the client: defaults, kubectl columns, short name
     'AGE',
     'ACCOUNT',
     'JOB',
-    'ATTEMPTS',
+    'PODS',
   ]);
   assert.equal(wide?.ACCOUNT, r.accountId);
 
@@ -215,9 +240,34 @@ test('patchStatus merges into the status subresource and shows in the columns', 
   assert.equal(patched.status?.progress, 42);
   const wide = table((await cp.kubectl(['get', 'renders', name, '-o', 'wide'])).stdout)[0];
   assert.deepEqual(
-    [wide?.STATUS, wide?.PROGRESS, wide?.DURATION, wide?.JOB, wide?.ATTEMPTS],
-    ['rendering', '42', '12.5', name, '1'],
+    [wide?.STATUS, wide?.PROGRESS, wide?.DURATION, wide?.JOB, wide?.PODS],
+    ['rendering', '42', '12.5s', name, '1'],
   );
+
+  // The exact length stays in durationSec; the column prints it rounded to 10 ms, whoever wrote it.
+  const third = await renders.patchStatus(name, { durationSec: 10.1 / 3 });
+  assert.equal(third.status?.durationSec, 10.1 / 3);
+  assert.equal(third.status?.duration, '3.37s');
+  assert.equal(table((await cp.kubectl(['get', 'renders', name])).stdout)[0]?.DURATION, '3.37s');
+  await renders.patchStatus(name, { durationSec: 160 });
+  // The apiserver's own Table, as every client (kubectl, dashboards) gets it: the cells, typed.
+  const tableRes = (await asTable(`/apis/${GROUP}/${VERSION}/namespaces/${NS}/${PLURAL}/${name}`)) as {
+    columnDefinitions: { name: string; type: string }[];
+    rows: { cells: unknown[] }[];
+  };
+  const columns = tableRes.columnDefinitions.map((c) => `${c.name}:${c.type}`);
+  assert.deepEqual(columns, [
+    'Name:string',
+    'Status:string',
+    'Progress:integer',
+    'Duration:string',
+    'Segments:string',
+    'Age:date',
+    'Account:string',
+    'Job:string',
+    'Pods:integer',
+  ]);
+  assert.equal(tableRes.rows[0]?.cells[3], '2m40s');
 
   // A merge patch keeps what it does not name and removes what it sets to null.
   await renders.patchStatus(name, { error: { code: 'RENDER_FAILED', message: 'x' } });

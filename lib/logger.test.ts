@@ -8,7 +8,9 @@ const LOGGER = new URL('./logger.ts', import.meta.url).href;
 /** Runs `body` in a Node process with logProcessFailures installed; its exit status and JSON lines. */
 function run(body: string): {
   status: number | null;
-  entries: { level: number; msg: string; err?: { message: string } }[];
+  entries: { level: number; msg: string; err?: { message: string }; warning?: { name: string; code?: string } }[];
+  stdout: string;
+  stderr: string;
 } {
   const script = `import { createLogger, logProcessFailures } from ${JSON.stringify(LOGGER)};
 logProcessFailures(createLogger({ name: 'test' }));
@@ -20,7 +22,7 @@ ${body}`;
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l));
-  return { status: out.status, entries };
+  return { status: out.status, entries, stdout: out.stdout, stderr: out.stderr };
 }
 
 describe('logProcessFailures', () => {
@@ -35,6 +37,35 @@ setTimeout(() => process.stdout.write('{"level":30,"msg":"still here"}\\n'), 50)
         [30, 'still here', undefined],
       ],
     );
+  });
+
+  it("logs a process warning as one JSON line at warn level, not Node's plain text on stderr", () => {
+    // A real warning on every Node version: an emitter with more listeners than its limit.
+    const { status, stdout, stderr, entries } = run(`import { EventEmitter } from 'node:events';
+const e = new EventEmitter();
+for (let i = 0; i < 11; i++) e.on('x', () => {});
+setTimeout(() => {}, 50);`);
+    assert.equal(status, 0);
+    assert.equal(stderr, '', 'nothing printed outside the JSON log');
+    for (const line of stdout.trimEnd().split('\n')) JSON.parse(line);
+    assert.deepEqual(
+      entries.map((e) => [e.level, e.warning?.name]),
+      [[40, 'MaxListenersExceededWarning']],
+    );
+  });
+
+  it("the AWS SDK's multi-line NodeVersionSupportWarning is one JSON line", (t) => {
+    if (Number(process.versions.node.split('.')[0]) >= 22) {
+      t.skip(`the SDK warns only below Node 22; this is Node ${process.versions.node}`);
+      return;
+    }
+    const { status, stdout, stderr, entries } = run(`const { S3Client } = await import('@aws-sdk/client-s3');
+new S3Client({ region: 'us-east-1' });
+setTimeout(() => {}, 50);`);
+    assert.equal(status, 0);
+    assert.equal(stderr, '', 'nothing printed outside the JSON log');
+    for (const line of stdout.trimEnd().split('\n')) JSON.parse(line);
+    assert.equal(entries.filter((e) => e.level === 40).length, 1, stdout);
   });
 
   it('logs an uncaught exception at fatal level, and the process still exits', () => {

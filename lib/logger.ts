@@ -27,6 +27,20 @@ export const UNCAUGHT_EXCEPTION_MESSAGE = 'uncaught exception (a bug): the proce
  * so in the JSON log, where log collectors and `kubectl logs` look, not only as a stack on stderr.
  */
 export function logProcessFailures(logger: Logger): void {
+  logProcessWarnings(logger);
   process.on('unhandledRejection', (reason) => logger.fatal({ err: reason }, UNHANDLED_REJECTION_MESSAGE));
   process.on('uncaughtExceptionMonitor', (err, origin) => logger.fatal({ err, origin }, UNCAUGHT_EXCEPTION_MESSAGE));
+}
+
+/**
+ * A process warning (a deprecation, the AWS SDK's NodeVersionSupportWarning, MaxListenersExceeded)
+ * is logged at warn level with its name, code and message instead of Node's plain, multi-line text
+ * on stderr: Node prints warnings through a 'warning' listener of its own, which is replaced here
+ * (as --no-warnings would, on every Node version and however the process was started).
+ */
+export function logProcessWarnings(logger: Logger): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (w: Error & { code?: string }) =>
+    logger.warn({ warning: { name: w.name, code: w.code, message: w.message } }, `process warning: ${w.name}`),
+  );
 }

@@ -7,7 +7,7 @@ import { EnvSchema, readEnv } from '../../lib/config.ts';
 import { AppError } from '../../lib/errors.ts';
 import { isNotFound, loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import type { Render, RenderStatus } from '../../lib/kube/render-resource.ts';
-import { createLogger, type Logger } from '../../lib/logger.ts';
+import { createLogger, type Logger, logProcessWarnings } from '../../lib/logger.ts';
 import { platformFault } from '../../lib/platform-fault.ts';
 import { monotonicReport, preparingProgress } from '../../lib/render-progress.ts';
 import { removeWork } from '../../lib/render-work.ts';
@@ -132,6 +132,7 @@ export async function runPod(
   step: PodStep = { step: 'single', segments: 1 },
 ): Promise<number> {
   const logger = createLogger({ level: env.LOG_LEVEL ?? 'info', name: 'worker' }).child({ render: name });
+  logProcessWarnings(logger);
   const namespace = env.POD_NAMESPACE;
   if (!namespace) {
     logger.error('POD_NAMESPACE is not set (the Job sets it from metadata.namespace)');

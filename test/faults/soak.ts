@@ -287,11 +287,22 @@ async function main(): Promise<void> {
   for (const r of rows) {
     if (r.status === 'done') {
       done++;
-      const res = await fetch(`${base}/v1/renders/${r.id}`, { headers });
+      // The account's rate limit holds for the check too: a 429 is waited out.
+      let res = await fetch(`${base}/v1/renders/${r.id}`, { headers });
+      while (res.status === 429) {
+        await res.body?.cancel();
+        await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
+        res = await fetch(`${base}/v1/renders/${r.id}`, { headers });
+      }
       const { outputUrl } = (await res.json()) as { outputUrl?: string };
-      const video = outputUrl ? await fetch(outputUrl).catch(() => undefined) : undefined;
-      if (!video?.ok) {
-        lost.push(`${r.id}: done but its output cannot be downloaded (${video?.status ?? 'no answer'})`);
+      if (!outputUrl) {
+        lost.push(`${r.id}: done but GET /v1/renders/{id} (${res.status}) gives no outputUrl`);
+        continue;
+      }
+      const video = await fetch(outputUrl).catch((err: Error) => err);
+      if (video instanceof Error || !video.ok) {
+        const why = video instanceof Error ? `${video.message} ${String(video.cause ?? '')}` : video.status;
+        lost.push(`${r.id}: done but its output cannot be downloaded (${why})`);
         continue;
       }
       const file = path.join(scratch, `${r.id}.mp4`);

@@ -205,7 +205,13 @@ async function removeAbandoned(base: string): Promise<void> {
   }
 }
 
-export async function startControlPlane(opts: { namespace?: string } = {}): Promise<ControlPlane> {
+export async function startControlPlane(
+  opts: {
+    namespace?: string;
+    /** More kube-controller-manager controllers, e.g. deployment-controller and replicaset-controller (pods of Deployments). */
+    controllers?: string[];
+  } = {},
+): Promise<ControlPlane> {
   const namespace = opts.namespace ?? 'framewright';
   const apiserverBin = path.join(KUBE_BIN, 'kube-apiserver');
   const kcmBin = path.join(KUBE_BIN, 'kube-controller-manager');
@@ -323,7 +329,16 @@ export async function startControlPlane(opts: { namespace?: string } = {}): Prom
       [
         `--kubeconfig=${adminKubeconfig}`,
         '--leader-elect=false',
-        '--controllers=job-controller,garbage-collector-controller,ttl-after-finished-controller,serviceaccount-controller,serviceaccount-token-controller,namespace-controller,root-ca-certificate-publisher-controller',
+        `--controllers=${[
+          'job-controller',
+          'garbage-collector-controller',
+          'ttl-after-finished-controller',
+          'serviceaccount-controller',
+          'serviceaccount-token-controller',
+          'namespace-controller',
+          'root-ca-certificate-publisher-controller',
+          ...(opts.controllers ?? []),
+        ].join(',')}`,
         `--service-account-private-key-file=${saKey}`,
         `--root-ca-file=${path.join(certDir, 'apiserver.crt')}`,
         '--use-service-account-credentials=false',

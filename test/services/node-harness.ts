@@ -13,6 +13,7 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import type { ControlPlane } from './control-plane.ts';
+import { freePort } from './free-port.ts';
 
 const FRAMEWRIGHT = fileURLToPath(new URL('../../bin/framewright', import.meta.url));
 /**
@@ -60,11 +61,16 @@ interface PodState {
   exited?: Promise<void>;
   /** Status writes for the pod, in order (Running must land before Succeeded). */
   chain: Promise<void>;
+  /** The local port each declared container port (by name and by number) is served on. */
+  ports?: Map<string, number>;
+  /** The environment its process got (what `kubectl exec` into it sees). */
+  env?: NodeJS.ProcessEnv;
 }
 
 function defaultCommand(pod: V1Pod): { file: string; args: string[] } {
   const c = pod.spec?.containers[0];
-  const words = [...(c?.command ?? []), ...(c?.args ?? [])];
+  // No command: the image's ENTRYPOINT, which is `framewright` in both images of this repository.
+  const words = [...(c?.command ?? ['framewright']), ...(c?.args ?? [])];
   const [first, ...rest] = words;
   if (!first) throw new Error(`pod ${pod.metadata?.name}: its container has no command or args to run here`);
   return { file: first === 'framewright' ? FRAMEWRIGHT : first, args: rest };
@@ -85,8 +91,10 @@ function describe(err: unknown): string {
  * Plays a Kubernetes node (there is no kubelet here): registers a Ready Node with GPUs, binds every
  * unscheduled pod of the namespace to itself (there is no scheduler either), runs each bound pod's
  * first container as a local process with the pod's env and identity (a ServiceAccount kubeconfig
- * in KUBECONFIG), reports Running and then Succeeded/Failed with the exit code on the pods/status
- * subresource, and carries out graceful pod deletion the way a kubelet does.
+ * in KUBECONFIG), reports Running (Ready once an HTTP readiness probe answers) and then
+ * Succeeded/Failed with the exit code on the pods/status subresource, and carries out graceful pod
+ * deletion the way a kubelet does. Long-running pods (a Deployment's, with container ports) get a
+ * free local port per container port (portOf), and exec runs a command with a pod's environment.
  */
 export class NodeHarness {
   readonly history: HistoryEntry[] = [];
@@ -132,6 +140,47 @@ export class NodeHarness {
       }
     }
     return false;
+  }
+
+  /**
+   * The local port a running pod serves its container port `port` (name or number) on: a pod's
+   * ports are its own, but here every pod shares 127.0.0.1 (what `kubectl port-forward` reaches).
+   */
+  portOf(podName: string, port: string | number): number {
+    for (const s of this.pods.values()) {
+      const local = s.name === podName ? s.ports?.get(String(port)) : undefined;
+      if (local !== undefined) return local;
+    }
+    throw new Error(`no pod ${podName} with a port ${port} runs on the node harness`);
+  }
+
+  /**
+   * `kubectl exec POD -- COMMAND...`: runs the command (first word `framewright`: this repository's
+   * bin/framewright) with the environment the pod's process got; resolves with its exit code and output.
+   */
+  exec(podName: string, words: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const s = [...this.pods.values()].find((p) => p.name === podName && p.env);
+    if (!s?.env) return Promise.reject(new Error(`no pod ${podName} runs on the node harness`));
+    const [first, ...rest] = words;
+    if (!first) return Promise.reject(new Error('exec: no command'));
+    return new Promise((resolve, reject) => {
+      const child = spawn(first === 'framewright' ? FRAMEWRIGHT : first, rest, {
+        env: s.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c) => {
+        stdout += c;
+      });
+      child.stderr.on('data', (c) => {
+        stderr += c;
+      });
+      child.once('error', reject);
+      child.once('close', (code, signal) =>
+        resolve({ code: code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0), stdout, stderr }),
+      );
+    });
   }
 
   /** Names of pods whose processes run now. */
@@ -404,7 +453,14 @@ export class NodeHarness {
     let env: NodeJS.ProcessEnv;
     let cmd: { file: string; args: string[] };
     try {
-      env = await this.environment(pod, container);
+      s.ports = new Map();
+      for (const p of container.ports ?? []) {
+        const local = await freePort();
+        s.ports.set(String(p.containerPort), local);
+        if (p.name) s.ports.set(p.name, local);
+      }
+      env = await this.environment(pod, container, s.ports);
+      s.env = env;
       cmd = (this.opts.command ?? defaultCommand)(pod);
     } catch (err) {
       // A kubelet reports CreateContainerConfigError and retries; here the pod fails at once.
@@ -463,6 +519,10 @@ export class NodeHarness {
     void s.exited.then(() => liveChildren.delete(child));
     hookExit();
 
+    // With an HTTP readiness probe the pod turns Ready once the probe answers 2xx (probed until
+    // then, not after); without one, at once.
+    const probe = container.readinessProbe?.httpGet;
+    const probePort = probe ? s.ports?.get(String(probe.port)) : undefined;
     const ready = (status: 'True' | 'False') =>
       ['Initialized', 'PodReadyToStartContainers', 'ContainersReady', 'Ready'].map((type) => ({
         type,
@@ -483,19 +543,55 @@ export class NodeHarness {
               podIP: '127.0.0.1',
               podIPs: [{ ip: '127.0.0.1' }],
               startTime: started,
-              conditions: ready('True'),
+              conditions: ready(probePort ? 'False' : 'True'),
               containerStatuses: [
                 {
                   name: container.name,
                   image: container.image ?? '',
                   imageID: '',
                   containerID: `harness://${child.pid}`,
-                  ready: true,
+                  ready: !probePort,
                   started: true,
                   restartCount: 0,
                   state: { running: { startedAt: started } },
                 },
               ],
+            },
+          },
+        },
+        strategicPatch,
+      );
+    });
+    if (probe && probePort) void this.probeReady(s, entry, `http://127.0.0.1:${probePort}${probe.path ?? '/'}`);
+  }
+
+  /** Polls the readiness probe until it answers 2xx, then reports the pod Ready. */
+  private async probeReady(s: PodState, entry: HistoryEntry, url: string): Promise<void> {
+    while (!this.stopped && !s.deleting && entry.exitCode === null) {
+      const ok = await fetch(url, { signal: AbortSignal.timeout(3000) }).then(
+        (r) => r.status >= 200 && r.status < 400,
+        () => false,
+      );
+      if (ok) break;
+      await sleep(250);
+    }
+    if (this.stopped || s.deleting || entry.exitCode !== null) return;
+    await this.enqueue(s, async () => {
+      if (entry.exitCode !== null) return;
+      const pod = await this.core.readNamespacedPod({ name: s.name, namespace: this.opts.namespace });
+      const now = new Date();
+      await this.core.patchNamespacedPodStatus(
+        {
+          name: s.name,
+          namespace: this.opts.namespace,
+          body: {
+            status: {
+              conditions: ['ContainersReady', 'Ready'].map((type) => ({
+                type,
+                status: 'True',
+                lastTransitionTime: now,
+              })),
+              containerStatuses: (pod.status?.containerStatuses ?? []).map((c) => ({ ...c, ready: true })),
             },
           },
         },
@@ -582,7 +678,11 @@ export class NodeHarness {
   }
 
   /** The container's env as a kubelet would build it, plus the harness's own. */
-  private async environment(pod: V1Pod, container: V1Container): Promise<NodeJS.ProcessEnv> {
+  private async environment(
+    pod: V1Pod,
+    container: V1Container,
+    ports: Map<string, number>,
+  ): Promise<NodeJS.ProcessEnv> {
     const ns = this.opts.namespace;
     const env: NodeJS.ProcessEnv = { ...process.env, ...this.opts.env };
     // node:test marks its file processes with this; a pod's node process must not think it is one.
@@ -625,6 +725,10 @@ export class NodeHarness {
       if (e.value !== undefined) {
         // $(VAR) references to earlier variables, as a kubelet expands them.
         env[e.name] = e.value.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, v: string) => env[v] ?? m);
+        // A value that is one of the container's ports (how the chart hands PORT, METRICS_PORT,
+        // OPERATOR_METRICS_PORT) becomes the local port the harness serves it on.
+        const local = /^\d+$/.test(env[e.name] ?? '') ? ports.get(env[e.name]!) : undefined;
+        if (local !== undefined) env[e.name] = String(local);
         continue;
       }
       const from = e.valueFrom;

@@ -9,11 +9,11 @@ import { type Database, openDatabase } from '../../store/database.ts';
 import { DATABASE_DEADLINE_MS, runInRequestScope } from '../../store/db-deadline.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
 import { backends, logger, newAccount } from '../api/helpers.ts';
-import { tinyMovie } from '../pipeline/harness.ts';
 import { freePort } from '../services/free-port.ts';
 import { PostgresServer } from '../services/postgres-server.ts';
-import { describeProcess, type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
+import { type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
+import { ask, assertBounded, fireOverOutage, served as isServed, show, withServeLog } from './outage-requests.ts';
 
 /**
  * Issue 27, item 2: requests hung through a database outage instead of answering 503. With
@@ -37,14 +37,6 @@ const REQUESTS = 20;
 const OUTAGE_MS = 6_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Answer {
-  route: string;
-  status: number;
-  retryAfter: string | null;
-  code: string | undefined;
-  ms: number;
-}
 
 test('patches/postgres+3.4.9+connection-close.patch is applied to the installed postgres.js', () => {
   // Without it, serve died (an uncaught TypeError in postgres.js) when its database stopped
@@ -96,91 +88,24 @@ describe('every request answers within the database deadline through an outage',
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  /** One request at `route` (`METHOD /path`), timed; a hang is cut at 15 s (and fails). */
-  async function ask(route: string): Promise<Answer> {
-    const [method, url] = route.split(' ') as [string, string];
-    const body = method === 'POST' ? JSON.stringify({ movie: tinyMovie() }) : undefined;
-    const started = performance.now();
-    try {
-      const res = await fetch(`${base}${url}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body,
-        signal: AbortSignal.timeout(15_000),
-      });
-      const text = await res.text();
-      let code: string | undefined;
-      try {
-        code = (JSON.parse(text) as { error?: { code?: string } }).error?.code;
-      } catch {}
-      return {
-        route,
-        status: res.status,
-        retryAfter: res.headers.get('retry-after'),
-        code,
-        ms: performance.now() - started,
-      };
-    } catch (err) {
-      return { route, status: 0, retryAfter: null, code: (err as Error).name, ms: performance.now() - started };
-    }
-  }
-
   const ROUTES = ['GET /v1/renders', 'POST /v1/renders', 'GET /v1/usage', 'GET /readyz'];
-
-  /** REQUESTS requests spread over OUTAGE_MS (each fired on time, not after the previous one). */
-  async function fireOverOutage(): Promise<Answer[]> {
-    const pending: Promise<Answer>[] = [];
-    for (let i = 0; i < REQUESTS; i++) {
-      pending.push(sleep((i * OUTAGE_MS) / REQUESTS).then(() => ask(ROUTES[i % ROUTES.length] as string)));
-    }
-    return Promise.all(pending);
-  }
-
-  function show(answers: Answer[]): string {
-    return answers
-      .map((a) => `${a.route}: ${a.status} ${a.code ?? ''} retry-after=${a.retryAfter} in ${Math.round(a.ms)} ms`)
-      .join('\n');
-  }
-
-  /** Every answer a 503 SERVICE_UNAVAILABLE with Retry-After, within the bound. */
-  function assertBounded(answers: Answer[]): void {
-    const late = answers.filter((a) => a.ms > BOUND_MS);
-    assert.deepEqual(late, [], `answers later than ${BOUND_MS} ms:\n${show(answers)}`);
-    const wrong = answers.filter((a) => a.status !== 503 || a.code !== 'SERVICE_UNAVAILABLE' || !a.retryAfter);
-    assert.deepEqual(wrong, [], `answers other than 503 SERVICE_UNAVAILABLE with Retry-After:\n${show(answers)}`);
-  }
 
   /** Once the database is back: ready within 10 s, then every route answers as usual. */
   async function assertRecovered(): Promise<void> {
     await untilReady(served, base, 10_000);
-    const answers = await Promise.all(ROUTES.map((r) => ask(r)));
-    const expected = answers.map((a) => (a.route.startsWith('POST') ? 201 : 200));
-    assert.deepEqual(
-      answers.map((a) => a.status),
-      expected,
-      `after the outage:\n${show(answers)}`,
-    );
-  }
-
-  async function withServeLog(fn: () => Promise<void>): Promise<void> {
-    try {
-      await fn();
-    } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
-      error.stack = `${error.stack}\n--- serve ---\n${describeProcess(served)}`;
-      throw error;
-    }
+    const answers = await Promise.all(ROUTES.map((r) => ask(base, key, r)));
+    assert.ok(answers.every(isServed), `after the outage:\n${show(answers)}`);
   }
 
   it('PostgreSQL stopped: every request answers 503 within the bound, then all is served again', async (t) => {
     t.after(() => pg.startServer());
-    await withServeLog(async () => {
+    await withServeLog(served, async () => {
       await assertRecovered();
       await pg.stopServer();
-      const answers = await fireOverOutage();
+      const answers = await fireOverOutage(base, key, ROUTES, REQUESTS, OUTAGE_MS);
       t.diagnostic(show(answers));
       await pg.startServer();
-      assertBounded(answers);
+      assertBounded(answers, BOUND_MS);
       await assertRecovered();
       assert.equal(served.child.exitCode, null);
     });
@@ -188,13 +113,13 @@ describe('every request answers within the database deadline through an outage',
 
   it('PostgreSQL black-holed (a proxy that stops forwarding): the same', async (t) => {
     t.after(() => proxy.thaw());
-    await withServeLog(async () => {
+    await withServeLog(served, async () => {
       await assertRecovered();
       proxy.freeze();
-      const answers = await fireOverOutage();
+      const answers = await fireOverOutage(base, key, ROUTES, REQUESTS, OUTAGE_MS);
       t.diagnostic(show(answers));
       proxy.thaw();
-      assertBounded(answers);
+      assertBounded(answers, BOUND_MS);
       await assertRecovered();
       assert.equal(served.child.exitCode, null);
       assert.ok(!served.log().includes(UNHANDLED_REJECTION_MESSAGE), 'an unhandled rejection fired');

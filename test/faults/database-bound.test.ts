@@ -13,7 +13,15 @@ import { freePort } from '../services/free-port.ts';
 import { PostgresServer } from '../services/postgres-server.ts';
 import { type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
-import { ask, assertBounded, fireOverOutage, served as isServed, show, withServeLog } from './outage-requests.ts';
+import {
+  ask,
+  assertBounded,
+  databaseThroughProxy,
+  fireOverOutage,
+  served as isServed,
+  show,
+  withServeLog,
+} from './outage-requests.ts';
 
 /**
  * Issue 27, item 2: requests hung through a database outage instead of answering 503. With
@@ -164,18 +172,7 @@ for (const backend of backends()) {
     before(async () => {
       direct = await backend.open();
       await direct.sql`CREATE TABLE IF NOT EXISTS fault_writes (id text PRIMARY KEY)`;
-      const url = new URL(direct.url);
-      proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
-      url.host = `127.0.0.1:${proxy.port}`;
-      // PGlite is one session shared by its connections: one, as its own client uses.
-      viaProxy = await openDatabase({
-        databaseUrl: url.toString(),
-        dataDir: '.',
-        logger,
-        migrate: false,
-        max: backend.name === 'pglite' ? 1 : 2,
-      });
-      await viaProxy.sql`SELECT 1`;
+      ({ proxy, viaProxy } = await databaseThroughProxy(direct, backend.name));
     });
     after(async () => {
       proxy?.thaw();

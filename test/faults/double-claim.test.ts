@@ -7,13 +7,14 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { InProcessExecutor } from '../../api/pipeline/in-process-executor.ts';
 import { objectStore } from '../../lib/storage/from-env.ts';
-import { type Database, openDatabase } from '../../store/database.ts';
+import type { Database } from '../../store/database.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
 import type { RenderRow } from '../../store/types.ts';
 import { backends, logger, newAccount } from '../api/helpers.ts';
 import { tinyMovie } from '../pipeline/harness.ts';
 import { insertQueuedRender } from '../services/cluster-fixture.ts';
-import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
+import type { TcpProxy } from '../services/tcp-proxy.ts';
+import { databaseThroughProxy } from './outage-requests.ts';
 
 /**
  * Issue 27, item 1: a render claimed twice after a database outage. A claim sent while the
@@ -54,18 +55,7 @@ for (const backend of backends()) {
 
     before(async () => {
       direct = await backend.open();
-      const url = new URL(direct.url);
-      proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
-      url.host = `127.0.0.1:${proxy.port}`;
-      // PGlite is one session shared by its connections: one, as its own client uses.
-      viaProxy = await openDatabase({
-        databaseUrl: url.toString(),
-        dataDir: '.',
-        logger,
-        migrate: false,
-        max: backend.name === 'pglite' ? 1 : 2,
-      });
-      await viaProxy.sql`SELECT 1`;
+      ({ proxy, viaProxy } = await databaseThroughProxy(direct, backend.name));
       account = await newAccount(direct, { plan: 'pro', credits: 10_000 });
     });
     after(async () => {

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { type Database, openDatabase } from '../../store/database.ts';
+import { logger } from '../api/helpers.ts';
 import { tinyMovie } from '../pipeline/harness.ts';
 import { describeProcess, type ServeProcess } from '../services/serve-process.ts';
+import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
 
 /**
  * Requests fired at a real `serve` through an outage, timed, and the checks the outage tests make
- * of their answers (test/faults/database-bound.test.ts, redis-outage.test.ts).
+ * of their answers (test/faults/database-bound.test.ts, redis-outage.test.ts); a database reached
+ * through a proxy (those and double-claim.test.ts).
  */
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -91,4 +95,27 @@ export async function withServeLog(process: ServeProcess, fn: () => Promise<void
     error.stack = `${error.stack}\n--- serve ---\n${describeProcess(process)}`;
     throw error;
   }
+}
+
+/**
+ * The database of `direct` reached again through a TCP proxy the test controls (freeze, cut,
+ * refuse): what the code under test uses, while `direct` stays for the test's own checks.
+ */
+export async function databaseThroughProxy(
+  direct: Database,
+  backend: string,
+): Promise<{ proxy: TcpProxy; viaProxy: Database }> {
+  const url = new URL(direct.url);
+  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
+  url.host = `127.0.0.1:${proxy.port}`;
+  // PGlite is one session shared by its connections: one, as its own client uses.
+  const viaProxy = await openDatabase({
+    databaseUrl: url.toString(),
+    dataDir: '.',
+    logger,
+    migrate: false,
+    max: backend === 'pglite' ? 1 : 2,
+  });
+  await viaProxy.sql`SELECT 1`;
+  return { proxy, viaProxy };
 }

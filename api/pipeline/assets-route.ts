@@ -256,9 +256,13 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const auth = requireAuth(request);
-      const row = await deleteAsset(app.db.sql, auth, request.params.id);
-      if (!row) throw notFound(request.params.id);
-      await app.objects.delete(row.objectKey);
+      // The bytes go first, then the row: a store that cannot be reached fails the request with
+      // nothing changed (retry it), and a retry after a lost row delete finds the object gone
+      // already (deleting a missing object succeeds). Never a row gone and its object stranded.
+      const found = await getAsset(app.db.sql, auth, request.params.id);
+      if (!found) throw notFound(request.params.id);
+      await app.objects.delete(found.objectKey);
+      if (!(await deleteAsset(app.db.sql, auth, request.params.id))) throw notFound(request.params.id);
       return reply.code(204).send(null);
     },
   );

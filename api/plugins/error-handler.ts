@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
+import { isObjectStoreUnavailable } from '../../lib/storage/s3-store.ts';
 import { type RequestScope, runInRequestScope } from '../../store/db-deadline.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
 import { payloadTooLarge } from '../http/body-limit.ts';
@@ -16,6 +17,14 @@ export function databaseUnavailable(
   message = 'The service cannot reach its database. Retry shortly.',
 ): AppError {
   return new AppError('SERVICE_UNAVAILABLE', message, {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SEC) },
+    cause,
+  });
+}
+
+/** The 503 of a request whose object store (S3) could not be reached. */
+export function objectStoreUnavailable(cause: unknown): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'The object store cannot be reached right now. Retry shortly.', {
     headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SEC) },
     cause,
   });
@@ -87,7 +96,9 @@ function clientError(fe: FastifyError, request: FailedRequest): AppError | undef
 /** Turns anything thrown into the spec's envelope; 5xx details go to the log, never the client. */
 export function toAppError(err: FastifyError | Error, request: FailedRequest): AppError {
   if (err instanceof AppError) return err;
-  // A database restart or failover is not our fault nor the client's: say when to come back.
+  // An object store or database restart is not our fault nor the client's: say when to come
+  // back. The store first: its connection errors carry the same errno codes as the database's.
+  if (isObjectStoreUnavailable(err)) return objectStoreUnavailable(err);
   if (isDatabaseUnavailable(err)) return databaseUnavailable(err);
   const fe = err as FastifyError;
   if (fe.validation) {

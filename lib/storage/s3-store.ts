@@ -73,6 +73,14 @@ export function isTransientStoreError(err: unknown, depth = 0): boolean {
   return isTransientStoreError(err.cause, depth + 1);
 }
 
+/**
+ * Whether `err` is an object-store call (the AWS SDK marks its errors with `$metadata`) that failed
+ * for a passing reason: what a request answers 503 for, naming the store, not the database.
+ */
+export function isObjectStoreUnavailable(err: unknown): boolean {
+  return err instanceof Error && '$metadata' in err && isTransientStoreError(err);
+}
+
 /** What went wrong, short and without the endpoint's address (it ends up in a render's error). */
 function reasonOf(err: unknown): string {
   const e = err as { code?: unknown; name?: unknown; $metadata?: { httpStatusCode?: number } };

@@ -367,6 +367,50 @@ describe('serve on S3: the store away when the output is uploaded', { skip, time
     });
   });
 
+  it('with the store away, deleting or reading an asset answers 503 naming the store, and changes nothing', async () => {
+    await withServeLog(patient, async () => {
+      const { key } = await newAccount(patient.db, { plan: 'pro', credits: 0 });
+      const auth = { authorization: `Bearer ${key}` };
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#00ff00' } })
+        .png()
+        .toBuffer();
+      const created = await fetch(`${patient.base}/v1/assets?name=green.png`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'image/png' },
+        body: png,
+      });
+      assert.equal(created.status, 201, await created.clone().text());
+      const asset = (await created.json()) as { id: string; url: string };
+      const listed = async () =>
+        ((await (await fetch(`${patient.base}/v1/assets`, { headers: auth })).json()) as { items: unknown[] }).items
+          .length;
+
+      patient.proxy.refuse = true;
+      patient.proxy.cut();
+      try {
+        const deleted = await fetch(`${patient.base}/v1/assets/${asset.id}`, { method: 'DELETE', headers: auth });
+        const body = (await deleted.json()) as { error: { code: string; message: string } };
+        assert.equal(deleted.status, 503, JSON.stringify(body));
+        assert.equal(body.error.code, 'SERVICE_UNAVAILABLE');
+        assert.match(body.error.message, /object store/, 'the object store is named, not the database');
+        assert.equal(deleted.headers.get('retry-after'), '5');
+        assert.equal(await listed(), 1, 'a delete that failed leaves the asset as it was');
+        const read = await fetch(asset.url, { redirect: 'manual' });
+        if (read.status === 302) await read.body?.cancel();
+        else {
+          const readBody = (await read.json()) as { error: { message: string } };
+          assert.equal(read.status, 503, JSON.stringify(readBody));
+          assert.match(readBody.error.message, /object store/);
+        }
+      } finally {
+        patient.proxy.refuse = false;
+      }
+      const retried = await fetch(`${patient.base}/v1/assets/${asset.id}`, { method: 'DELETE', headers: auth });
+      assert.equal(retried.status, 204, await retried.text());
+      assert.equal(await listed(), 0);
+    });
+  });
+
   it('an outage past S3_RETRY_SEC fails the render STORAGE_UNAVAILABLE, and nothing is charged', async () => {
     await withServeLog(brief, async () => {
       const { key, accountId } = await newAccount(brief.db, { plan: 'pro', credits: 300 });

@@ -54,20 +54,6 @@ setTimeout(() => {}, 50);`);
     );
   });
 
-  it("the AWS SDK's multi-line NodeVersionSupportWarning is one JSON line", (t) => {
-    if (Number(process.versions.node.split('.')[0]) >= 22) {
-      t.skip(`the SDK warns only below Node 22; this is Node ${process.versions.node}`);
-      return;
-    }
-    const { status, stdout, stderr, entries } = run(`const { S3Client } = await import('@aws-sdk/client-s3');
-new S3Client({ region: 'us-east-1' });
-setTimeout(() => {}, 50);`);
-    assert.equal(status, 0);
-    assert.equal(stderr, '', 'nothing printed outside the JSON log');
-    for (const line of stdout.trimEnd().split('\n')) JSON.parse(line);
-    assert.equal(entries.filter((e) => e.level === 40).length, 1, stdout);
-  });
-
   it('logs an uncaught exception at fatal level, and the process still exits', () => {
     const { status, entries } = run(`setTimeout(() => { throw new TypeError('a bug'); }, 10);
 setTimeout(() => process.stdout.write('{"level":30,"msg":"still here"}\\n'), 200);`);

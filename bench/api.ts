@@ -32,6 +32,7 @@ interface AutocannonResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  statusCodeStats?: Record<string, { count: number }>;
 }
 type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
@@ -105,6 +106,12 @@ async function load(
   // autocannon drops its sockets at the deadline while handlers may still be waiting on the
   // database; let them finish before the next row (or before the database closes).
   await new Promise((r) => setTimeout(r, 2000));
+  if (result.non2xx > 0) {
+    const codes = Object.entries(result.statusCodeStats ?? {})
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, { count }]) => `${code} x${count}`);
+    console.log(`  (${opts.method ?? 'GET'} ${url}: not 2xx: ${codes.join(', ') || 'unknown'})`);
+  }
   return {
     rps: result.requests.average,
     p50: result.latency.p50,

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
 import { UNHANDLED_REJECTION_MESSAGE } from '../../lib/logger.ts';
@@ -9,9 +7,14 @@ import { type Database, openDatabase } from '../../store/database.ts';
 import { DATABASE_DEADLINE_MS, runInRequestScope } from '../../store/db-deadline.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
 import { backends, logger, newAccount } from '../api/helpers.ts';
-import { freePort } from '../services/free-port.ts';
 import { PostgresServer } from '../services/postgres-server.ts';
-import { type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
+import {
+  type LocalServe,
+  startLocalServe,
+  stopLocalServe,
+  untilReady,
+  withServeLog,
+} from '../services/serve-process.ts';
 import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
 import {
   ask,
@@ -19,8 +22,8 @@ import {
   databaseThroughProxy,
   fireOverOutage,
   served as isServed,
+  SLACK_MS,
   show,
-  withServeLog,
 } from './outage-requests.ts';
 
 /**
@@ -34,11 +37,6 @@ import {
  * Retry-After within the bound, and everything must work again once the database is back.
  */
 
-/**
- * What an answer may take beyond the deadline: the deadline's timer firing late on a machine
- * whose two cores run other test files too, and a few ms to answer. Measured here: 2 ms to 30 ms.
- */
-const SLACK_MS = 750;
 const BOUND_MS = DATABASE_DEADLINE_MS + SLACK_MS;
 /** Requests fired over one outage, spread evenly over OUTAGE_MS, at the routes in turn. */
 const REQUESTS = 20;
@@ -58,8 +56,7 @@ describe('every request answers within the database deadline through an outage',
   let pg: PostgresServer;
   let proxy: TcpProxy;
   let direct: Database;
-  let served: ServeProcess;
-  let dir: string;
+  let served: LocalServe;
   let base: string;
   let key: string;
 
@@ -68,20 +65,10 @@ describe('every request answers within the database deadline through an outage',
     proxy = await startTcpProxy({ host: '127.0.0.1', port: pg.port });
     direct = await openDatabase({ databaseUrl: pg.url, dataDir: '.', logger, max: 1 });
     ({ key } = await newAccount(direct, { plan: 'pro', credits: 100_000 }));
-    const port = await freePort();
-    dir = await mkdtemp(path.join(tmpdir(), 'fw-db-bound-'));
-    base = `http://127.0.0.1:${port}`;
     const viaProxy = new URL(pg.url);
     viaProxy.host = `127.0.0.1:${proxy.port}`;
-    served = spawnServe({
-      DATABASE_URL: viaProxy.toString(),
-      DATA_DIR: dir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: base,
-      RENDER_CONCURRENCY: '1',
-      LOG_LEVEL: 'info',
-    });
+    served = await startLocalServe(viaProxy.toString());
+    base = served.base;
     await untilReady(served, base);
   });
 
@@ -89,11 +76,10 @@ describe('every request answers within the database deadline through an outage',
     proxy?.thaw();
     proxy.refuse = false;
     await pg?.startServer();
-    if (served) await stopServe(served).catch(() => served.child.kill('SIGKILL'));
+    if (served) await stopLocalServe(served).catch(() => served.child.kill('SIGKILL'));
     await direct?.close();
     await proxy?.close();
     await pg?.destroy();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   const ROUTES = ['GET /v1/renders', 'POST /v1/renders', 'GET /v1/usage', 'GET /readyz'];

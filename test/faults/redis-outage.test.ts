@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REDIS_DEADLINE_MS } from '../../api/rate-limit/redis-limiter.ts';
 import { UNHANDLED_REJECTION_MESSAGE } from '../../lib/logger.ts';
 import type { Database } from '../../store/database.ts';
 import { backends, newAccount } from '../api/helpers.ts';
-import { freePort } from '../services/free-port.ts';
-import { type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
+import {
+  type LocalServe,
+  startLocalServe,
+  stopLocalServe,
+  untilReady,
+  withServeLog,
+} from '../services/serve-process.ts';
 import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
 import {
   type Answer,
@@ -16,9 +18,9 @@ import {
   assertBounded,
   fireOverOutage,
   served as isServed,
+  SLACK_MS,
   show,
   unavailable,
-  withServeLog,
 } from './outage-requests.ts';
 
 /**
@@ -30,8 +32,6 @@ import {
  * everything is served again once it is back.
  */
 
-/** Timers firing late on two cores shared with other test files, and a few ms to answer. */
-const SLACK_MS = 750;
 const BOUND_MS = REDIS_DEADLINE_MS + SLACK_MS;
 const REQUESTS = 15;
 const OUTAGE_MS = 4_500;
@@ -47,8 +47,7 @@ const skip =
 describe('every request answers within the bound through a Redis outage', { timeout: 120_000, skip }, () => {
   let db: Database;
   let proxy: TcpProxy;
-  let served: ServeProcess;
-  let dir: string;
+  let served: LocalServe;
   let base: string;
   let key: string;
 
@@ -59,19 +58,8 @@ describe('every request answers within the bound through a Redis outage', { time
     ({ key } = await newAccount(db, { plan: 'pro', credits: 100_000 }));
     const target = new URL(redisUrl);
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
-    const port = await freePort();
-    dir = await mkdtemp(path.join(tmpdir(), 'fw-redis-outage-'));
-    base = `http://127.0.0.1:${port}`;
-    served = spawnServe({
-      DATABASE_URL: db.url,
-      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
-      DATA_DIR: dir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: base,
-      RENDER_CONCURRENCY: '1',
-      LOG_LEVEL: 'info',
-    });
+    served = await startLocalServe(db.url, { REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
+    base = served.base;
     await untilReady(served, base);
   });
 
@@ -80,10 +68,9 @@ describe('every request answers within the bound through a Redis outage', { time
       proxy.thaw();
       proxy.refuse = false;
     }
-    if (served) await stopServe(served).catch(() => served.child.kill('SIGKILL'));
+    if (served) await stopLocalServe(served).catch(() => served.child.kill('SIGKILL'));
     await proxy?.close();
     await db?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   /** Once Redis is back: every route answers as usual within 5 s (ioredis reconnects on its own). */

@@ -11,8 +11,14 @@ import { AppError } from '../../lib/errors.ts';
 import { S3ObjectStore } from '../../lib/storage/s3-store.ts';
 import type { Database } from '../../store/database.ts';
 import { backends, newAccount } from '../api/helpers.ts';
-import { ffprobe, freePort, tinyMovie } from '../pipeline/harness.ts';
-import { describeProcess, type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
+import { ffprobe, tinyMovie } from '../pipeline/harness.ts';
+import {
+  type LocalServe,
+  startLocalServe,
+  stopLocalServe,
+  untilReady,
+  withServeLog,
+} from '../services/serve-process.ts';
 import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
 
 /**
@@ -170,9 +176,7 @@ describe('S3 store: an upload waits out an unreachable store', { skip, timeout: 
   });
 });
 
-interface Served extends ServeProcess {
-  base: string;
-  dir: string;
+interface Served extends LocalServe {
   proxy: TcpProxy;
   db: Database;
 }
@@ -181,17 +185,7 @@ interface Served extends ServeProcess {
 async function startServe(env: NodeJS.ProcessEnv = {}): Promise<Served> {
   const db = await (postgres as NonNullable<typeof postgres>).open();
   const proxy = await s3Proxy();
-  const port = await freePort();
-  const dir = await mkdtemp(path.join(tmpdir(), 'fw-s3-serve-'));
-  const base = `http://127.0.0.1:${port}`;
-  const served = spawnServe({
-    DATABASE_URL: db.url,
-    DATA_DIR: dir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    RENDER_CONCURRENCY: '1',
-    LOG_LEVEL: 'info',
+  const served = await startLocalServe(db.url, {
     AUTH_CACHE_TTL_MS: '0',
     S3_BUCKET: await newBucket(),
     S3_ENDPOINT: proxy.url('http'),
@@ -200,27 +194,15 @@ async function startServe(env: NodeJS.ProcessEnv = {}): Promise<Served> {
     S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     ...env,
   });
-  return { ...served, base, dir, proxy, db };
+  return { ...served, proxy, db };
 }
 
 async function stop(served: Served): Promise<void> {
   try {
-    await stopServe(served);
+    await stopLocalServe(served);
   } finally {
     await served.proxy.close();
     await served.db.close();
-    await rm(served.dir, { recursive: true, force: true });
-  }
-}
-
-/** Runs `fn`; a failure ends with what serve said (its errors, whether it still runs). */
-async function withServeLog(served: ServeProcess, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (err) {
-    const error = err instanceof Error ? err : new Error(String(err));
-    error.stack = `${error.stack}\n--- serve ---\n${describeProcess(served)}`;
-    throw error;
   }
 }
 

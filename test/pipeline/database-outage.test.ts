@@ -1,67 +1,21 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { UNHANDLED_REJECTION_MESSAGE } from '../../lib/logger.ts';
 import { type Database, openDatabase } from '../../store/database.ts';
 import { logger, newAccount } from '../api/helpers.ts';
 import { PostgresServer } from '../services/postgres-server.ts';
-import { describeProcess, type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
-import { freePort, tinyMovie } from './harness.ts';
+import {
+  type LocalServe,
+  startLocalServe,
+  stopLocalServe,
+  untilReady,
+  withServeLog,
+} from '../services/serve-process.ts';
+import { tinyMovie } from './harness.ts';
 
 const OUTAGE_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Served extends ServeProcess {
-  base: string;
-  dir: string;
-}
-
-/** `framewright serve` on `databaseUrl`, on a port and data directory of its own. */
-async function startServe(databaseUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Served> {
-  const port = await freePort();
-  const dir = await mkdtemp(path.join(tmpdir(), 'fw-outage-'));
-  const base = `http://127.0.0.1:${port}`;
-  const served = spawnServe({
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dir,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    RENDER_CONCURRENCY: '1',
-    LOG_LEVEL: 'info',
-    ...extraEnv,
-  });
-  return { ...served, base, dir };
-}
-
-/**
- * Runs `fn`; a failure says what serve saw: whether it still runs, and its errors and anything
- * it wrote that is not JSON (a crash's stack). That goes last in the error's stack, where the
- * tail of a CI log still shows it, and the error's cause goes before it.
- */
-async function withServeLog(served: ServeProcess, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (err) {
-    const error = err instanceof Error ? err : new Error(String(err));
-    const cause = error.cause instanceof Error ? `\ncaused by: ${error.cause.message}` : '';
-    error.stack = `${error.stack}${cause}\n--- serve ---\n${describeProcess(served)}`;
-    delete error.cause;
-    throw error;
-  }
-}
-
-/** Stopped within 30 s of SIGTERM (a shutdown that hangs fails), then its directory removed. */
-async function stop(served: Served): Promise<void> {
-  try {
-    await stopServe(served);
-  } finally {
-    await rm(served.dir, { recursive: true, force: true });
-  }
-}
 
 /**
  * The issue as reported: PostgreSQL stopped for 10 s (`pg_ctl -m fast stop`) while a render runs
@@ -72,7 +26,7 @@ async function stop(served: Served): Promise<void> {
 describe('a database outage of 10 s in the middle of a render', { timeout: 240_000 }, () => {
   let pg: PostgresServer;
   let db: Database;
-  let served: Served;
+  let served: LocalServe;
   let receiver: Server;
   const webhooks: { type: string; data: { id: string; status: string } }[] = [];
 
@@ -90,12 +44,12 @@ describe('a database outage of 10 s in the middle of a render', { timeout: 240_0
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    served = await startServe(pg.url, { ALLOW_PRIVATE_URLS: 'true' });
+    served = await startLocalServe(pg.url, { ALLOW_PRIVATE_URLS: 'true' });
     await untilReady(served, served.base);
   });
 
   after(async () => {
-    await stop(served);
+    await stopLocalServe(served);
     receiver.close();
     await db.close();
     await pg.destroy();
@@ -186,7 +140,7 @@ describe('a database outage of 10 s in the middle of a render', { timeout: 240_0
 
   it('serve started while the database is down waits for it, then serves', async () => {
     await pg.stopServer();
-    const late = await startServe(pg.url);
+    const late = await startLocalServe(pg.url);
     try {
       await withServeLog(late, async () => {
         // It tries, says it waits, and tries again (backing off) rather than exiting.
@@ -200,7 +154,7 @@ describe('a database outage of 10 s in the middle of a render', { timeout: 240_0
         assert.ok(!late.log().includes(UNHANDLED_REJECTION_MESSAGE));
       });
     } finally {
-      await stop(late);
+      await stopLocalServe(late);
     }
   });
 });

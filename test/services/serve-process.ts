@@ -1,5 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/framewright', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -93,4 +97,54 @@ export async function stopServe(served: ServeProcess, timeoutMs = 30_000): Promi
     throw new Error(`serve did not exit within ${timeoutMs} ms of SIGTERM:\n${served.log().slice(-4000)}`);
   }
   return code;
+}
+
+/** A `serve` of a test's own: its base URL and data directory. */
+export interface LocalServe extends ServeProcess {
+  base: string;
+  dir: string;
+}
+
+/** `framewright serve` on `databaseUrl`, on a port and data directory of its own (`extraEnv` on top). */
+export async function startLocalServe(databaseUrl: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<LocalServe> {
+  const port = await freePort();
+  const dir = await mkdtemp(path.join(tmpdir(), 'fw-serve-'));
+  const base = `http://127.0.0.1:${port}`;
+  const served = spawnServe({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: base,
+    RENDER_CONCURRENCY: '1',
+    LOG_LEVEL: 'info',
+    ...extraEnv,
+  });
+  return { ...served, base, dir };
+}
+
+/** Stopped within 30 s of SIGTERM (a shutdown that hangs fails), then its directory removed. */
+export async function stopLocalServe(served: LocalServe): Promise<void> {
+  try {
+    await stopServe(served);
+  } finally {
+    await rm(served.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs `fn`; a failure says what serve saw: whether it still runs, and its errors and anything
+ * it wrote that is not JSON (a crash's stack). That goes last in the error's stack, where the
+ * tail of a CI log still shows it, and the error's cause goes before it.
+ */
+export async function withServeLog(served: ServeProcess, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    const error = err instanceof Error ? err : new Error(String(err));
+    const cause = error.cause instanceof Error ? `\ncaused by: ${error.cause.message}` : '';
+    error.stack = `${error.stack}${cause}\n--- serve ---\n${describeProcess(served)}`;
+    delete error.cause;
+    throw error;
+  }
 }

@@ -58,7 +58,7 @@ RUN npm run build \
 FROM ${NODE_RUNTIME_IMAGE} AS runtime
 ARG DEBIAN_FRONTEND=noninteractive
 # ffmpeg from Debian (h264_nvenc included; libx264 when there is no NVIDIA GPU). The API needs it
-# too: POST /v1/assets checks every audio and video upload with ffprobe (api/pipeline/assets-route.ts).
+# too: POST /v1/assets checks every audio and video upload with ffprobe (api/assets/routes.ts).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg \
  && apt-get clean \

@@ -15,12 +15,13 @@ import { ApiMetrics } from '../lib/metrics/api-metrics.ts';
 import { createRegistry } from '../lib/metrics/registry.ts';
 import { LocalObjectStore } from '../lib/storage/local-store.ts';
 import type { ObjectStore } from '../lib/storage/object-store.ts';
-import { type ExecutorPort, QueueOnlyExecutor } from './executor.ts';
-import './pipeline/decorations.ts';
+import { type ExecutorPort, QueueOnlyExecutor } from './execution/executor.ts';
+import './execution/decorations.ts';
 import { clientErrorHandler } from './http/client-error.ts';
 import { registerJsonParser } from './http/json-parser.ts';
+import { refineOpenApi } from './http/openapi-schemas.ts';
 import { validatorCompiler } from './http/validation.ts';
-import { SignedLinks } from './pipeline/output-links.ts';
+import { SignedLinks } from './outputs/output-links.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorHandlerPlugin, sendError } from './plugins/error-handler.ts';
 import { idParamsPlugin } from './plugins/id-params.ts';
@@ -32,8 +33,7 @@ import { unusedConnectionsPlugin } from './plugins/unused-connections.ts';
 import type { RateLimiter } from './rate-limit/limiter.ts';
 import { MemoryRateLimiter } from './rate-limit/memory-limiter.ts';
 import { RedisRateLimiter } from './rate-limit/redis-limiter.ts';
-import { ROUTE_MODULES } from './routes/index.ts';
-import { refineOpenApi } from './schemas/openapi.ts';
+import { ROUTE_MODULES } from './route-modules.ts';
 
 export interface BuildAppOptions {
   config: ApiConfig;
@@ -132,7 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(unusedConnectionsPlugin);
   await app.register(swagger, {
     // The route schemas stay permissive where the movie library validates (path-precise findings);
-    // the document describes what is really accepted (api/schemas/openapi.ts).
+    // the document describes what is really accepted (api/http/openapi-schemas.ts).
     transformObject: (doc) => refineOpenApi((doc as { openapiObject: Record<string, unknown> }).openapiObject) as never,
     openapi: {
       openapi: '3.1.0',

@@ -3,7 +3,7 @@ import type { KeyMode, Plan } from '../store/types.ts';
 import type { KeyCache } from './auth/key-cache.ts';
 import type { PlanRules } from './billing/plans.ts';
 import type { ApiConfig } from './config.ts';
-import type { ExecutorPort } from './executor.ts';
+import type { ExecutorPort } from './execution/executor.ts';
 import type { IdempotencyService } from './plugins/idempotency.ts';
 import type { LimitDecision, RateLimiter } from './rate-limit/limiter.ts';
 

@@ -7,7 +7,7 @@ import { apiConfig } from './config.ts';
 
 /**
  * The canonical OpenAPI document, generated without a database (none is touched to describe
- * routes): what GET /v1/openapi.json serves, the route schemas refined by api/schemas/openapi.ts.
+ * routes): what GET /v1/openapi.json serves, the route schemas refined by api/http/openapi-schemas.ts.
  */
 export async function openApiDocument(): Promise<Record<string, unknown>> {
   const config = apiConfig(readEnv(EnvSchema, {}).values, {

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from '../api/app.ts';
 import { createAccountWithKey } from '../api/auth/provision.ts';
 import { apiConfig } from '../api/config.ts';
-import { createPipeline, pipelineConfig } from '../api/pipeline/pipeline.ts';
+import { createPipeline, pipelineConfig } from '../api/execution/pipeline.ts';
 import { EnvSchema, readEnv } from '../lib/config.ts';
 import { createLogger } from '../lib/logger.ts';
 import { openDatabase } from '../store/database.ts';

@@ -7,7 +7,7 @@ import type { ObjectStore } from './storage/object-store.ts';
  * The work objects of a render spread over pods (worker/cluster-steps.ts), under
  * `work/<renderId>/` in the object store: the prepare pod's manifest and files, each segment pod's
  * segment. Kept free of the renderer's imports: the API's sweeper removes what a failed render
- * left (api/pipeline/output-sweeper.ts).
+ * left (api/execution/output-sweeper.ts).
  */
 
 /**

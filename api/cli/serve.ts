@@ -8,7 +8,7 @@ import { type Database, openDatabaseWhenUp } from '../../store/database.ts';
 import { buildApp, createApiMetrics } from '../app.ts';
 import { createAccountWithKey } from '../auth/provision.ts';
 import { type ApiConfig, apiConfig } from '../config.ts';
-import { createPipeline, pipelineConfig } from '../pipeline/pipeline.ts';
+import { createPipeline, pipelineConfig } from '../execution/pipeline.ts';
 
 /**
  * `framewright serve`: config read once from the environment, database opened (and migrated),

@@ -7,7 +7,7 @@ import { findIdempotencyRecord, lockIdempotencyKey, saveIdempotencyRecord } from
 import type { KeyMode } from '../../store/types.ts';
 import type { AuthContext } from '../context.ts';
 import { canonicalJson } from '../http/canonical-json.ts';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '../schemas/common.ts';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '../http/schemas.ts';
 
 export interface IdempotencyClaim {
   accountId: string;

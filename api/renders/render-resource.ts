@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { RenderRow } from '../../store/types.ts';
-import type { SignedLinks } from '../pipeline/output-links.ts';
-import type { RenderResourceSchema } from '../schemas/render.ts';
+import type { SignedLinks } from '../outputs/output-links.ts';
+import type { RenderResourceSchema } from './schemas.ts';
 
 export type RenderResource = Static<typeof RenderResourceSchema>;
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { makeDraft, narration } from '../../test/fakes/script-drafts.ts';
 import { applyVisualStyle, checkContext, checkDraft, enforcedConstraints, finaliseDraft } from './constraints.ts';
 import type { Draft } from './draft.ts';
-import type { ScriptRequest } from './script-schemas.ts';
+import type { ScriptRequest } from './schemas.ts';
 import { validateScriptRequest } from './validate-script-request.ts';
 
 function request(body: Record<string, unknown> = {}): ScriptRequest {

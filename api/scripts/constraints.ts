@@ -1,7 +1,7 @@
 import { LIMITS } from '../../movie/index.ts';
 import type { Draft, Violation } from './draft.ts';
 import { languageProblem, recogniseLanguage } from './language.ts';
-import { type EnforcedConstraints, SCRIPT_DEFAULTS, type ScriptRequest, type ScriptScene } from './script-schemas.ts';
+import { type EnforcedConstraints, SCRIPT_DEFAULTS, type ScriptRequest, type ScriptScene } from './schemas.ts';
 import { findVerbatimRunInWords, indexSource, type SourceIndex, VERBATIM_RUN_WORDS } from './verbatim-copy.ts';
 import { words } from './words.ts';
 

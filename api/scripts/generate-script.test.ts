@@ -6,7 +6,7 @@ import { makeDraft } from '../../test/fakes/script-drafts.ts';
 import { type GenerateOptions, generateScript, MAX_DRAFTS } from './generate-script.ts';
 import type { Clock } from './model-client.ts';
 import { scriptModelFromEnv } from './model-config.ts';
-import type { ScriptRequest } from './script-schemas.ts';
+import type { ScriptRequest } from './schemas.ts';
 import { validateScriptRequest } from './validate-script-request.ts';
 
 function request(body: Record<string, unknown> = {}): ScriptRequest {

@@ -13,7 +13,7 @@ import {
 import { NOT_CONFIGURED_MESSAGE, type ScriptModelConfig } from './model-config.ts';
 import { parseDraft } from './parse-draft.ts';
 import { buildMessages, buildRepairMessage, type ChatMessage, draftJsonSchema } from './prompt.ts';
-import type { ScriptMeta, ScriptRequest, ScriptScene } from './script-schemas.ts';
+import type { ScriptMeta, ScriptRequest, ScriptScene } from './schemas.ts';
 
 /** Drafts per generation, the first included (issue 6). */
 export const MAX_DRAFTS = 3;

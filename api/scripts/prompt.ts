@@ -1,5 +1,5 @@
 import type { Violation } from './draft.ts';
-import type { EnforcedConstraints, ScriptRequest } from './script-schemas.ts';
+import type { EnforcedConstraints, ScriptRequest } from './schemas.ts';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

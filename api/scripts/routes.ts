@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../lib/errors.ts';
 import { getScript } from '../../store/scripts-repo.ts';
 import { requireAuth } from '../auth/require-auth.ts';
-import { emptyBodyAsObject, errorResponses, IdempotencyHeader, IdParams, MovieDocument } from '../schemas/common.ts';
+import { emptyBodyAsObject, errorResponses, IdempotencyHeader, IdParams, MovieDocument } from '../http/schemas.ts';
 import { createScript } from './create-script.ts';
+import { ScriptRequestSchema, ScriptResourceSchema } from './schemas.ts';
 import { scriptResource } from './script-resource.ts';
-import { ScriptRequestSchema, ScriptResourceSchema } from './script-schemas.ts';
 import { type MovieOptions, MovieOptionsSchema, scriptToMovie } from './script-to-movie.ts';
 import { resolveScriptsConfig } from './scripts-config.ts';
 

@@ -1,4 +1,4 @@
-import { SCRIPT_DEFAULTS, type ScriptRequest } from './script-schemas.ts';
+import { SCRIPT_DEFAULTS, type ScriptRequest } from './schemas.ts';
 
 /** Spec 8: script generation costs max(2, ceil(scenes / 4)) credits, charged only on success. */
 export function scriptCredits(scenes: number): number {

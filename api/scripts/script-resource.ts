@@ -1,5 +1,5 @@
 import type { ScriptRow } from '../../store/scripts-repo.ts';
-import type { ScriptMeta, ScriptResource, ScriptScene } from './script-schemas.ts';
+import type { ScriptMeta, ScriptResource, ScriptScene } from './schemas.ts';
 
 /** The stored row as the script resource (docs/api.md, Scripts): every field present, explicit nulls. */
 export function scriptResource(row: ScriptRow): ScriptResource {

@@ -9,9 +9,9 @@ import {
   type VoiceInfo,
   voiceById,
 } from '../../movie/index.ts';
-import { optionalBody, StringEnum } from '../schemas/common.ts';
+import { optionalBody, StringEnum } from '../http/schemas.ts';
 import { recogniseLanguage } from './language.ts';
-import type { ScriptScene } from './script-schemas.ts';
+import type { ScriptScene } from './schemas.ts';
 
 export const MOVIE_PRESETS = ['16:9', '9:16', '1:1', '4:5', '4:3'] as const;
 

@@ -1,6 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
 import type { Finding } from '../../lib/errors.ts';
-import { SCRIPT_DEFAULTS, type ScriptRequest, type ScriptRequestBody, ScriptRequestSchema } from './script-schemas.ts';
+import { SCRIPT_DEFAULTS, type ScriptRequest, type ScriptRequestBody, ScriptRequestSchema } from './schemas.ts';
 
 export type RequestCheck = { ok: true; value: ScriptRequest } | { ok: false; findings: Finding[] };
 

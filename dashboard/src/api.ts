@@ -1,26 +1,28 @@
 /**
  * The dashboard's API client. Every request and answer type is derived from the route schemas the
- * server validates and serialises with (api/schemas, api/scripts/script-schemas.ts): type-only
+ * server validates and serialises with (api/<resource>/schemas.ts): type-only
  * imports, erased by the bundler, so a change of a schema that the page does not follow fails
  * `tsc -p dashboard`. The key goes in the Authorization header of same-origin requests only;
  * never in a URL, never logged.
  */
 import type { Static } from '@sinclair/typebox';
-import type { ErrorBodySchema, ErrorEnvelopeSchema } from '../../api/schemas/common.ts';
+import type { ErrorBodySchema, ErrorEnvelopeSchema } from '../../api/http/schemas.ts';
 import type {
   ApiKeySchema,
   CreateKeyBody,
   KeyListSchema,
   NewApiKeySchema,
   RolledKeySchema,
-} from '../../api/schemas/keys.ts';
+} from '../../api/keys/schemas.ts';
 import type {
   CreateRenderBody,
   RenderListSchema,
   RenderResourceSchema,
   RenderStatusSchema,
   TemplateRenderBody,
-} from '../../api/schemas/render.ts';
+} from '../../api/renders/schemas.ts';
+import type { ScriptRequestBody, ScriptResourceSchema } from '../../api/scripts/schemas.ts';
+import type { MovieOptions } from '../../api/scripts/script-to-movie.ts';
 import type {
   CreateTemplateBody,
   TemplateListSchema,
@@ -29,10 +31,8 @@ import type {
   UpdateTemplateBody,
   VariableManifestSchema,
   WarningSchema,
-} from '../../api/schemas/template.ts';
-import type { UsageSchema } from '../../api/schemas/usage.ts';
-import type { ScriptRequestBody, ScriptResourceSchema } from '../../api/scripts/script-schemas.ts';
-import type { MovieOptions } from '../../api/scripts/script-to-movie.ts';
+} from '../../api/templates/schemas.ts';
+import type { UsageSchema } from '../../api/usage/schemas.ts';
 
 export type ApiKey = Static<typeof ApiKeySchema>;
 export type NewApiKey = Static<typeof NewApiKeySchema>;
@@ -54,7 +54,7 @@ export type ErrorBody = Static<typeof ErrorBodySchema>;
 type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
 type Json = Record<string, unknown>;
 
-/** POST /v1/templates/check (api/routes/template-check.ts). */
+/** POST /v1/templates/check (api/templates/check-route.ts). */
 export interface TemplateCheck {
   valid: boolean;
   errors: ErrorBody[];

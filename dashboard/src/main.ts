@@ -1,7 +1,7 @@
 /**
  * The Framewright dashboard: sign in with an API key, then keys, renders, templates, scripts and
  * usage of that key's account, through the public API (./api.ts). Served at /dashboard by the API
- * itself (api/routes/dashboard.ts); docs/dashboard.md describes it.
+ * itself (api/dashboard/routes.ts); docs/dashboard.md describes it.
  */
 import { Api, ApiError, type KeyMode } from './api.ts';
 import { type Ctx, errorView } from './context.ts';

@@ -1,7 +1,7 @@
 /**
  * The signed-in key. It lives in sessionStorage: this tab only, gone when the tab closes, never
  * written to localStorage or a cookie, never put in a URL. Anything that can run script in this
- * origin could read it; the Content-Security-Policy (api/routes/dashboard.ts) allows no script but
+ * origin could read it; the Content-Security-Policy (api/dashboard/routes.ts) allows no script but
  * the dashboard's own bundle.
  */
 const STORAGE_KEY = 'framewright.apiKey';

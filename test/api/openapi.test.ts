@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { type TestContext, test } from 'node:test';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../api/http/schemas.ts';
 import { openApiDocument } from '../../api/openapi-document.ts';
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../api/schemas/common.ts';
 import { ERROR_CATALOG, ERROR_CODES } from '../../lib/errors.ts';
 import { movieJsonSchema } from '../../movie/index.ts';
 import { backends, client, newAccount, startApp } from './helpers.ts';

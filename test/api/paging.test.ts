@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_PAGE, MAX_PAGE_SIZE } from '../../api/schemas/common.ts';
+import { MAX_PAGE, MAX_PAGE_SIZE } from '../../api/http/schemas.ts';
 import { client, eachBackend, newAccount, startApp } from './helpers.ts';
 
 type Body = Record<string, unknown> & { error: { code: string; message: string; path?: string } };

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import type { V1Container, V1Deployment, V1Job } from '@kubernetes/client-node';
 import yaml from 'js-yaml';
 import postgres from 'postgres';
-import { KubernetesExecutor } from '../../api/pipeline/kubernetes-executor.ts';
+import { KubernetesExecutor } from '../../api/execution/kubernetes-executor.ts';
 import { KubeError, loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import { renderResourceName } from '../../lib/kube/render-resource.ts';
 import { S3ObjectStore } from '../../lib/storage/s3-store.ts';

@@ -11,7 +11,7 @@ import type { V1Job } from '@kubernetes/client-node';
 import postgres from 'postgres';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
-import { KubernetesExecutor } from '../../api/pipeline/kubernetes-executor.ts';
+import { KubernetesExecutor } from '../../api/execution/kubernetes-executor.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import { S3ObjectStore, type S3StoreOptions } from '../../lib/storage/s3-store.ts';
 import { newWebhookSecret } from '../../lib/webhooks/signature.ts';

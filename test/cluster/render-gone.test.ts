@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { KubernetesExecutor, RENDER_GONE_MESSAGE } from '../../api/pipeline/kubernetes-executor.ts';
+import { KubernetesExecutor, RENDER_GONE_MESSAGE } from '../../api/execution/kubernetes-executor.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import { CRD_FILE, CRD_NAME } from '../../lib/kube/crd.ts';
 import { movieObject, renderResource } from '../../lib/kube/render-resource.ts';

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { DASHBOARD_FILES } from '../../api/dashboard/files.ts';
-import { contentSecurityPolicy } from '../../api/routes/dashboard.ts';
+import { contentSecurityPolicy } from '../../api/dashboard/routes.ts';
 import { eachBackend, startApp } from '../api/helpers.ts';
 
 test('GET /dashboard and its files', async (t) => {

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { InProcessExecutor } from '../../api/pipeline/in-process-executor.ts';
+import { InProcessExecutor } from '../../api/execution/in-process-executor.ts';
 import { objectStore } from '../../lib/storage/from-env.ts';
 import type { Database } from '../../store/database.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';

@@ -260,7 +260,7 @@ describe('Dockerfile', () => {
     const worker = installed(chain(stages, 'worker'));
     for (const p of ['ffmpeg', 'xvfb', 'libgl1', 'libglx-mesa0', 'libgl1-mesa-dri']) assert.ok(worker.includes(p), p);
     assert.ok(installed(chain(stages, 'api')).includes('ffmpeg'));
-    assert.match(readFileSync(join(ROOT, 'api/pipeline/assets-route.ts'), 'utf8'), /ffprobePath/);
+    assert.match(readFileSync(join(ROOT, 'api/assets/routes.ts'), 'utf8'), /ffprobePath/);
     // NVENC needs the driver's video libraries mounted by the NVIDIA container runtime.
     assert.match(
       byKeyword(chain(stages, 'worker'), 'ENV').map(runText).join(' '),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { WebhookDispatcher } from '../../api/pipeline/webhook-dispatcher.ts';
+import { WebhookDispatcher } from '../../api/execution/webhook-dispatcher.ts';
 import { errorBody } from '../../lib/errors.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
 import { movie } from '../api/docs.ts';

@@ -293,7 +293,7 @@ for (const backend of backends()) {
         assert.ok(await stack.pipeline.objects.head(objectKey));
 
         stack.clock.advance(31 * 86_400_000);
-        const { sweepExpiredOutputs } = await import('../../api/pipeline/output-sweeper.ts');
+        const { sweepExpiredOutputs } = await import('../../api/execution/output-sweeper.ts');
         const swept = await sweepExpiredOutputs({
           db,
           objects: stack.pipeline.objects,

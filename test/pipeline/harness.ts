@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
-import { createPipeline, type Pipeline, pipelineConfig } from '../../api/pipeline/pipeline.ts';
+import { createPipeline, type Pipeline, pipelineConfig } from '../../api/execution/pipeline.ts';
 import { EnvSchema, readEnv } from '../../lib/config.ts';
 import type { Database } from '../../store/database.ts';
 import { logger, startApp, testConfig } from '../api/helpers.ts';

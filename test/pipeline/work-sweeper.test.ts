@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sweepRenderWork, WORK_GRACE_MS } from '../../api/pipeline/output-sweeper.ts';
+import { sweepRenderWork, WORK_GRACE_MS } from '../../api/execution/output-sweeper.ts';
 import { segmentName, type WorkManifest, workKey } from '../../lib/render-work.ts';
 import { S3ObjectStore } from '../../lib/storage/s3-store.ts';
 import { eachBackend, logger, newAccount } from '../api/helpers.ts';

@@ -16,7 +16,7 @@ export const Nullable = <T extends TSchema>(schema: T) =>
 export const DateTime = Type.String({ format: 'date-time' });
 
 /**
- * Components of the OpenAPI document that stand in for a route schema there (api/schemas/openapi.ts
+ * Components of the OpenAPI document that stand in for a route schema there (api/http/openapi-schemas.ts
  * defines them). The route keeps its own schema for validation and serialisation: the movie library
  * checks movies with path-precise findings that ajv's coarser errors must not pre-empt; only the
  * document, which clients and fuzzers generate requests from, shows the precise schema.

@@ -6,7 +6,7 @@ import type { ApiKeyRow, KeyMode } from '../../store/types.ts';
 import { issueKey, rollApiKey } from '../auth/provision.ts';
 import { requireAuth } from '../auth/require-auth.ts';
 import type { AuthContext } from '../context.ts';
-import { emptyBodyAsObject, errorResponses, IdParams } from '../schemas/common.ts';
+import { emptyBodyAsObject, errorResponses, IdParams } from '../http/schemas.ts';
 import {
   ApiKeySchema,
   CreateKeyBody,
@@ -14,7 +14,7 @@ import {
   ListKeysQuery,
   NewApiKeySchema,
   RolledKeySchema,
-} from '../schemas/keys.ts';
+} from './schemas.ts';
 
 type ApiKeyResource = Static<typeof ApiKeySchema>;
 

@@ -18,8 +18,8 @@ import {
 } from '../../store/assets-repo.ts';
 import { requireAuth } from '../auth/require-auth.ts';
 import { payloadTooLarge } from '../http/body-limit.ts';
-import { DateTime, errorResponses, IdParams, ListMeta, Nullable, PageQuery, StringEnum } from '../schemas/common.ts';
-import './decorations.ts';
+import { DateTime, errorResponses, IdParams, ListMeta, Nullable, PageQuery, StringEnum } from '../http/schemas.ts';
+import '../execution/decorations.ts';
 import { SNIFF_BYTES, type SniffedType, sniffMedia } from './media-sniff.ts';
 import { UploadBody } from './upload-body.ts';
 

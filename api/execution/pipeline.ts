@@ -9,10 +9,10 @@ import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { S3StoreOptions } from '../../lib/storage/s3-store.ts';
 import type { Database } from '../../store/database.ts';
 import type { ApiConfig } from '../config.ts';
-import type { ExecutorPort } from '../executor.ts';
+import { loadSigningSecret, SignedLinks } from '../outputs/output-links.ts';
+import type { ExecutorPort } from './executor.ts';
 import { InProcessExecutor } from './in-process-executor.ts';
 import { KubernetesExecutor } from './kubernetes-executor.ts';
-import { loadSigningSecret, SignedLinks } from './output-links.ts';
 import { sweepExpiredOutputs, sweepRenderWork } from './output-sweeper.ts';
 import { WebhookDispatcher } from './webhook-dispatcher.ts';
 

@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../../lib/errors.ts';
 import { parseRange } from '../../lib/storage/object-store.ts';
 import { getOutput } from '../../store/lifecycle/outputs-repo.ts';
-import { errorResponses } from '../schemas/common.ts';
-import './decorations.ts';
+import { errorResponses } from '../http/schemas.ts';
+import '../execution/decorations.ts';
 
 /** Presigned S3 links are short-lived: the signed API link is the durable one. */
 const PRESIGN_SEC = 300;

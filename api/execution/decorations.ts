@@ -1,5 +1,5 @@
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
-import type { SignedLinks } from './output-links.ts';
+import type { SignedLinks } from '../outputs/output-links.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
-import { type DashboardFiles, loadDashboard } from '../dashboard/files.ts';
+import { type DashboardFiles, loadDashboard } from './files.ts';
 
 /**
  * The policy of every dashboard page and file. Scripts, styles, images and API calls come from

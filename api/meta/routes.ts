@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError, ERROR_CATALOG, isErrorCode } from '../../lib/errors.ts';
 import { movieJsonSchema } from '../../movie/index.ts';
-import { ErrorEnvelopeSchema } from '../schemas/common.ts';
+import { ErrorEnvelopeSchema } from '../http/schemas.ts';
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

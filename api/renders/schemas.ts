@@ -9,7 +9,7 @@ import {
   PageQuery,
   StringEnum,
   VariableValues,
-} from './common.ts';
+} from '../http/schemas.ts';
 
 export const RenderStatusSchema = StringEnum<RenderStatus>(RENDER_STATUSES);
 

@@ -21,7 +21,7 @@ import {
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_KEY_PATTERN,
   OPTIONAL_BODY_KEY,
-} from './common.ts';
+} from './schemas.ts';
 
 type Json = Record<string, unknown>;
 

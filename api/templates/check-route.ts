@@ -5,9 +5,9 @@ import { resolveMovie } from '../../movie/index.ts';
 import { checkTemplateDocument } from '../../movie/template-check.ts';
 import { requireAuth } from '../auth/require-auth.ts';
 import { documentFindingOf } from '../http/json-parser.ts';
-import { ErrorBodySchema, errorResponses, MovieDocument, VariableValues } from '../schemas/common.ts';
-import { EXAMPLE_MOVIE } from '../schemas/render.ts';
-import { VariableManifestSchema, WarningSchema } from '../schemas/template.ts';
+import { ErrorBodySchema, errorResponses, MovieDocument, VariableValues } from '../http/schemas.ts';
+import { EXAMPLE_MOVIE } from '../renders/schemas.ts';
+import { VariableManifestSchema, WarningSchema } from './schemas.ts';
 
 const CheckTemplateBody = Type.Object(
   {

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from '../schemas/common.ts';
+import { Nullable } from '../http/schemas.ts';
 
 /**
  * Per-scene narration bounds. Our reading of the spec's "not shown" object: integer word counts,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { PLANS } from '../../store/types.ts';
-import { StringEnum } from './common.ts';
+import { StringEnum } from '../http/schemas.ts';
 
 export const UsageSchema = Type.Object(
   {

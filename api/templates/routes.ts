@@ -12,10 +12,11 @@ import {
 } from '../../store/templates-repo.ts';
 import type { TemplateRow } from '../../store/types.ts';
 import { requireAuth } from '../auth/require-auth.ts';
+import { errorResponses, IdempotencyHeader, IdParams } from '../http/schemas.ts';
 import { createRender } from '../renders/create-render.ts';
 import { renderResource } from '../renders/render-resource.ts';
-import { errorResponses, IdempotencyHeader, IdParams } from '../schemas/common.ts';
-import { RenderResourceSchema, TemplateRenderBody } from '../schemas/render.ts';
+import { CREATE_RENDER_CODES } from '../renders/routes.ts';
+import { RenderResourceSchema, TemplateRenderBody } from '../renders/schemas.ts';
 import {
   CreateTemplateBody,
   ListTemplatesQuery,
@@ -23,8 +24,7 @@ import {
   TemplateResourceSchema,
   TemplateWriteResourceSchema,
   UpdateTemplateBody,
-} from '../schemas/template.ts';
-import { CREATE_RENDER_CODES } from './renders.ts';
+} from './schemas.ts';
 
 type TemplateResource = Static<typeof TemplateResourceSchema>;
 

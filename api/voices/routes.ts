@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { VOICES } from '../../movie/index.ts';
 import { requireAuth } from '../auth/require-auth.ts';
-import { errorResponses } from '../schemas/common.ts';
+import { errorResponses } from '../http/schemas.ts';
 
 const VoiceSchema = Type.Object(
   {

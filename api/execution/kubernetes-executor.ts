@@ -8,7 +8,7 @@ import type { Database } from '../../store/database.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
 import { getRenderById, startedUnchangedSince } from '../../store/renders-repo.ts';
 import type { RenderRow } from '../../store/types.ts';
-import type { ExecutorPort } from '../executor.ts';
+import type { ExecutorPort } from './executor.ts';
 
 export interface KubernetesExecutorOptions {
   db: Database;

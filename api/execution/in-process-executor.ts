@@ -14,7 +14,7 @@ import { type AttemptOutcome, decideOutcome, stoppedUnexpectedly } from '../../s
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
 import type { RenderRow } from '../../store/types.ts';
 import type { JobMessage, WorkerMessage } from '../../worker/job-protocol.ts';
-import type { ExecutorPort } from '../executor.ts';
+import type { ExecutorPort } from './executor.ts';
 
 const CLI = ownModule('../../bin/cli.ts', import.meta.url);
 /** Built, the worker runs on bare Node; from the sources, through tsx (a development dependency). */

@@ -3,11 +3,11 @@ import { AppError } from '../../lib/errors.ts';
 import { getRender, listRenders } from '../../store/renders-repo.ts';
 import type { RenderStatus } from '../../store/types.ts';
 import { requireAuth } from '../auth/require-auth.ts';
-import { createRender } from '../renders/create-render.ts';
-import { RenderCache } from '../renders/render-cache.ts';
-import { type RenderResource, renderResource } from '../renders/render-resource.ts';
-import { errorResponses, IdempotencyHeader, IdParams } from '../schemas/common.ts';
-import { CreateRenderBody, ListRendersQuery, RenderListSchema, RenderResourceSchema } from '../schemas/render.ts';
+import { errorResponses, IdempotencyHeader, IdParams } from '../http/schemas.ts';
+import { createRender } from './create-render.ts';
+import { RenderCache } from './render-cache.ts';
+import { type RenderResource, renderResource } from './render-resource.ts';
+import { CreateRenderBody, ListRendersQuery, RenderListSchema, RenderResourceSchema } from './schemas.ts';
 
 const MOVIE_CODES = [
   'SCHEMA_INVALID',

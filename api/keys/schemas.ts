@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, ListMeta, Nullable, optionalBody, PageQuery, StringEnum } from './common.ts';
+import { DateTime, ListMeta, Nullable, optionalBody, PageQuery, StringEnum } from '../http/schemas.ts';
 
 export const KEY_MODES = ['live', 'test'] as const;
 export const KEY_STATUSES = ['active', 'revoked'] as const;

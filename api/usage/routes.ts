@@ -3,9 +3,9 @@ import { AppError } from '../../lib/errors.ts';
 import { getAccount } from '../../store/accounts-repo.ts';
 import { activeUsage } from '../../store/renders-repo.ts';
 import { requireAuth } from '../auth/require-auth.ts';
+import { errorResponses } from '../http/schemas.ts';
 import { RATE_WINDOW_MS } from '../plugins/rate-limit.ts';
-import { errorResponses } from '../schemas/common.ts';
-import { UsageSchema } from '../schemas/usage.ts';
+import { UsageSchema } from './schemas.ts';
 
 const usage: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

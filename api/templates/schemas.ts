@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, ListMeta, MovieDocument, PageQuery, StringEnum } from './common.ts';
-import { EXAMPLE_MOVIE } from './render.ts';
+import { DateTime, ListMeta, MovieDocument, PageQuery, StringEnum } from '../http/schemas.ts';
+import { EXAMPLE_MOVIE } from '../renders/schemas.ts';
 
 const VariableDeclSchema = Type.Object(
   {

@@ -1,4 +1,4 @@
-import type { RenderRow } from '../store/types.ts';
+import type { RenderRow } from '../../store/types.ts';
 
 /**
  * Where an accepted render goes after its row is committed as `queued`. The pipeline provides the

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../lib/errors.ts';
 import { getRender } from '../../store/renders-repo.ts';
 import { requireAuth } from '../auth/require-auth.ts';
-import { errorResponses, IdParams, MovieDocument } from '../schemas/common.ts';
+import { errorResponses, IdParams, MovieDocument } from '../http/schemas.ts';
 
 /**
  * The movie document a render was made from, with its variables resolved: sent as `movie` to

@@ -2,6 +2,7 @@ import { type Env, EnvSchema, envBool, readEnv } from '../lib/config.ts';
 import { DEFAULT_POOL_SIZE } from '../store/database.ts';
 import type { Plan } from '../store/types.ts';
 import { type PlanRules, parsePlanNumbers, planTable } from './billing/plans.ts';
+import { type ScriptsConfig, scriptsConfig } from './scripts/scripts-config.ts';
 
 /** Everything the API reads from the environment, resolved once and passed to `buildApp`. */
 export interface ApiConfig {
@@ -34,6 +35,8 @@ export interface ApiConfig {
   assetMaxBytes: number;
   /** ALLOW_PRIVATE_URLS: a webhook_url may then name a private or loopback host. */
   allowPrivateUrls: boolean;
+  /** Script generation: the model (null: not configured), the budget. */
+  scripts: ScriptsConfig;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -69,6 +72,7 @@ export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiC
     ffprobePath: values.FFPROBE_PATH ?? 'ffprobe',
     assetMaxBytes: Number(values.ASSET_MAX_BYTES ?? '104857600'),
     allowPrivateUrls: envBool(values.ALLOW_PRIVATE_URLS),
+    scripts: scriptsConfig(values),
     ...overrides,
   };
 }

@@ -41,7 +41,7 @@ export async function main(argv: string[]): Promise<number> {
   const db = await openDatabase({ dataDir, logger });
   const pipeline = await createPipeline({
     api,
-    config: pipelineConfig(values),
+    config: pipelineConfig(values, process.env),
     db,
     logger,
     executor: { pollMs: 100 },

@@ -50,7 +50,13 @@ async function start(values: Env, config: ApiConfig, logger: Logger, opened: (()
   await firstAccount(db, config, logger);
   // One registry for the app, the executor and the webhook dispatcher of this process.
   const metrics = createApiMetrics(db);
-  const pipeline = await createPipeline({ api: config, config: pipelineConfig(values), db, logger, metrics });
+  const pipeline = await createPipeline({
+    api: config,
+    config: pipelineConfig(values, process.env),
+    db,
+    logger,
+    metrics,
+  });
   opened.push(() => pipeline.close());
   const app = await buildApp({
     config,

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { type Env, envBool } from '../../lib/config.ts';
+import type { KubeAccess } from '../../lib/kube/access.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ApiMetrics } from '../../lib/metrics/api-metrics.ts';
@@ -24,17 +25,28 @@ export interface PipelineConfig {
   signingSecret: string | undefined;
   s3: S3StoreOptions | undefined;
   /** RENDER_EXECUTOR=kubernetes: Renders in this namespace, for the operator to run. */
-  kubernetes: { namespace: string } | undefined;
+  kubernetes: { namespace: string; access: KubeAccess } | undefined;
+  /** The environment the worker child processes inherit (the in-process executor). */
+  workerEnv: NodeJS.ProcessEnv;
 }
 
-export function pipelineConfig(values: Env): PipelineConfig {
+/**
+ * The pipeline's settings from the validated environment (`values`) and the process environment
+ * (`env`: what worker children inherit, and where the Kubernetes client finds its credentials).
+ * Read once, by the command that starts the pipeline.
+ */
+export function pipelineConfig(values: Env, env: NodeJS.ProcessEnv): PipelineConfig {
   return {
     renderConcurrency: values.RENDER_CONCURRENCY ? Number(values.RENDER_CONCURRENCY) : availableParallelism(),
     leaseMs: Number(values.RENDER_LEASE_SEC ?? '30') * 1000,
     allowPrivateUrls: envBool(values.ALLOW_PRIVATE_URLS),
     signingSecret: values.SIGNING_SECRET,
     s3: s3OptionsFromEnv(values),
-    kubernetes: values.RENDER_EXECUTOR === 'kubernetes' ? { namespace: values.KUBE_NAMESPACE ?? 'default' } : undefined,
+    kubernetes:
+      values.RENDER_EXECUTOR === 'kubernetes'
+        ? { namespace: values.KUBE_NAMESPACE ?? 'default', access: loadKubeConfig(env) }
+        : undefined,
+    workerEnv: env,
   };
 }
 
@@ -73,40 +85,43 @@ export async function createPipeline(deps: {
   sweepEveryMs?: number;
 }): Promise<Pipeline> {
   const { api, config, db, logger } = deps;
-  const workerEnv = deps.executor?.workerEnv ?? process.env;
+  const workerEnv = deps.executor?.workerEnv ?? config.workerEnv;
   const now = deps.now ?? (() => new Date());
   const objects = objectStore(config.s3, api.dataDir, logger.child({ component: 'objects' }));
   const links = new SignedLinks(await loadSigningSecret(config.signingSecret, api.dataDir), api.publicBaseUrl);
-  const inProcess = config.kubernetes
-    ? undefined
-    : new InProcessExecutor({
-        db,
-        objects,
-        publicBaseUrl: api.publicBaseUrl,
-        scratchDir: path.join(api.dataDir, 'tmp', 'renders'),
-        logger: logger.child({ component: 'executor' }),
-        concurrency: config.renderConcurrency,
-        leaseMs: config.leaseMs,
-        now,
-        observer: deps.metrics?.render,
-        ...deps.executor,
-        workerEnv: {
-          ...workerEnv,
-          // Asset links of this service are fetched even where private URLs are refused.
-          TRUSTED_URL_PREFIXES: [workerEnv.TRUSTED_URL_PREFIXES, links.assetPrefix].filter(Boolean).join(','),
-        },
-      });
-  const executor: ExecutorPort & { start(): void } =
-    inProcess ??
-    new KubernetesExecutor({
+  const kube = config.kubernetes;
+  let inProcess: InProcessExecutor | undefined;
+  let executor: ExecutorPort & { start(): void };
+  if (kube) {
+    executor = new KubernetesExecutor({
       db,
       objects,
-      renders: new RendersClient(loadKubeConfig(process.env), config.kubernetes?.namespace ?? 'default'),
-      namespace: config.kubernetes?.namespace ?? 'default',
+      renders: new RendersClient(kube.access, kube.namespace),
+      namespace: kube.namespace,
       publicBaseUrl: api.publicBaseUrl,
       logger: logger.child({ component: 'executor' }),
       now,
     });
+  } else {
+    inProcess = new InProcessExecutor({
+      db,
+      objects,
+      publicBaseUrl: api.publicBaseUrl,
+      scratchDir: path.join(api.dataDir, 'tmp', 'renders'),
+      logger: logger.child({ component: 'executor' }),
+      concurrency: config.renderConcurrency,
+      leaseMs: config.leaseMs,
+      now,
+      observer: deps.metrics?.render,
+      ...deps.executor,
+      workerEnv: {
+        ...workerEnv,
+        // Asset links of this service are fetched even where private URLs are refused.
+        TRUSTED_URL_PREFIXES: [workerEnv.TRUSTED_URL_PREFIXES, links.assetPrefix].filter(Boolean).join(','),
+      },
+    });
+    executor = inProcess;
+  }
   const dispatcher = new WebhookDispatcher({
     db,
     links,

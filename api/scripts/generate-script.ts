@@ -14,13 +14,10 @@ import { NOT_CONFIGURED_MESSAGE, type ScriptModelConfig } from './model-config.t
 import { parseDraft } from './parse-draft.ts';
 import { buildMessages, buildRepairMessage, type ChatMessage, draftJsonSchema } from './prompt.ts';
 import type { ScriptMeta, ScriptRequest, ScriptScene } from './schemas.ts';
+import { DEFAULT_BUDGET_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './scripts-config.ts';
 
 /** Drafts per generation, the first included (issue 6). */
 export const MAX_DRAFTS = 3;
-/** Whole-generation budget: drafts, retries and backoff together (issue 6). */
-export const DEFAULT_BUDGET_MS = 90_000;
-/** One request may not take the whole budget: a hung connection should leave time for a retry. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 export interface GenerateOptions {
   /** Null when script generation is not configured. */

@@ -7,7 +7,6 @@ import { createScript } from './create-script.ts';
 import { ScriptRequestSchema, ScriptResourceSchema } from './schemas.ts';
 import { scriptResource } from './script-resource.ts';
 import { type MovieOptions, MovieOptionsSchema, scriptToMovie } from './script-to-movie.ts';
-import { resolveScriptsConfig } from './scripts-config.ts';
 
 function notFound(id: string): AppError {
   return new AppError('NOT_FOUND', `No script ${id}.`, { path: 'id' });
@@ -15,7 +14,7 @@ function notFound(id: string): AppError {
 
 /** POST /v1/scripts, GET /v1/scripts/{id}, POST /v1/scripts/{id}/movie (docs/api.md, Scripts). */
 const scripts: FastifyPluginAsyncTypebox = async (app) => {
-  const config = resolveScriptsConfig(app.config.scripts, process.env);
+  const config = app.config.scripts;
   // Said once at start-up, so an operator sees why POST /v1/scripts would answer LLM_FAILED.
   if (config.model) {
     app.log.info(

@@ -1,7 +1,11 @@
-import { type Env, EnvSchema, readEnv } from '../../lib/config.ts';
-import { DEFAULT_BUDGET_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './generate-script.ts';
+import type { Env } from '../../lib/config.ts';
 import type { Clock } from './model-client.ts';
 import { type ScriptModelConfig, scriptModelFromEnv } from './model-config.ts';
+
+/** Whole-generation budget: drafts, retries and backoff together (issue 6). */
+export const DEFAULT_BUDGET_MS = 90_000;
+/** One request may not take the whole budget: a hung connection should leave time for a retry. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** What the script routes need: the model, the budget and (in tests) the clock. */
 export interface ScriptsConfig {
@@ -13,13 +17,6 @@ export interface ScriptsConfig {
   random?: () => number;
 }
 
-declare module '../config.ts' {
-  interface ApiConfig {
-    /** Script generation settings; `scriptsConfig(values)` builds them from the environment. */
-    scripts?: ScriptsConfig;
-  }
-}
-
 export function scriptsConfig(values: Env): ScriptsConfig {
   const budgetMs = values.SCRIPT_BUDGET_SEC === undefined ? DEFAULT_BUDGET_MS : Number(values.SCRIPT_BUDGET_SEC) * 1000;
   return {
@@ -27,12 +24,4 @@ export function scriptsConfig(values: Env): ScriptsConfig {
     budgetMs,
     requestTimeoutMs: Math.min(DEFAULT_REQUEST_TIMEOUT_MS, budgetMs),
   };
-}
-
-/**
- * The app's script settings: `config.scripts` when the caller passed them (serve, tests), else
- * read once from the validated environment when the route module is registered.
- */
-export function resolveScriptsConfig(fromApp: ScriptsConfig | undefined, env: NodeJS.ProcessEnv): ScriptsConfig {
-  return fromApp ?? scriptsConfig(readEnv(EnvSchema, env).values);
 }

@@ -59,7 +59,7 @@ export async function startStack(
   });
   const pipeline = await createPipeline({
     api,
-    config: pipelineConfig(values),
+    config: pipelineConfig(values, process.env),
     db,
     logger,
     now: clock.now,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { estimateDurationSec, outputFormat, resolveMovie } from '../../movie/index.ts';
-import { renderCredits } from '../../store/lifecycle/pricing.ts';
+import { priceRender } from '../../store/lifecycle/pricing.ts';
 import { getRender, insertRender, insertRenderIfAllowed, type NewRender } from '../../store/renders-repo.ts';
 import type { RenderRow } from '../../store/types.ts';
 import { gateRender, withAccountUsage } from '../billing/gate.ts';
@@ -43,14 +43,14 @@ export async function createRender(
   const movie = resolved.value;
   const draft = (movie as { draft?: unknown }).draft === true;
   const frame = outputFormat(movie, { draft });
-  // Price by the full-size frame: a draft's half resolution is already the "drafts cost half" rule.
-  const full = outputFormat({ ...movie, draft: false } as typeof movie);
   const estimatedSec = estimateDurationSec(movie);
-  // Test-mode keys exercise the whole path but never cost anything (issue 3, section 3).
-  const cost =
-    auth.mode === 'test'
-      ? 0
-      : renderCredits({ durationSec: estimatedSec, width: full.width, height: full.height, draft });
+  // The reservation is the price of the estimated length, by the function that prices the finished
+  // render at completion (store/lifecycle/render-lifecycle.ts complete): full-size frame, drafts
+  // half, test-mode keys free.
+  const cost = priceRender(
+    { movie, draft, mode: auth.mode, width: frame.width, height: frame.height },
+    estimatedSec,
+  ).credits;
   const claim = idemKey
     ? {
         accountId: auth.accountId,

@@ -3,7 +3,9 @@ import type { RenderRow } from '../types.ts';
 
 /**
  * Render pricing (docs/api.md, Plans). It lives with the lifecycle, which meters and settles every
- * finished render whichever executor ran it; the API prices its estimate with the same functions.
+ * finished render whichever executor ran it. `priceRender` is the one price of a render: the API
+ * reserves `priceRender(render, estimatedSec)` at creation (api/renders/create-render.ts) and the
+ * lifecycle charges `priceRender(row, durationSec)` at completion (render-lifecycle.ts `complete`).
  */
 
 /** Credits per weighted render minute (docs/api.md, Plans). */
@@ -50,9 +52,9 @@ export interface RenderPrice {
 }
 
 /**
- * The price of a finished render of `durationSec` seconds, from its row: metered by the movie's
- * full-size frame (a draft's half resolution is the "drafts cost half" rule, not priced twice);
- * test mode is metered but costs nothing.
+ * The price of a render of `durationSec` seconds (estimated at creation, measured at completion),
+ * from its row: metered by the movie's full-size frame (a draft's half resolution is the "drafts
+ * cost half" rule, not priced twice); test mode is metered but costs nothing.
  */
 export function priceRender(
   render: Pick<RenderRow, 'movie' | 'draft' | 'mode' | 'width' | 'height'>,

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { issueKey } from '../../api/auth/provision.ts';
 import { planTable } from '../../api/billing/plans.ts';
 import { setPlan } from '../../store/accounts-repo.ts';
+import { complete } from '../../store/lifecycle/render-lifecycle.ts';
 import { countRenders } from '../../store/renders-repo.ts';
 import { MOVIE_ERROR_CASES, movie, templateBody } from './docs.ts';
 import { client, eachBackend, newAccount, startApp, testConfig } from './helpers.ts';
@@ -188,6 +190,34 @@ test('POST/GET /v1/renders', async (t) => {
       const usage = (await apiTest('GET', '/v1/usage')).json<{ mode: string; credits: Record<string, number> }>();
       assert.equal(usage.mode, 'test');
       assert.deepEqual(usage.credits, { balance: 0, reserved: 0, available: 0 });
+    });
+
+    await t.test('the reservation at creation is the charge at completion for the same length', async () => {
+      // One pricing function (store/lifecycle/pricing.ts priceRender) at both ends: a render that
+      // runs exactly its estimated length is charged exactly what it reserved.
+      const live = await newAccount(db, { plan: 'pro', credits: 1000 });
+      const testKey = await issueKey(db.sql, live.accountId, 'test');
+      const cases: { name: string; key: string; movie: Record<string, unknown>; credits: number }[] = [
+        { name: '1080p, one minute', key: live.key, movie: movie(60), credits: 10 },
+        // 42.5 s x weight 2 x half = 0.7083 weighted minutes = 7.08 credits, rounded up.
+        { name: '1440p draft', key: live.key, movie: movie(42.5, { resolution: '1440p', draft: true }), credits: 8 },
+        // 7 s x weight 4 = 0.4667 weighted minutes = 4.67 credits, rounded up.
+        { name: '2160p portrait', key: live.key, movie: movie(7, { preset: '9:16', resolution: '2160p' }), credits: 5 },
+        { name: 'test key', key: testKey.secret, movie: movie(60), credits: 0 },
+      ];
+      for (const c of cases) {
+        const res = await client(app, c.key)('POST', '/v1/renders', { movie: c.movie });
+        assert.equal(res.statusCode, 201, `${c.name}: ${res.body}`);
+        const id = res.json().id as string;
+        const [made] = await db.sql<{ reservedCredits: number; estimatedSec: number }[]>`
+          SELECT reserved_credits, estimated_sec FROM renders WHERE id = ${id}`;
+        assert.equal(made?.reservedCredits, c.credits, `${c.name}: reserved`);
+        const deps = { db, now: () => new Date(clock) };
+        const ok = await complete(deps, id, null, { durationSec: made.estimatedSec, outputKey: `renders/${id}.mp4` });
+        assert.equal(ok, true, c.name);
+        const [done] = await db.sql<{ chargedCredits: number }[]>`SELECT charged_credits FROM renders WHERE id = ${id}`;
+        assert.equal(done?.chargedCredits, c.credits, `${c.name}: charged`);
+      }
     });
 
     await t.test('another account gets NOT_FOUND for an existing render; unknown ids too', async () => {

@@ -9,5 +9,4 @@ export {
   type RenderResult,
   renderMovie,
   type WorkerConfig,
-  workerConfigFromEnv,
 } from './render-movie.ts';

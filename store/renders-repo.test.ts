@@ -2,7 +2,19 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newId } from '../lib/ids.ts';
 import { eachBackend, newAccount } from '../test/api/helpers.ts';
-import { getRender, insertRender, insertRenderIfAllowed, type NewRender } from './renders-repo.ts';
+import {
+  type GatePlanRules,
+  type GateReason,
+  getRender,
+  insertRender,
+  insertRenderIfAllowed,
+  type NewRender,
+} from './renders-repo.ts';
+
+const PLANS = {
+  starter: { concurrency: 3, webhooks: true, watermark: false },
+  pro: { concurrency: 10, webhooks: true, watermark: false },
+} satisfies Record<string, GatePlanRules>;
 
 const newRender = (accountId: string, keyId: string, over: Partial<NewRender> = {}): NewRender => ({
   id: newId('rnd'),
@@ -29,7 +41,9 @@ test('renders repository', async (t) => {
     await t.test('the one-round-trip insert returns exactly the row the database stored', async () => {
       const acc = await newAccount(db, { plan: 'pro', credits: 1000 });
       const r = newRender(acc.accountId, acc.keyId, { templateId: 'tpl_x' });
-      const made = await insertRenderIfAllowed(db.sql, r, { plan: 'pro', concurrency: 10 });
+      const decision = await insertRenderIfAllowed(db.sql, r, PLANS);
+      assert.equal(decision.reason, 'ok');
+      const made = decision.render;
       assert.ok(made, 'inserted');
       const stored = await getRender(db.sql, { accountId: acc.accountId, mode: 'live' }, r.id);
       // Every column of RenderRow, read back, equals what was built without reading it.
@@ -47,25 +61,30 @@ test('renders repository', async (t) => {
       }
     });
 
-    await t.test('refused (wrong plan, cap, credits, unknown account): nothing stored', async () => {
+    await t.test('refused (webhooks, cap, credits, unknown account, unknown plan): nothing stored', async () => {
       const acc = await newAccount(db, { plan: 'starter', credits: 10 });
       const owner = { accountId: acc.accountId, mode: 'live' as const };
-      const cases: [string, NewRender, { plan: string; concurrency: number }][] = [
-        ['plan', newRender(acc.accountId, acc.keyId), { plan: 'pro', concurrency: 10 }],
-        ['credits', newRender(acc.accountId, acc.keyId, { reservedCredits: 11 }), { plan: 'starter', concurrency: 10 }],
-        ['cap', newRender(acc.accountId, acc.keyId), { plan: 'starter', concurrency: 0 }],
-        ['account', newRender('acc_missing', acc.keyId), { plan: 'starter', concurrency: 10 }],
+      const starter = (over: Partial<GatePlanRules>) => ({ ...PLANS, starter: { ...PLANS.starter, ...over } });
+      const cases: [GateReason, NewRender, Record<string, GatePlanRules>][] = [
+        ['webhooks_not_allowed', newRender(acc.accountId, acc.keyId), starter({ webhooks: false })],
+        ['insufficient_credits', newRender(acc.accountId, acc.keyId, { reservedCredits: 11 }), PLANS],
+        ['concurrency', newRender(acc.accountId, acc.keyId), starter({ concurrency: 0 })],
+        ['no_account', newRender('acc_missing', acc.keyId), PLANS],
+        ['unknown_plan', newRender(acc.accountId, acc.keyId), { pro: PLANS.pro }],
       ];
-      for (const [why, r, gate] of cases) {
-        assert.equal(await insertRenderIfAllowed(db.sql, r, gate), undefined, why);
+      for (const [why, r, plans] of cases) {
+        const decision = await insertRenderIfAllowed(db.sql, r, plans);
+        assert.equal(decision.reason, why);
+        assert.equal(decision.render, undefined, why);
         assert.equal(await getRender(db.sql, owner, r.id), undefined, why);
       }
-      assert.ok(
-        await insertRenderIfAllowed(db.sql, newRender(acc.accountId, acc.keyId, { reservedCredits: 10 }), {
-          plan: 'starter',
-          concurrency: 1,
-        }),
+      const ok = await insertRenderIfAllowed(
+        db.sql,
+        newRender(acc.accountId, acc.keyId, { reservedCredits: 10 }),
+        starter({ concurrency: 1 }),
       );
+      assert.equal(ok.reason, 'ok');
+      assert.ok(await getRender(db.sql, owner, ok.render?.id ?? ''));
     });
   });
 });

@@ -32,10 +32,11 @@ export async function insertRender(sql: Queryable, r: NewRender): Promise<Render
 }
 
 /**
- * The row `insertRender` stores for `r`, built here: what the one-round-trip path returns without
- * reading it back (the database would only send the same values again).
+ * The row `insertRender` stores for `r` (with the watermark the gate decided), built here: what
+ * the one-round-trip path returns without reading it back (the database would only send the same
+ * values again).
  */
-export function queuedRenderRow(r: NewRender): RenderRow {
+export function queuedRenderRow(r: Omit<NewRender, 'watermark'>, watermark: boolean): RenderRow {
   // Spelled out: on Node 20, `{ ...r, status, ... }` (24 keys) costs ~25 µs a call, this ~0.3 µs.
   return {
     id: r.id,
@@ -45,7 +46,7 @@ export function queuedRenderRow(r: NewRender): RenderRow {
     status: 'queued',
     progress: 0,
     draft: r.draft,
-    watermark: r.watermark,
+    watermark,
     movie: r.movie,
     width: r.width,
     height: r.height,
@@ -65,23 +66,58 @@ export function queuedRenderRow(r: NewRender): RenderRow {
   };
 }
 
+/** What a plan allows that the creation gate decides with (api/billing/plans.ts PlanRules). */
+export interface GatePlanRules {
+  concurrency: number;
+  webhooks: boolean;
+  watermark: boolean;
+}
+
+/** Why framewright_create_render created a render or did not (migration 0209). */
+export type GateReason =
+  | 'ok'
+  | 'no_account'
+  | 'unknown_plan'
+  | 'webhooks_not_allowed'
+  | 'concurrency'
+  | 'insufficient_credits';
+
+/** The database's answer and the numbers behind it (null where the check stopped before them). */
+export interface GateDecision {
+  reason: GateReason;
+  accountPlan: string | null;
+  planConcurrency: number | null;
+  activeRenders: number | null;
+  availableCredits: number | null;
+  /** The row, built here without reading it back; only with 'ok'. */
+  render: RenderRow | undefined;
+}
+
 /**
- * Inserts the queued render in one round trip when the account still has plan `gate.plan`, is
- * under `gate.concurrency` active renders and has the credits (framewright_create_render, which
- * locks the account row first). Undefined when any of that fails or the account is gone: the
- * caller then takes the transactional path, which finds out why and says so.
+ * The one creation gate (framewright_create_render, migration 0209): locks the account row, checks
+ * the plan's webhooks rule, the concurrency cap and the credit reservation against the account's
+ * plan as stored (its rules from `plans`), and inserts the queued render, with the watermark the
+ * database decided, only when all allow it. One round trip; inside a transaction it runs under the
+ * lock the transaction holds. Nothing is written unless the reason is 'ok'.
  */
 export async function insertRenderIfAllowed(
   sql: Queryable,
-  r: NewRender,
-  gate: { plan: string; concurrency: number },
-): Promise<RenderRow | undefined> {
-  const [row] = await sql<{ inserted: boolean }[]>`
-    SELECT framewright_create_render(${r.id}, ${r.accountId}, ${r.mode}, ${r.keyId}, ${r.draft},
-      ${r.watermark}, ${sql.json(r.movie as never)}, ${r.width}, ${r.height}, ${r.fps}, ${r.estimatedSec},
-      ${r.reservedCredits}, ${r.templateId}, ${r.webhookUrl}, ${r.createdAt}, ${gate.plan}, ${gate.concurrency})
-      AS inserted`;
-  return row?.inserted ? queuedRenderRow(r) : undefined;
+  r: Omit<NewRender, 'watermark'>,
+  plans: Readonly<Record<string, GatePlanRules>>,
+): Promise<GateDecision> {
+  const [row] = await sql<(Omit<GateDecision, 'render'> & { renderWatermark: boolean | null })[]>`
+    SELECT * FROM framewright_create_render(${r.id}, ${r.accountId}, ${r.mode}, ${r.keyId}, ${r.draft},
+      ${sql.json(r.movie as never)}, ${r.width}, ${r.height}, ${r.fps}, ${r.estimatedSec},
+      ${r.reservedCredits}, ${r.templateId}, ${r.webhookUrl}, ${r.createdAt}, ${sql.json(plans as never)})`;
+  if (!row) throw new Error('framewright_create_render returned no row');
+  return {
+    reason: row.reason,
+    accountPlan: row.accountPlan,
+    planConcurrency: row.planConcurrency,
+    activeRenders: row.activeRenders,
+    availableCredits: row.availableCredits,
+    render: row.reason === 'ok' ? queuedRenderRow(r, row.renderWatermark === true) : undefined,
+  };
 }
 
 export async function getRender(sql: Queryable, owner: Owner, id: string): Promise<RenderRow | undefined> {

@@ -2,7 +2,7 @@ import type postgres from 'postgres';
 import { AppError } from '../../lib/errors.ts';
 import { adjustCredits, lockAccount } from '../../store/accounts-repo.ts';
 import type { Database, Tx } from '../../store/database.ts';
-import { activeUsage } from '../../store/renders-repo.ts';
+import { activeUsage, type GateDecision, type GatePlanRules } from '../../store/renders-repo.ts';
 import type { AccountRow } from '../../store/types.ts';
 import type { PlanRules } from './plans.ts';
 
@@ -23,54 +23,56 @@ export async function withAccountLock<T>(
   })) as T;
 }
 
+const gateRulesOf = new WeakMap<object, Readonly<Record<string, GatePlanRules>>>();
+
 /**
- * `withAccountLock` plus the account's active usage, read in the same round trip: the two
- * statements are pipelined on the transaction's connection, and the usage statement runs after
- * the lock is granted (its own snapshot, so it sees every render committed before), which keeps
- * the check exact while saving a round trip on the busiest write path.
+ * The part of the plan table the creation gate decides with (concurrency, webhooks, watermark),
+ * sent with every call of framewright_create_render; built once per table.
  */
-export async function withAccountUsage<T>(
-  db: Database,
-  accountId: string,
-  fn: (tx: Tx, account: AccountRow, usage: Usage) => Promise<T>,
-): Promise<T> {
-  return (await db.sql.begin(async (tx: postgres.TransactionSql) => {
-    const [account, usage] = await Promise.all([lockAccount(tx, accountId), activeUsage(tx, accountId)]);
-    if (!account) throw new AppError('UNAUTHORIZED', 'The account of this API key no longer exists.');
-    return fn(tx, account, usage);
-  })) as T;
-}
-
-/** Renders queued or in progress, and the credits they hold. */
-export interface Usage {
-  active: number;
-  reserved: number;
-}
-
-export interface Gate {
-  /** Credits held by active renders. */
-  reserved: number;
-  available: number;
-  active: number;
-}
-
-/** Checks a new render against cap and balance, with the usage read under the account lock. */
-export function gateRender(account: AccountRow, usage: Usage, rules: PlanRules, cost: number): Gate {
-  const available = account.creditBalance - usage.reserved;
-  if (usage.active >= rules.concurrency) {
-    throw new AppError(
-      'CONCURRENCY_LIMIT',
-      `The ${account.plan} plan allows ${rules.concurrency} render(s) queued or in progress at once; ${usage.active} are. Retry when one finishes.`,
-      { headers: { 'retry-after': '15' } },
+export function gateRules(plans: Readonly<Record<string, PlanRules>>): Readonly<Record<string, GatePlanRules>> {
+  let rules = gateRulesOf.get(plans);
+  if (!rules) {
+    rules = Object.fromEntries(
+      Object.entries(plans).map(([plan, r]) => [
+        plan,
+        { concurrency: r.concurrency, webhooks: r.webhooks, watermark: r.watermark },
+      ]),
     );
+    gateRulesOf.set(plans, rules);
   }
-  if (cost > available) {
-    throw new AppError(
-      'INSUFFICIENT_CREDITS',
-      `This render needs an estimated ${cost} credits; ${Math.max(0, available)} are available.`,
-    );
+  return rules;
+}
+
+/**
+ * The catalogued error of a render the database refused (framewright_create_render decides;
+ * this only words its answer). `cost` is the reservation that was asked for.
+ */
+export function gateError(decision: Omit<GateDecision, 'render'>, cost: number): AppError {
+  const { accountPlan: plan, planConcurrency: cap, activeRenders: active, availableCredits: available } = decision;
+  switch (decision.reason) {
+    case 'no_account':
+      return new AppError('UNAUTHORIZED', 'The account of this API key no longer exists.');
+    case 'webhooks_not_allowed':
+      return new AppError(
+        'WEBHOOKS_NOT_ALLOWED',
+        `The ${plan} plan cannot use webhook_url. Poll GET /v1/renders/{id} or upgrade the plan.`,
+        { path: 'webhook_url' },
+      );
+    case 'concurrency':
+      return new AppError(
+        'CONCURRENCY_LIMIT',
+        `The ${plan} plan allows ${cap} render(s) queued or in progress at once; ${active} are. Retry when one finishes.`,
+        { headers: { 'retry-after': '15' } },
+      );
+    case 'insufficient_credits':
+      return new AppError(
+        'INSUFFICIENT_CREDITS',
+        `This render needs an estimated ${cost} credits; ${Math.max(0, available ?? 0)} are available.`,
+      );
+    default:
+      // 'unknown_plan' (an account whose plan this configuration does not know), or 'ok' passed here by mistake.
+      return new AppError('INTERNAL', `The render could not be gated (${decision.reason}, plan ${plan}).`);
   }
-  return { reserved: usage.reserved, available, active: usage.active };
 }
 
 /**

@@ -3,9 +3,9 @@ import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { estimateDurationSec, outputFormat, resolveMovie } from '../../movie/index.ts';
 import { priceRender } from '../../store/lifecycle/pricing.ts';
-import { getRender, insertRender, insertRenderIfAllowed, type NewRender } from '../../store/renders-repo.ts';
+import { getRender, insertRenderIfAllowed, type NewRender } from '../../store/renders-repo.ts';
 import type { RenderRow } from '../../store/types.ts';
-import { gateRender, withAccountUsage } from '../billing/gate.ts';
+import { gateError, gateRules, withAccountLock } from '../billing/gate.ts';
 import type { AuthContext } from '../context.ts';
 import { checkWebhookUrl } from './webhook-url.ts';
 
@@ -21,12 +21,14 @@ const RENDER_RESOURCE = 'render';
 
 /**
  * The one creation path of POST /renders and POST /templates/{id}/renders: validation and variable
- * resolution (pure), the webhook_url check (a DNS lookup), then in ONE transaction with the account
- * row locked: idempotency claim, plan rules, concurrency cap, credit reservation, the queued row
- * and the idempotency record. Only after commit is the render handed to the executor. Any failure
- * rolls everything back. Without an Idempotency-Key, the same checks run first inside the database
- * in one round trip (insertRenderIfAllowed); only a request they refuse takes the transaction, to
- * be refused with the exact error.
+ * resolution (pure), the webhook_url check (a DNS lookup), the price of the estimated length, then
+ * the gate: framewright_create_render decides in the database, under the account row's lock,
+ * whether the plan allows a webhook, the concurrency cap and the credits allow the render, inserts
+ * it if so, and says why not otherwise; this only maps the reason to its error (gateError). Without
+ * an Idempotency-Key that is one round trip. With one, it runs in ONE transaction with the account
+ * row locked: idempotency claim (a replay answers the stored render), the gate, the idempotency
+ * record; any failure rolls everything back. Only after commit is the render handed to the
+ * executor.
  */
 export async function createRender(
   app: FastifyInstance,
@@ -60,13 +62,12 @@ export async function createRender(
       }
     : undefined;
 
-  const newRender = (watermark: boolean): NewRender => ({
+  const row: Omit<NewRender, 'watermark'> = {
     id: newId('rnd'),
     accountId: auth.accountId,
     mode: auth.mode,
     keyId: auth.keyId,
     draft,
-    watermark: draft || watermark || auth.mode === 'test',
     movie,
     width: frame.width,
     height: frame.height,
@@ -76,44 +77,27 @@ export async function createRender(
     templateId: input.templateId,
     webhookUrl: input.webhookUrl ?? null,
     createdAt: app.now(),
-  });
+  };
+  const rules = gateRules(app.plans);
 
-  // The common case in one round trip: no Idempotency-Key, and the plan the key was cached with
-  // allows what is asked. The database re-checks plan, cap and credits under the account lock;
-  // when anything is off it stores nothing and the transactional path below answers.
-  const cachedRules = app.plans[auth.plan];
-  if (!claim && (input.webhookUrl === undefined || cachedRules.webhooks)) {
-    const render = await insertRenderIfAllowed(app.db.sql, newRender(cachedRules.watermark), {
-      plan: auth.plan,
-      concurrency: cachedRules.concurrency,
-    });
-    if (render) {
-      await app.executor.submit(render);
-      return { render, replayed: false };
-    }
+  if (!claim) {
+    const made = await insertRenderIfAllowed(app.db.sql, row, rules);
+    if (!made.render) throw gateError(made, cost);
+    await app.executor.submit(made.render);
+    return { render: made.render, replayed: false };
   }
 
-  const result = await withAccountUsage(app.db, auth.accountId, async (tx, account, usage) => {
-    if (claim) {
-      const prior = await app.idempotency.claim(tx, claim);
-      if (prior) {
-        const row = await getRender(tx, auth, prior.resourceId);
-        if (!row) throw new AppError('INTERNAL', 'The render of this Idempotency-Key no longer exists.');
-        return { render: row, replayed: true };
-      }
+  const result = await withAccountLock(app.db, auth.accountId, async (tx) => {
+    const prior = await app.idempotency.claim(tx, claim);
+    if (prior) {
+      const stored = await getRender(tx, auth, prior.resourceId);
+      if (!stored) throw new AppError('INTERNAL', 'The render of this Idempotency-Key no longer exists.');
+      return { render: stored, replayed: true };
     }
-    const rules = app.plans[account.plan];
-    if (input.webhookUrl !== undefined && !rules.webhooks) {
-      throw new AppError(
-        'WEBHOOKS_NOT_ALLOWED',
-        `The ${account.plan} plan cannot use webhook_url. Poll GET /v1/renders/{id} or upgrade the plan.`,
-        { path: 'webhook_url' },
-      );
-    }
-    gateRender(account, usage, rules, cost);
-    const render = await insertRender(tx, newRender(rules.watermark));
-    if (claim) await app.idempotency.record(tx, { ...claim, resourceType: RENDER_RESOURCE, resourceId: render.id });
-    return { render, replayed: false };
+    const made = await insertRenderIfAllowed(tx, row, rules);
+    if (!made.render) throw gateError(made, cost);
+    await app.idempotency.record(tx, { ...claim, resourceType: RENDER_RESOURCE, resourceId: made.render.id });
+    return { render: made.render, replayed: false };
   });
   if (!result.replayed) await app.executor.submit(result.render);
   return result;

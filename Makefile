@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/.cache/node/bin:$(PATH)
 .DEFAULT_GOAL := help
 
-.PHONY: help install build run test lint format typecheck test-only fuzz crds bench-movie bench-api bench-render bench-e2e bench-operator bench-parallel soak clean
+.PHONY: help install build run test lint format typecheck test-only fuzz crds clients bench-movie bench-api bench-render bench-e2e bench-operator bench-parallel soak clean
 
 help: ## Show the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -41,6 +41,9 @@ typecheck: ## tsc --noEmit
 
 crds: ## Regenerate crds/ from the TypeBox schemas of lib/kube/render-resource.ts
 	node --import tsx scripts/generate-crd.ts
+
+clients: install ## Regenerate the typed API clients in clients/ (TypeScript, Python) from api/openapi.json
+	node --import tsx scripts/generate-clients.ts
 
 bench-movie: install ## Validation + resolution of a 500-scene document vs JSON.parse
 	./bin/framewright bench movie

@@ -131,6 +131,23 @@ if [ ! -x .cache/venv/bin/moto_server ] || [ ! -x .cache/venv/bin/schemathesis ]
   .cache/venv/bin/pip install -q --disable-pip-version-check 'moto[server]==5.*' 'schemathesis==4.*'
 fi
 
+# The Python API client (clients/python): its generator, openapi-python-client, and the ruff that
+# formats what it writes, both pinned exactly, since the committed client is a function of their
+# versions (test/clients/generated.test.ts regenerates it and compares): an upgrade is a commit of
+# its own, the pins and `make clients` together. With them, the client's runtime (httpx, attrs,
+# python-dateutil) that the tests run it with. Checked by the installed versions' metadata
+# directories, so a run with all present starts no Python.
+PY_CLIENT_GENERATOR_VERSION=0.29.1
+PY_CLIENT_RUFF_VERSION=0.17.6
+site_packages=(.cache/venv/lib/python3*/site-packages)
+if [ ! -d "${site_packages[0]}/openapi_python_client-$PY_CLIENT_GENERATOR_VERSION.dist-info" ] ||
+  [ ! -d "${site_packages[0]}/ruff-$PY_CLIENT_RUFF_VERSION.dist-info" ]; then
+  echo "install: openapi-python-client $PY_CLIENT_GENERATOR_VERSION and the client's runtime into .cache/venv"
+  [ -x .cache/venv/bin/pip ] || python3 -m venv .cache/venv
+  .cache/venv/bin/pip install -q --disable-pip-version-check "openapi-python-client==$PY_CLIENT_GENERATOR_VERSION" \
+    "ruff==$PY_CLIENT_RUFF_VERSION" 'httpx==0.28.*' 'attrs==26.*' 'python-dateutil==2.*'
+fi
+
 # kube-apiserver and kube-controller-manager for the cluster tests, built from Go modules when missing.
 scripts/control-plane.sh
 

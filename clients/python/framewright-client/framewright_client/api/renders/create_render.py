@@ -1,0 +1,236 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...models.create_render_body import CreateRenderBody
+from ...models.create_render_response_200 import CreateRenderResponse200
+from ...models.create_render_response_201 import CreateRenderResponse201
+from ...models.error_envelope import ErrorEnvelope
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: CreateRenderBody,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["idempotency-key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/renders",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> CreateRenderResponse200 | CreateRenderResponse201 | ErrorEnvelope:
+    if response.status_code == 200:
+        response_200 = CreateRenderResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = CreateRenderResponse201.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 402:
+        response_402 = ErrorEnvelope.from_dict(response.json())
+
+        return response_402
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 409:
+        response_409 = ErrorEnvelope.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    response_default = ErrorEnvelope.from_dict(response.json())
+
+    return response_default
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[CreateRenderResponse200 | CreateRenderResponse201 | ErrorEnvelope]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateRenderBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[CreateRenderResponse200 | CreateRenderResponse201 | ErrorEnvelope]:
+    """Create a render
+
+     Validates the movie document (finding paths are relative to `movie`), resolves variables, gates
+    credits and concurrency, and queues the render.
+
+    Args:
+        idempotency_key (str | Unset): A key of the client's choosing, e.g. a UUID. A key outside
+            these bounds is a VALIDATION_ERROR at headers.idempotency-key.
+        body (CreateRenderBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CreateRenderResponse200 | CreateRenderResponse201 | ErrorEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateRenderBody,
+    idempotency_key: str | Unset = UNSET,
+) -> CreateRenderResponse200 | CreateRenderResponse201 | ErrorEnvelope | None:
+    """Create a render
+
+     Validates the movie document (finding paths are relative to `movie`), resolves variables, gates
+    credits and concurrency, and queues the render.
+
+    Args:
+        idempotency_key (str | Unset): A key of the client's choosing, e.g. a UUID. A key outside
+            these bounds is a VALIDATION_ERROR at headers.idempotency-key.
+        body (CreateRenderBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CreateRenderResponse200 | CreateRenderResponse201 | ErrorEnvelope
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateRenderBody,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[CreateRenderResponse200 | CreateRenderResponse201 | ErrorEnvelope]:
+    """Create a render
+
+     Validates the movie document (finding paths are relative to `movie`), resolves variables, gates
+    credits and concurrency, and queues the render.
+
+    Args:
+        idempotency_key (str | Unset): A key of the client's choosing, e.g. a UUID. A key outside
+            these bounds is a VALIDATION_ERROR at headers.idempotency-key.
+        body (CreateRenderBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CreateRenderResponse200 | CreateRenderResponse201 | ErrorEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateRenderBody,
+    idempotency_key: str | Unset = UNSET,
+) -> CreateRenderResponse200 | CreateRenderResponse201 | ErrorEnvelope | None:
+    """Create a render
+
+     Validates the movie document (finding paths are relative to `movie`), resolves variables, gates
+    credits and concurrency, and queues the render.
+
+    Args:
+        idempotency_key (str | Unset): A key of the client's choosing, e.g. a UUID. A key outside
+            these bounds is a VALIDATION_ERROR at headers.idempotency-key.
+        body (CreateRenderBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CreateRenderResponse200 | CreateRenderResponse201 | ErrorEnvelope
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,375 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .asset_resource import AssetResource
+from .asset_resource_kind import AssetResourceKind
+from .check_template_body import CheckTemplateBody
+from .check_template_response_200 import CheckTemplateResponse200
+from .check_template_response_200_errors_item import CheckTemplateResponse200ErrorsItem
+from .check_template_response_200_errors_item_code import CheckTemplateResponse200ErrorsItemCode
+from .check_template_response_200_variables import CheckTemplateResponse200Variables
+from .check_template_response_200_variables_additional_property import (
+    CheckTemplateResponse200VariablesAdditionalProperty,
+)
+from .check_template_response_200_variables_additional_property_type import (
+    CheckTemplateResponse200VariablesAdditionalPropertyType,
+)
+from .check_template_response_200_warnings_item import CheckTemplateResponse200WarningsItem
+from .create_key_body import CreateKeyBody
+from .create_key_body_mode import CreateKeyBodyMode
+from .create_key_response_201 import CreateKeyResponse201
+from .create_key_response_201_mode import CreateKeyResponse201Mode
+from .create_render_body import CreateRenderBody
+from .create_render_response_200 import CreateRenderResponse200
+from .create_render_response_200_error_type_0 import CreateRenderResponse200ErrorType0
+from .create_render_response_200_error_type_0_code import CreateRenderResponse200ErrorType0Code
+from .create_render_response_200_status import CreateRenderResponse200Status
+from .create_render_response_201 import CreateRenderResponse201
+from .create_render_response_201_error_type_0 import CreateRenderResponse201ErrorType0
+from .create_render_response_201_error_type_0_code import CreateRenderResponse201ErrorType0Code
+from .create_render_response_201_status import CreateRenderResponse201Status
+from .create_script_body import CreateScriptBody
+from .create_script_body_words_per_scene import CreateScriptBodyWordsPerScene
+from .create_script_response_200 import CreateScriptResponse200
+from .create_script_response_200_meta import CreateScriptResponse200Meta
+from .create_script_response_200_meta_constraints import CreateScriptResponse200MetaConstraints
+from .create_script_response_200_meta_constraints_scene_count import CreateScriptResponse200MetaConstraintsSceneCount
+from .create_script_response_200_meta_constraints_words_per_scene_type_0 import (
+    CreateScriptResponse200MetaConstraintsWordsPerSceneType0,
+)
+from .create_script_response_200_meta_usage import CreateScriptResponse200MetaUsage
+from .create_script_response_200_scenes_item import CreateScriptResponse200ScenesItem
+from .create_script_response_201 import CreateScriptResponse201
+from .create_script_response_201_meta import CreateScriptResponse201Meta
+from .create_script_response_201_meta_constraints import CreateScriptResponse201MetaConstraints
+from .create_script_response_201_meta_constraints_scene_count import CreateScriptResponse201MetaConstraintsSceneCount
+from .create_script_response_201_meta_constraints_words_per_scene_type_0 import (
+    CreateScriptResponse201MetaConstraintsWordsPerSceneType0,
+)
+from .create_script_response_201_meta_usage import CreateScriptResponse201MetaUsage
+from .create_script_response_201_scenes_item import CreateScriptResponse201ScenesItem
+from .create_template_body import CreateTemplateBody
+from .create_template_render_body import CreateTemplateRenderBody
+from .create_template_render_response_200 import CreateTemplateRenderResponse200
+from .create_template_render_response_200_error_type_0 import CreateTemplateRenderResponse200ErrorType0
+from .create_template_render_response_200_error_type_0_code import CreateTemplateRenderResponse200ErrorType0Code
+from .create_template_render_response_200_status import CreateTemplateRenderResponse200Status
+from .create_template_render_response_201 import CreateTemplateRenderResponse201
+from .create_template_render_response_201_error_type_0 import CreateTemplateRenderResponse201ErrorType0
+from .create_template_render_response_201_error_type_0_code import CreateTemplateRenderResponse201ErrorType0Code
+from .create_template_render_response_201_status import CreateTemplateRenderResponse201Status
+from .create_template_response_201 import CreateTemplateResponse201
+from .create_template_response_201_body import CreateTemplateResponse201Body
+from .create_template_response_201_variables import CreateTemplateResponse201Variables
+from .create_template_response_201_variables_additional_property import (
+    CreateTemplateResponse201VariablesAdditionalProperty,
+)
+from .create_template_response_201_variables_additional_property_type import (
+    CreateTemplateResponse201VariablesAdditionalPropertyType,
+)
+from .create_template_response_201_warnings_item import CreateTemplateResponse201WarningsItem
+from .error_envelope import ErrorEnvelope
+from .error_envelope_error import ErrorEnvelopeError
+from .error_envelope_error_code import ErrorEnvelopeErrorCode
+from .error_envelope_errors_item import ErrorEnvelopeErrorsItem
+from .error_envelope_errors_item_code import ErrorEnvelopeErrorsItemCode
+from .framewright_movie_document_v1 import FramewrightMovieDocumentV1
+from .framewright_movie_document_v1_scenes_item import FramewrightMovieDocumentV1ScenesItem
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animation import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_auto_fit import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0AutoFit,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_background import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0Background,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_position_type_1 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0PositionType1,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_shadow import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0Shadow,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_stroke import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0Stroke,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animation import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_position_type_1 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animation import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_position_type_1 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2PositionType1,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_3 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType3,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_4 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType4,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_4_background import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType4Background,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_4_position_type_1 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType4PositionType1,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_4_shadow import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType4Shadow,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_4_stroke import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType4Stroke,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_5 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType5,
+)
+from .framewright_movie_document_v1_scenes_item_transition import FramewrightMovieDocumentV1ScenesItemTransition
+from .framewright_movie_document_v1_soundtrack import FramewrightMovieDocumentV1Soundtrack
+from .framewright_movie_document_v1_variables import FramewrightMovieDocumentV1Variables
+from .get_asset_response_200 import GetAssetResponse200
+from .get_asset_response_200_kind import GetAssetResponse200Kind
+from .get_key_response_200 import GetKeyResponse200
+from .get_key_response_200_mode import GetKeyResponse200Mode
+from .get_movie_schema_response_200 import GetMovieSchemaResponse200
+from .get_render_response_200 import GetRenderResponse200
+from .get_render_response_200_error_type_0 import GetRenderResponse200ErrorType0
+from .get_render_response_200_error_type_0_code import GetRenderResponse200ErrorType0Code
+from .get_render_response_200_status import GetRenderResponse200Status
+from .get_script_response_200 import GetScriptResponse200
+from .get_script_response_200_meta import GetScriptResponse200Meta
+from .get_script_response_200_meta_constraints import GetScriptResponse200MetaConstraints
+from .get_script_response_200_meta_constraints_scene_count import GetScriptResponse200MetaConstraintsSceneCount
+from .get_script_response_200_meta_constraints_words_per_scene_type_0 import (
+    GetScriptResponse200MetaConstraintsWordsPerSceneType0,
+)
+from .get_script_response_200_meta_usage import GetScriptResponse200MetaUsage
+from .get_script_response_200_scenes_item import GetScriptResponse200ScenesItem
+from .get_template_response_200 import GetTemplateResponse200
+from .get_template_response_200_body import GetTemplateResponse200Body
+from .get_template_response_200_variables import GetTemplateResponse200Variables
+from .get_template_response_200_variables_additional_property import GetTemplateResponse200VariablesAdditionalProperty
+from .get_template_response_200_variables_additional_property_type import (
+    GetTemplateResponse200VariablesAdditionalPropertyType,
+)
+from .get_usage_response_200 import GetUsageResponse200
+from .get_usage_response_200_concurrency import GetUsageResponse200Concurrency
+from .get_usage_response_200_credits import GetUsageResponse200Credits
+from .get_usage_response_200_mode import GetUsageResponse200Mode
+from .get_usage_response_200_plan import GetUsageResponse200Plan
+from .get_usage_response_200_rate_limit import GetUsageResponse200RateLimit
+from .list_assets_response_200 import ListAssetsResponse200
+from .list_keys_response_200 import ListKeysResponse200
+from .list_keys_response_200_items_item import ListKeysResponse200ItemsItem
+from .list_keys_response_200_items_item_mode import ListKeysResponse200ItemsItemMode
+from .list_keys_status import ListKeysStatus
+from .list_renders_response_200 import ListRendersResponse200
+from .list_renders_response_200_items_item import ListRendersResponse200ItemsItem
+from .list_renders_response_200_items_item_error_type_0 import ListRendersResponse200ItemsItemErrorType0
+from .list_renders_response_200_items_item_error_type_0_code import ListRendersResponse200ItemsItemErrorType0Code
+from .list_renders_response_200_items_item_status import ListRendersResponse200ItemsItemStatus
+from .list_renders_status import ListRendersStatus
+from .list_templates_response_200 import ListTemplatesResponse200
+from .list_templates_response_200_items_item import ListTemplatesResponse200ItemsItem
+from .list_templates_response_200_items_item_body import ListTemplatesResponse200ItemsItemBody
+from .list_templates_response_200_items_item_variables import ListTemplatesResponse200ItemsItemVariables
+from .list_templates_response_200_items_item_variables_additional_property import (
+    ListTemplatesResponse200ItemsItemVariablesAdditionalProperty,
+)
+from .list_templates_response_200_items_item_variables_additional_property_type import (
+    ListTemplatesResponse200ItemsItemVariablesAdditionalPropertyType,
+)
+from .list_voices_response_200 import ListVoicesResponse200
+from .revoke_key_response_200 import RevokeKeyResponse200
+from .revoke_key_response_200_mode import RevokeKeyResponse200Mode
+from .roll_key_response_201 import RollKeyResponse201
+from .roll_key_response_201_created import RollKeyResponse201Created
+from .roll_key_response_201_created_mode import RollKeyResponse201CreatedMode
+from .roll_key_response_201_revoked import RollKeyResponse201Revoked
+from .roll_key_response_201_revoked_mode import RollKeyResponse201RevokedMode
+from .script_to_movie_body import ScriptToMovieBody
+from .script_to_movie_body_preset import ScriptToMovieBodyPreset
+from .script_to_movie_body_voice_id import ScriptToMovieBodyVoiceId
+from .update_template_body import UpdateTemplateBody
+from .update_template_response_200 import UpdateTemplateResponse200
+from .update_template_response_200_body import UpdateTemplateResponse200Body
+from .update_template_response_200_variables import UpdateTemplateResponse200Variables
+from .update_template_response_200_variables_additional_property import (
+    UpdateTemplateResponse200VariablesAdditionalProperty,
+)
+from .update_template_response_200_variables_additional_property_type import (
+    UpdateTemplateResponse200VariablesAdditionalPropertyType,
+)
+from .update_template_response_200_warnings_item import UpdateTemplateResponse200WarningsItem
+from .upload_asset_response_201 import UploadAssetResponse201
+from .upload_asset_response_201_kind import UploadAssetResponse201Kind
+from .variable_values import VariableValues
+from .voice import Voice
+from .voice_engine_type_0 import VoiceEngineType0
+from .voice_engine_type_1 import VoiceEngineType1
+
+__all__ = (
+    "AssetResource",
+    "AssetResourceKind",
+    "CheckTemplateBody",
+    "CheckTemplateResponse200",
+    "CheckTemplateResponse200ErrorsItem",
+    "CheckTemplateResponse200ErrorsItemCode",
+    "CheckTemplateResponse200Variables",
+    "CheckTemplateResponse200VariablesAdditionalProperty",
+    "CheckTemplateResponse200VariablesAdditionalPropertyType",
+    "CheckTemplateResponse200WarningsItem",
+    "CreateKeyBody",
+    "CreateKeyBodyMode",
+    "CreateKeyResponse201",
+    "CreateKeyResponse201Mode",
+    "CreateRenderBody",
+    "CreateRenderResponse200",
+    "CreateRenderResponse200ErrorType0",
+    "CreateRenderResponse200ErrorType0Code",
+    "CreateRenderResponse200Status",
+    "CreateRenderResponse201",
+    "CreateRenderResponse201ErrorType0",
+    "CreateRenderResponse201ErrorType0Code",
+    "CreateRenderResponse201Status",
+    "CreateScriptBody",
+    "CreateScriptBodyWordsPerScene",
+    "CreateScriptResponse200",
+    "CreateScriptResponse200Meta",
+    "CreateScriptResponse200MetaConstraints",
+    "CreateScriptResponse200MetaConstraintsSceneCount",
+    "CreateScriptResponse200MetaConstraintsWordsPerSceneType0",
+    "CreateScriptResponse200MetaUsage",
+    "CreateScriptResponse200ScenesItem",
+    "CreateScriptResponse201",
+    "CreateScriptResponse201Meta",
+    "CreateScriptResponse201MetaConstraints",
+    "CreateScriptResponse201MetaConstraintsSceneCount",
+    "CreateScriptResponse201MetaConstraintsWordsPerSceneType0",
+    "CreateScriptResponse201MetaUsage",
+    "CreateScriptResponse201ScenesItem",
+    "CreateTemplateBody",
+    "CreateTemplateRenderBody",
+    "CreateTemplateRenderResponse200",
+    "CreateTemplateRenderResponse200ErrorType0",
+    "CreateTemplateRenderResponse200ErrorType0Code",
+    "CreateTemplateRenderResponse200Status",
+    "CreateTemplateRenderResponse201",
+    "CreateTemplateRenderResponse201ErrorType0",
+    "CreateTemplateRenderResponse201ErrorType0Code",
+    "CreateTemplateRenderResponse201Status",
+    "CreateTemplateResponse201",
+    "CreateTemplateResponse201Body",
+    "CreateTemplateResponse201Variables",
+    "CreateTemplateResponse201VariablesAdditionalProperty",
+    "CreateTemplateResponse201VariablesAdditionalPropertyType",
+    "CreateTemplateResponse201WarningsItem",
+    "ErrorEnvelope",
+    "ErrorEnvelopeError",
+    "ErrorEnvelopeErrorCode",
+    "ErrorEnvelopeErrorsItem",
+    "ErrorEnvelopeErrorsItemCode",
+    "FramewrightMovieDocumentV1",
+    "FramewrightMovieDocumentV1ScenesItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0AutoFit",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0Background",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0PositionType1",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0Shadow",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0Stroke",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2PositionType1",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType3",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType4",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType4Background",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType4PositionType1",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType4Shadow",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType4Stroke",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType5",
+    "FramewrightMovieDocumentV1ScenesItemTransition",
+    "FramewrightMovieDocumentV1Soundtrack",
+    "FramewrightMovieDocumentV1Variables",
+    "GetAssetResponse200",
+    "GetAssetResponse200Kind",
+    "GetKeyResponse200",
+    "GetKeyResponse200Mode",
+    "GetMovieSchemaResponse200",
+    "GetRenderResponse200",
+    "GetRenderResponse200ErrorType0",
+    "GetRenderResponse200ErrorType0Code",
+    "GetRenderResponse200Status",
+    "GetScriptResponse200",
+    "GetScriptResponse200Meta",
+    "GetScriptResponse200MetaConstraints",
+    "GetScriptResponse200MetaConstraintsSceneCount",
+    "GetScriptResponse200MetaConstraintsWordsPerSceneType0",
+    "GetScriptResponse200MetaUsage",
+    "GetScriptResponse200ScenesItem",
+    "GetTemplateResponse200",
+    "GetTemplateResponse200Body",
+    "GetTemplateResponse200Variables",
+    "GetTemplateResponse200VariablesAdditionalProperty",
+    "GetTemplateResponse200VariablesAdditionalPropertyType",
+    "GetUsageResponse200",
+    "GetUsageResponse200Concurrency",
+    "GetUsageResponse200Credits",
+    "GetUsageResponse200Mode",
+    "GetUsageResponse200Plan",
+    "GetUsageResponse200RateLimit",
+    "ListAssetsResponse200",
+    "ListKeysResponse200",
+    "ListKeysResponse200ItemsItem",
+    "ListKeysResponse200ItemsItemMode",
+    "ListKeysStatus",
+    "ListRendersResponse200",
+    "ListRendersResponse200ItemsItem",
+    "ListRendersResponse200ItemsItemErrorType0",
+    "ListRendersResponse200ItemsItemErrorType0Code",
+    "ListRendersResponse200ItemsItemStatus",
+    "ListRendersStatus",
+    "ListTemplatesResponse200",
+    "ListTemplatesResponse200ItemsItem",
+    "ListTemplatesResponse200ItemsItemBody",
+    "ListTemplatesResponse200ItemsItemVariables",
+    "ListTemplatesResponse200ItemsItemVariablesAdditionalProperty",
+    "ListTemplatesResponse200ItemsItemVariablesAdditionalPropertyType",
+    "ListVoicesResponse200",
+    "RevokeKeyResponse200",
+    "RevokeKeyResponse200Mode",
+    "RollKeyResponse201",
+    "RollKeyResponse201Created",
+    "RollKeyResponse201CreatedMode",
+    "RollKeyResponse201Revoked",
+    "RollKeyResponse201RevokedMode",
+    "ScriptToMovieBody",
+    "ScriptToMovieBodyPreset",
+    "ScriptToMovieBodyVoiceId",
+    "UpdateTemplateBody",
+    "UpdateTemplateResponse200",
+    "UpdateTemplateResponse200Body",
+    "UpdateTemplateResponse200Variables",
+    "UpdateTemplateResponse200VariablesAdditionalProperty",
+    "UpdateTemplateResponse200VariablesAdditionalPropertyType",
+    "UpdateTemplateResponse200WarningsItem",
+    "UploadAssetResponse201",
+    "UploadAssetResponse201Kind",
+    "VariableValues",
+    "Voice",
+    "VoiceEngineType0",
+    "VoiceEngineType1",
+)

@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.framewright_movie_document_v1 import FramewrightMovieDocumentV1
+    from ..models.variable_values import VariableValues
+
+
+T = TypeVar("T", bound="CheckTemplateBody")
+
+
+@_attrs_define
+class CheckTemplateBody:
+    """A template document, and optionally the values a render would be given.
+
+    Attributes:
+        body (FramewrightMovieDocumentV1): Structure of a movie document. Some rules are beyond JSON Schema and are
+            checked by the service: unique scene and element ids, preset or width+height, "voice" scenes need a voice
+            element, elements end within their scene, variable defaults match their type, a text element with autoFit needs
+            maxHeight or maxLines and a minFontSize at most its fontSize, subtitles take backgroundColor or background but
+            not both. {{name}} placeholders are resolved before this schema applies.
+        variables (VariableValues | Unset): Values of the variables the document declares, keyed by name. Each is
+            coerced losslessly to its declared type ("42" is a number, "true" a boolean); null or absent means the declared
+            default. A name the document does not declare is a VALIDATION_ERROR at variables.<name>; a value that does not
+            fit is VARIABLE_TYPE_MISMATCH at the variable's first reference.
+    """
+
+    body: FramewrightMovieDocumentV1
+    variables: VariableValues | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        body = self.body.to_dict()
+
+        variables: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.variables, Unset):
+            variables = self.variables.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "body": body,
+            }
+        )
+        if variables is not UNSET:
+            field_dict["variables"] = variables
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.framewright_movie_document_v1 import FramewrightMovieDocumentV1  # noqa: PLC0415
+        from ..models.variable_values import VariableValues  # noqa: PLC0415
+
+        d = dict(src_dict)
+        body = FramewrightMovieDocumentV1.from_dict(d.pop("body"))
+
+        _variables = d.pop("variables", UNSET)
+        variables: VariableValues | Unset
+        if isinstance(_variables, Unset):
+            variables = UNSET
+        else:
+            variables = VariableValues.from_dict(_variables)
+
+        check_template_body = cls(
+            body=body,
+            variables=variables,
+        )
+
+        return check_template_body

@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.create_script_response_200_meta import CreateScriptResponse200Meta
+    from ..models.create_script_response_200_scenes_item import CreateScriptResponse200ScenesItem
+
+
+T = TypeVar("T", bound="CreateScriptResponse200")
+
+
+@_attrs_define
+class CreateScriptResponse200:
+    """Idempotent replay of the original script.
+
+    Attributes:
+        id (str):
+        title (None | str): Null when includeTitle was false.
+        description (None | str): Null when includeDescription was false.
+        scenes (list[CreateScriptResponse200ScenesItem]):
+        meta (CreateScriptResponse200Meta):
+        created_at (datetime.datetime):
+    """
+
+    id: str
+    title: None | str
+    description: None | str
+    scenes: list[CreateScriptResponse200ScenesItem]
+    meta: CreateScriptResponse200Meta
+    created_at: datetime.datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        title: None | str
+        title = self.title
+
+        description: None | str
+        description = self.description
+
+        scenes = []
+        for scenes_item_data in self.scenes:
+            scenes_item = scenes_item_data.to_dict()
+            scenes.append(scenes_item)
+
+        meta = self.meta.to_dict()
+
+        created_at = self.created_at.isoformat()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "title": title,
+                "description": description,
+                "scenes": scenes,
+                "meta": meta,
+                "createdAt": created_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.create_script_response_200_meta import CreateScriptResponse200Meta  # noqa: PLC0415
+        from ..models.create_script_response_200_scenes_item import CreateScriptResponse200ScenesItem  # noqa: PLC0415
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        def _parse_title(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        title = _parse_title(d.pop("title"))
+
+        def _parse_description(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        description = _parse_description(d.pop("description"))
+
+        scenes = []
+        _scenes = d.pop("scenes")
+        for scenes_item_data in _scenes:
+            scenes_item = CreateScriptResponse200ScenesItem.from_dict(scenes_item_data)
+
+            scenes.append(scenes_item)
+
+        meta = CreateScriptResponse200Meta.from_dict(d.pop("meta"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+
+        create_script_response_200 = cls(
+            id=id,
+            title=title,
+            description=description,
+            scenes=scenes,
+            meta=meta,
+            created_at=created_at,
+        )
+
+        return create_script_response_200

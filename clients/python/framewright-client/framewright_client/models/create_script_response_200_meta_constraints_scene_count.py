@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="CreateScriptResponse200MetaConstraintsSceneCount")
+
+
+@_attrs_define
+class CreateScriptResponse200MetaConstraintsSceneCount:
+    """Allowed scene count: min = max = sceneCount when set, else 10-14.
+
+    Attributes:
+        min_ (int):
+        max_ (int):
+    """
+
+    min_: int
+    max_: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        min_ = self.min_
+
+        max_ = self.max_
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "min": min_,
+                "max": max_,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        min_ = d.pop("min")
+
+        max_ = d.pop("max")
+
+        create_script_response_200_meta_constraints_scene_count = cls(
+            min_=min_,
+            max_=max_,
+        )
+
+        create_script_response_200_meta_constraints_scene_count.additional_properties = d
+        return create_script_response_200_meta_constraints_scene_count
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.create_script_response_201_meta_constraints import CreateScriptResponse201MetaConstraints
+    from ..models.create_script_response_201_meta_usage import CreateScriptResponse201MetaUsage
+
+
+T = TypeVar("T", bound="CreateScriptResponse201Meta")
+
+
+@_attrs_define
+class CreateScriptResponse201Meta:
+    """
+    Attributes:
+        model (str): Model that wrote the script.
+        attempts (int): Drafts requested, repairs included.
+        provider_requests (int): HTTP calls to the model, retries included.
+        usage (CreateScriptResponse201MetaUsage): Token usage summed over every call.
+        generation_ms (int): Wall time of the generation.
+        language (str): Requested output language.
+        structured_output (bool): Whether the endpoint accepted a JSON schema response format (else plain JSON was
+            parsed).
+        credits_charged (int):
+        constraints (CreateScriptResponse201MetaConstraints):
+    """
+
+    model: str
+    attempts: int
+    provider_requests: int
+    usage: CreateScriptResponse201MetaUsage
+    generation_ms: int
+    language: str
+    structured_output: bool
+    credits_charged: int
+    constraints: CreateScriptResponse201MetaConstraints
+
+    def to_dict(self) -> dict[str, Any]:
+        model = self.model
+
+        attempts = self.attempts
+
+        provider_requests = self.provider_requests
+
+        usage = self.usage.to_dict()
+
+        generation_ms = self.generation_ms
+
+        language = self.language
+
+        structured_output = self.structured_output
+
+        credits_charged = self.credits_charged
+
+        constraints = self.constraints.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "model": model,
+                "attempts": attempts,
+                "providerRequests": provider_requests,
+                "usage": usage,
+                "generationMs": generation_ms,
+                "language": language,
+                "structuredOutput": structured_output,
+                "creditsCharged": credits_charged,
+                "constraints": constraints,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.create_script_response_201_meta_constraints import CreateScriptResponse201MetaConstraints  # noqa: PLC0415
+        from ..models.create_script_response_201_meta_usage import CreateScriptResponse201MetaUsage  # noqa: PLC0415
+
+        d = dict(src_dict)
+        model = d.pop("model")
+
+        attempts = d.pop("attempts")
+
+        provider_requests = d.pop("providerRequests")
+
+        usage = CreateScriptResponse201MetaUsage.from_dict(d.pop("usage"))
+
+        generation_ms = d.pop("generationMs")
+
+        language = d.pop("language")
+
+        structured_output = d.pop("structuredOutput")
+
+        credits_charged = d.pop("creditsCharged")
+
+        constraints = CreateScriptResponse201MetaConstraints.from_dict(d.pop("constraints"))
+
+        create_script_response_201_meta = cls(
+            model=model,
+            attempts=attempts,
+            provider_requests=provider_requests,
+            usage=usage,
+            generation_ms=generation_ms,
+            language=language,
+            structured_output=structured_output,
+            credits_charged=credits_charged,
+            constraints=constraints,
+        )
+
+        return create_script_response_201_meta

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="CreateTemplateResponse201WarningsItem")
+
+
+@_attrs_define
+class CreateTemplateResponse201WarningsItem:
+    """
+    Attributes:
+        code (str): Warning code, e.g. VARIABLE_UNUSED.
+        message (str):
+        path (str): JSON path inside the movie document.
+    """
+
+    code: str
+    message: str
+    path: str
+
+    def to_dict(self) -> dict[str, Any]:
+        code = self.code
+
+        message = self.message
+
+        path = self.path
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "code": code,
+                "message": message,
+                "path": path,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        code = d.pop("code")
+
+        message = d.pop("message")
+
+        path = d.pop("path")
+
+        create_template_response_201_warnings_item = cls(
+            code=code,
+            message=message,
+            path=path,
+        )
+
+        return create_template_response_201_warnings_item

@@ -1,0 +1,216 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_animation import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation,
+    )
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_position_type_1 import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1,
+    )
+
+
+T = TypeVar("T", bound="FramewrightMovieDocumentV1ScenesItemElementsItemType1")
+
+
+@_attrs_define
+class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
+    """An image drawn into a box.
+
+    Attributes:
+        id (str): Element id, unique across the document.
+        type_ (Literal['image']):
+        src (str): Absolute http(s) URL (at most 2048 characters) or a base64 data:image/(png|jpeg|webp|gif|avif) URI.
+        width (int | Unset): Width of the box in output pixels. Default: the frame width.
+        height (int | Unset): Height of the box in output pixels. Default: the frame height.
+        fit (Literal['contain'] | Literal['cover'] | Literal['fill'] | Unset): How the picture fills its box: contain
+            (letterbox), cover (crop), fill (stretch). Default: 'contain'.
+        position (FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1 | Literal['center'] | Unset):
+            "center" (default) centres the box; {x, y} is its top-left. Default: 'center'.
+        start (float | Unset): Seconds from the scene start at which the element appears. Must be before the scene ends.
+            Default: 0.0.
+        duration (float | Unset): Seconds the element stays visible. Default: until the scene ends. Must end within the
+            scene.
+        animation (FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation | Unset): Entrance or exit animation
+            of the element.
+    """
+
+    id: str
+    type_: Literal["image"]
+    src: str
+    width: int | Unset = UNSET
+    height: int | Unset = UNSET
+    fit: Literal["contain"] | Literal["cover"] | Literal["fill"] | Unset = "contain"
+    position: FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1 | Literal["center"] | Unset = "center"
+    start: float | Unset = 0.0
+    duration: float | Unset = UNSET
+    animation: FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_position_type_1 import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1,  # noqa: PLC0415
+        )
+
+        id = self.id
+
+        type_ = self.type_
+
+        src = self.src
+
+        width = self.width
+
+        height = self.height
+
+        fit: Literal["contain"] | Literal["cover"] | Literal["fill"] | Unset
+        if isinstance(self.fit, Unset):
+            fit = UNSET
+        else:
+            fit = self.fit
+
+        position: dict[str, Any] | Literal["center"] | Unset
+        if isinstance(self.position, Unset):
+            position = UNSET
+        elif isinstance(self.position, FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1):
+            position = self.position.to_dict()
+        else:
+            position = self.position
+
+        start = self.start
+
+        duration = self.duration
+
+        animation: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.animation, Unset):
+            animation = self.animation.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "type": type_,
+                "src": src,
+            }
+        )
+        if width is not UNSET:
+            field_dict["width"] = width
+        if height is not UNSET:
+            field_dict["height"] = height
+        if fit is not UNSET:
+            field_dict["fit"] = fit
+        if position is not UNSET:
+            field_dict["position"] = position
+        if start is not UNSET:
+            field_dict["start"] = start
+        if duration is not UNSET:
+            field_dict["duration"] = duration
+        if animation is not UNSET:
+            field_dict["animation"] = animation
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_animation import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation,  # noqa: PLC0415
+        )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_position_type_1 import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1,  # noqa: PLC0415
+        )
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        type_ = cast(Literal["image"], d.pop("type"))
+        if type_ != "image":
+            raise ValueError(f"type must match const 'image', got '{type_}'")
+
+        src = d.pop("src")
+
+        width = d.pop("width", UNSET)
+
+        height = d.pop("height", UNSET)
+
+        def _parse_fit(data: object) -> Literal["contain"] | Literal["cover"] | Literal["fill"] | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not data == "contain":
+                    raise TypeError()
+                fit_type_0 = cast(Literal["contain"], data)
+                if fit_type_0 != "contain":
+                    raise ValueError(f"fit_type_0 must match const 'contain', got '{fit_type_0}'")
+                return fit_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not data == "cover":
+                    raise TypeError()
+                fit_type_1 = cast(Literal["cover"], data)
+                if fit_type_1 != "cover":
+                    raise ValueError(f"fit_type_1 must match const 'cover', got '{fit_type_1}'")
+                return fit_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not data == "fill":
+                raise TypeError()
+            fit_type_2 = cast(Literal["fill"], data)
+            if fit_type_2 != "fill":
+                raise ValueError(f"fit_type_2 must match const 'fill', got '{fit_type_2}'")
+            return fit_type_2
+
+        fit = _parse_fit(d.pop("fit", UNSET))
+
+        def _parse_position(
+            data: object,
+        ) -> FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1 | Literal["center"] | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not data == "center":
+                    raise TypeError()
+                position_type_0 = cast(Literal["center"], data)
+                if position_type_0 != "center":
+                    raise ValueError(f"position_type_0 must match const 'center', got '{position_type_0}'")
+                return position_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            position_type_1 = FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1.from_dict(data)
+
+            return position_type_1
+
+        position = _parse_position(d.pop("position", UNSET))
+
+        start = d.pop("start", UNSET)
+
+        duration = d.pop("duration", UNSET)
+
+        _animation = d.pop("animation", UNSET)
+        animation: FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation | Unset
+        if isinstance(_animation, Unset):
+            animation = UNSET
+        else:
+            animation = FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation.from_dict(_animation)
+
+        framewright_movie_document_v1_scenes_item_elements_item_type_1 = cls(
+            id=id,
+            type_=type_,
+            src=src,
+            width=width,
+            height=height,
+            fit=fit,
+            position=position,
+            start=start,
+            duration=duration,
+            animation=animation,
+        )
+
+        return framewright_movie_document_v1_scenes_item_elements_item_type_1

@@ -1,7 +1,11 @@
 import { limitConcurrency } from './concurrency.ts';
 import { AppError } from './errors.ts';
 import type { Logger } from './logger.ts';
+import { workKey } from './storage/keys.ts';
 import type { ObjectStore } from './storage/object-store.ts';
+
+/** The key of a work object, spelled by lib/storage/keys.ts (re-exported for the pods' steps). */
+export { workKey };
 
 /**
  * The work objects of a render spread over pods (worker/cluster-steps.ts), under
@@ -28,7 +32,6 @@ export interface WorkManifest<Plan = unknown> {
 }
 
 export const MANIFEST = 'manifest.json';
-export const workKey = (renderId: string, name: string) => `work/${renderId}/${name}`;
 export const segmentName = (index: number) => `segment-${index}.mp4`;
 
 /** Objects moved at once between a pod and the object store. */

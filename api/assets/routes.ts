@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox';
 import sharp from 'sharp';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { assetKey } from '../../lib/storage/keys.ts';
 import {
   type AssetRow,
   deleteAsset,
@@ -166,7 +167,7 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
             cause: err,
           });
         }
-        const objectKey = `assets/${id}.${staged.type.extension}`;
+        const objectKey = assetKey(id, staged.type.extension);
         // Streamed from disk by both adapters; the object appears whole or not at all. A store that
         // stays unreachable for a few seconds is a 503 with Retry-After: the client holds the bytes.
         try {

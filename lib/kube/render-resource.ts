@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { FormatRegistry, type Static, Type } from '@sinclair/typebox';
 import type { RenderRow } from '../../store/types.ts';
 import { isId } from '../ids.ts';
+import { movieKey, outputKey } from '../storage/keys.ts';
 
 export const GROUP = 'framewright.dev';
 export const VERSION = 'v1alpha1';
@@ -351,16 +352,6 @@ export function renderLabels(render: { renderId: string; accountId: string; temp
   return labels;
 }
 
-/** Object-store key of a render's resolved movie document. */
-export function movieKeyFor(renderId: string): string {
-  return `movies/${renderId}.json`;
-}
-
-/** Object-store key of a render's MP4, as the embedded executor names it. */
-export function outputKeyFor(renderId: string): string {
-  return `renders/${renderId}.mp4`;
-}
-
 /** The movie as it is stored for the worker: its key, its bytes, and what the spec says of them. */
 export interface MovieObject {
   key: string;
@@ -373,7 +364,7 @@ export interface MovieObject {
 export function movieObject(renderId: string, movie: unknown): MovieObject {
   const body = Buffer.from(JSON.stringify(movie));
   return {
-    key: movieKeyFor(renderId),
+    key: movieKey(renderId),
     body,
     bytes: body.length,
     sha256: createHash('sha256').update(body).digest('hex'),
@@ -405,7 +396,7 @@ export function renderResource(input: RenderResourceInput): Render {
     movieKey: movie.key,
     movieBytes: movie.bytes,
     movieSha256: movie.sha256,
-    outputKey: input.outputKey ?? outputKeyFor(render.id),
+    outputKey: input.outputKey ?? outputKey(render.id),
     width: render.width,
     height: render.height,
     fps: render.fps,

@@ -16,9 +16,9 @@ import { type WorkManifest, workKey } from '../lib/render-work.ts';
 import { LocalObjectStore } from '../lib/storage/local-store.ts';
 import { type Movie, validateMovie } from '../movie/index.ts';
 import { frameMd5s } from '../test/worker/media.ts';
+import { workerConfigFromEnv } from '../worker/cli/config.ts';
 import { joinStep, prepareStep, segmentStep } from '../worker/cluster-steps.ts';
 import type { RenderPlan } from '../worker/plan.ts';
-import { workerConfigFromEnv } from '../worker/render-movie.ts';
 import { splitFrames } from '../worker/segments.ts';
 import { measure } from './measure.ts';
 

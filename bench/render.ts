@@ -30,11 +30,12 @@ import { parseArgs, promisify } from 'node:util';
 const execFileP = promisify(execFile);
 
 import { type Movie, validateMovie } from '../movie/index.ts';
+import { workerConfigFromEnv } from '../worker/cli/config.ts';
 import { chooseCodec } from '../worker/encoder-probe.ts';
 import { codecArgs, QUIET } from '../worker/ffmpeg-args.ts';
 import { runFfmpeg } from '../worker/ffmpeg-process.ts';
 import type { EncodeQuality, VideoCodec } from '../worker/plan.ts';
-import { renderMovie, type WorkerConfig, workerConfigFromEnv } from '../worker/render-movie.ts';
+import { renderMovie, type WorkerConfig } from '../worker/render-movie.ts';
 import { measure } from './measure.ts';
 
 /**

@@ -51,7 +51,11 @@ try {
   });
   if (!movie.ok) throw new Error(JSON.stringify(movie.findings));
   const out = join(dir, 'scripts.mp4');
-  await renderMovie({ movie: movie.value, output: out, config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: false } });
+  await renderMovie({
+    movie: movie.value,
+    output: out,
+    config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: false, env: process.env },
+  });
   const cols = 3;
   const tiles = await Promise.all(
     scripts.map(async ([label], i) => {

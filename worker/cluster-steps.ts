@@ -187,8 +187,8 @@ export async function segmentStep(opts: SegmentStepOptions): Promise<{ frames: n
     await Promise.all(
       [...needed].map((name) => get(() => download(opts.objects, workKey(opts.renderId, name), local(name)))),
     );
-    const display = await ensureDisplay(process.env, opts.logger);
-    const child = new SegmentChild({ ...process.env, DISPLAY: display.name });
+    const display = await ensureDisplay(opts.config.env, opts.logger);
+    const child = new SegmentChild({ ...opts.config.env, DISPLAY: display.name });
     const output = join(dir, segmentName(opts.index));
     const total = range.to - range.from;
     try {

@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { EnvSchema, envBool, readEnv } from '../lib/config.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
-import { parseTrustedPrefixes, type TrustedPrefix } from '../lib/net/trusted-prefixes.ts';
+import type { TrustedPrefix } from '../lib/net/trusted-prefixes.ts';
 import { preparingProgress, renderingProgress } from '../lib/render-progress.ts';
 import type { Movie } from '../movie/index.ts';
 import { chooseCodec } from './encoder-probe.ts';
@@ -24,7 +23,10 @@ export type RenderProgress =
   | { phase: 'rendering'; progress: number; durationSec: number; framesDone: number; totalFrames: number }
   | { phase: 'done'; progress: 100; durationSec: number };
 
-/** Worker settings, read once from the environment by the caller (or by `workerConfigFromEnv`). */
+/**
+ * Worker settings, read once from the environment by the command layer (worker/cli/config.ts,
+ * `workerConfigFromEnv`) and passed down: nothing below it reads process.env.
+ */
 export interface WorkerConfig {
   ffmpegPath: string;
   /** ffprobe, for video and audio sources (FFPROBE_PATH; default from PATH). */
@@ -36,20 +38,11 @@ export interface WorkerConfig {
   trustedUrlPrefixes?: readonly TrustedPrefix[];
   openaiApiKey?: string | undefined;
   openaiBaseUrl?: string | undefined;
-}
-
-export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  const { values } = readEnv(EnvSchema, env);
-  return {
-    ffmpegPath: values.FFMPEG_PATH ?? 'ffmpeg',
-    ffprobePath: values.FFPROBE_PATH ?? 'ffprobe',
-    mediaMaxBytes: Number(values.ASSET_MAX_BYTES ?? '104857600'),
-    allowPrivateUrls: envBool(values.ALLOW_PRIVATE_URLS),
-    // Parsed once; readEnv has already refused a malformed value, naming the variable.
-    trustedUrlPrefixes: parseTrustedPrefixes(values.TRUSTED_URL_PREFIXES),
-    openaiApiKey: values.OPENAI_API_KEY,
-    openaiBaseUrl: values.OPENAI_BASE_URL,
-  };
+  /**
+   * The environment the render's child processes (Xvfb, the segment renderers) start from; its
+   * DISPLAY, when set, is the X server to draw on instead of an Xvfb of the render's own.
+   */
+  env: NodeJS.ProcessEnv;
 }
 
 export interface RenderOptions {
@@ -66,7 +59,7 @@ export interface RenderOptions {
   /** Segments rendered in parallel child processes (default 1). */
   parallel?: number;
   logger?: Logger;
-  config?: WorkerConfig;
+  config: WorkerConfig;
   /** Forces an encoder instead of the probe's choice (tests, benchmarks). */
   codec?: VideoCodec;
   /** Overrides the movie's `quality` (benchmarks: `lossless` for the SSIM reference). */
@@ -176,8 +169,7 @@ export async function prepareRender(opts: PrepareRenderOptions, stopAudio: Abort
  * executors. Temporary files are removed whatever happens; an Xvfb it started is stopped.
  */
 export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
-  const config = opts.config ?? workerConfigFromEnv();
-  const { signal, logger } = opts;
+  const { config, signal, logger } = opts;
   const draft = opts.draft === true || opts.movie.draft === true;
   let last = -1;
   const emit = (e: RenderProgress) => {
@@ -196,9 +188,9 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
   const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));
   // The X server and the segment processes start while assets and speech are prepared: their
   // start-up (Xvfb, loading three.js and headless-gl) is off the critical path.
-  const warm = ensureDisplay(process.env, logger).then((d) => {
+  const warm = ensureDisplay(config.env, logger).then((d) => {
     display = d;
-    const childEnv = { ...process.env, DISPLAY: d.name };
+    const childEnv = { ...config.env, DISPLAY: d.name };
     children = Array.from({ length: parallel }, () => new SegmentChild(childEnv));
     return d;
   });

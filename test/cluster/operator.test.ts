@@ -427,7 +427,7 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
       await renderMovie({
         movie: checked.value,
         output: one,
-        config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: true },
+        config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env },
       });
       const [a, b] = [await frameMd5s(one), await frameMd5s(out)];
       assert.equal(b.length, 1000);

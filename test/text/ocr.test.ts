@@ -16,7 +16,7 @@ import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
 import { EspeakClient } from '../../worker/tts/espeak.ts';
 import { frameAt, type OcrPrepareOptions, ocr, prepareForOcr, similarity } from './ocr.ts';
 
-const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true };
+const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env };
 const dir = mkdtempSync(join(tmpdir(), 'fw-ocr-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const FRAMES_DIR = process.env.OCR_FRAMES_DIR ?? join(tmpdir(), 'ocr-frames');

@@ -18,7 +18,7 @@ import { timeWords } from '../../worker/tts/word-timing.ts';
 import { frameRgb } from '../worker/media.ts';
 import { ocr, prepareForOcr, similarity } from './ocr.ts';
 
-const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true };
+const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env };
 const dir = mkdtempSync(join(tmpdir(), 'fw-styling-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const FRAMES_DIR = process.env.STYLING_FRAMES_DIR ?? join(tmpdir(), 'styling-frames');

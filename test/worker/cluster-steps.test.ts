@@ -21,7 +21,7 @@ import { runFfmpeg } from '../../worker/ffmpeg-process.ts';
 import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
 import { frameMd5s, pcm } from './media.ts';
 
-const config: WorkerConfig = { ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe', allowPrivateUrls: true };
+const config: WorkerConfig = { ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe', allowPrivateUrls: true, env: process.env };
 let dir: string;
 let server: Server;
 let base: string;

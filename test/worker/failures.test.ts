@@ -54,8 +54,8 @@ describe('asset failures (images served by a local HTTP server)', () => {
   });
   after(() => server.close());
 
-  const open: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true };
-  const closed: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: false };
+  const open: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env };
+  const closed: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: false, env: process.env };
 
   const cases: [string, () => string, WorkerConfig, 'ASSET_UNREACHABLE' | 'ASSET_INVALID', RegExp][] = [
     ['a 404', () => `${base}/missing.png`, open, 'ASSET_UNREACHABLE', /HTTP 404/],
@@ -105,7 +105,11 @@ describe('process failures', () => {
     const output = join(dir, 'crash.mp4');
     const started = Date.now();
     await assert.rejects(
-      renderMovie({ movie: valid(await silentMovie()), output, config: { ffmpegPath: fake, allowPrivateUrls: true } }),
+      renderMovie({
+        movie: valid(await silentMovie()),
+        output,
+        config: { ffmpegPath: fake, allowPrivateUrls: true, env: process.env },
+      }),
       (err: unknown) => err instanceof AppError && err.code === 'RENDER_FAILED' && /encoder exploded/.test(err.message),
     );
     assert.ok(Date.now() - started < 30_000);
@@ -118,7 +122,7 @@ describe('process failures', () => {
     const run = renderMovie({
       movie: valid(await silentMovie()),
       output: join(dir, 'aborted.mp4'),
-      config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: true },
+      config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env },
       signal: controller.signal,
       tmpRoot: scratch,
       onProgress: (e) => {
@@ -141,7 +145,7 @@ describe('encoder choice', () => {
     const r = await renderMovie({
       movie: valid(await silentMovie()),
       output,
-      config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: true },
+      config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env },
     });
     assert.equal(r.codec, 'h264_nvenc');
     assert.equal((await probe(output)).streams[0]?.codec_name, 'h264');

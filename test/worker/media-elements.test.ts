@@ -20,7 +20,7 @@ import { frameMd5s, frameRgb, near, pixel } from './media.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-media-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true };
+const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env };
 
 const valid = (doc: unknown) => {
   const r = validateMovie(doc);

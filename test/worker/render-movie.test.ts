@@ -10,7 +10,7 @@ import { type RenderProgress, renderMovie, type WorkerConfig } from '../../worke
 import { longMovie, silentMovie } from './fixtures.ts';
 import { frameMd5s, frameRgb, maxBrightness, near, pixel, probe } from './media.ts';
 
-const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true };
+const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env };
 const dir = mkdtempSync(join(tmpdir(), 'fw-render-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

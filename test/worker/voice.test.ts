@@ -71,7 +71,7 @@ describe('voice and subtitles', () => {
     const r = await renderMovie({
       movie: valid(),
       output: out,
-      config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: false },
+      config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: false, env: process.env },
     });
     assert.equal(r.hasAudio, true);
     const p = await probe(out);

@@ -17,7 +17,8 @@ import { workerExitCode } from '../../lib/worker-exit.ts';
 import { validateMovie } from '../../movie/index.ts';
 import { joinStep, prepareStep, segmentStep } from '../cluster-steps.ts';
 import type { WorkerMessage } from '../job-protocol.ts';
-import { type WorkerConfig, workerConfigFromEnv } from '../render-movie.ts';
+import type { WorkerConfig } from '../render-movie.ts';
+import { workerConfigFromEnv } from './config.ts';
 import { runJob } from './worker.ts';
 
 /** Which step of the render this pod runs (operator/stages.ts), and the prepare's segment budget. */

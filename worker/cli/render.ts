@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { AppError, ERROR_CATALOG, isErrorCode } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { type RenderProgress, renderMovie, workerConfigFromEnv } from '../render-movie.ts';
+import { type RenderProgress, renderMovie } from '../render-movie.ts';
+import { workerConfigFromEnv } from './config.ts';
 
 const USAGE = 'Usage: framewright render movie.json -o out.mp4 [--parallel N] [--json] [--draft] [--watermark]\n';
 
@@ -67,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
       parallel,
       signal: controller.signal,
       onProgress: report,
-      config: workerConfigFromEnv(),
+      config: workerConfigFromEnv(process.env),
       logger: createLogger({ level: process.env.LOG_LEVEL ?? 'warn', name: 'render' }),
     });
     const wallSec = (performance.now() - started) / 1000;

@@ -2,9 +2,11 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { platformFault } from '../../lib/platform-fault.ts';
+import { answerCalls } from '../../lib/process/child-calls.ts';
 import { validateMovie } from '../../movie/index.ts';
-import type { JobMessage, WorkerMessage } from '../job-protocol.ts';
-import { renderMovie, workerConfigFromEnv } from '../render-movie.ts';
+import type { JobMessage, JobOutcome, JobProgress, WorkerMessage } from '../job-protocol.ts';
+import { renderMovie, type WorkerConfig } from '../render-movie.ts';
+import { workerConfigFromEnv } from './config.ts';
 
 const STEPS = ['single', 'prepare', 'segments', 'join'] as const;
 const isStep = (s: string): s is (typeof STEPS)[number] => (STEPS as readonly string[]).includes(s);
@@ -37,28 +39,16 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write('--step and --segments go with --render NAME.\n');
     return 2;
   }
-  const send = process.send?.bind(process);
-  if (!send) {
+  if (!process.send) {
     process.stderr.write(
       'framewright worker is started by the executor with an IPC channel; use `framewright render`.\n',
     );
     return 2;
   }
-  const post = (m: WorkerMessage) =>
-    new Promise<void>((resolve) => {
-      if (!process.connected) return resolve();
-      send(m, undefined, {}, () => resolve());
-    });
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', name: 'worker' });
-  const config = workerConfigFromEnv();
+  const config = workerConfigFromEnv(process.env);
 
   let current: AbortController | undefined;
-  const waiting: JobMessage[] = [];
-  let wake: (() => void) | undefined;
-  process.on('message', (m) => {
-    waiting.push(m as JobMessage);
-    wake?.();
-  });
   process.once('SIGTERM', () => {
     current?.abort(new AppError('RENDER_FAILED', 'The render was stopped'));
     if (process.connected) process.disconnect();
@@ -67,32 +57,32 @@ export async function main(argv: string[]): Promise<number> {
   // A killed executor's successor retries the render when its lease expires.
   process.once('disconnect', () => {
     current?.abort(new AppError('RENDER_FAILED', 'The executor went away'));
-    wake?.();
     setTimeout(() => process.exit(current ? 1 : 0), 2_000).unref();
   });
 
-  await post({ type: 'ready' });
-  while (process.connected) {
-    const job = waiting.shift();
-    if (!job) {
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-      continue;
-    }
-    current = new AbortController();
-    await post(await runJob(job, config, current.signal, logger, post));
-    current = undefined;
-  }
+  // Each job is a call (lib/process/child-calls.ts), answered one at a time: its progress as the
+  // call's events, its outcome as the answer. Returns once the executor has disconnected.
+  await answerCalls<JobMessage, JobOutcome, JobProgress>(
+    async (job, emit) => {
+      current = new AbortController();
+      try {
+        // runJob answers done or failed; its type stays wide for pod.ts's check.
+        return (await runJob(job, config, current.signal, logger, emit)) as JobOutcome;
+      } finally {
+        current = undefined;
+      }
+    },
+    { serial: true },
+  );
   return 0;
 }
 
 export async function runJob(
   job: JobMessage,
-  config: ReturnType<typeof workerConfigFromEnv>,
+  config: WorkerConfig,
   signal: AbortSignal,
   logger: ReturnType<typeof createLogger>,
-  post: (m: WorkerMessage) => Promise<void>,
+  post: (m: JobProgress) => Promise<void>,
 ): Promise<WorkerMessage> {
   const started = Date.now();
   try {

@@ -1,49 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { AppError } from '../lib/errors.ts';
-import { saysDiskFull } from '../lib/platform-fault.ts';
+import { runMediaTool, startMediaTool } from '../lib/process/ffmpeg-runner.ts';
 import { concatList, finalMuxArgs } from './ffmpeg-args.ts';
-import { spawnTied } from './tied-child.ts';
 
-const STDERR_KEEP = 8000;
-
-function tail(s: string): string {
-  return s.trim().slice(-2000);
-}
-
-/** Starts ffmpeg (or ffprobe) and keeps the end of its stderr for error messages. */
-function start(bin: string, args: string[], stdin: 'pipe' | 'ignore', signal?: AbortSignal) {
-  const child = spawnTied(bin, args, { stdio: [stdin, 'pipe', 'pipe'], signal });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-STDERR_KEEP);
-  });
-  const chunks: Buffer[] = [];
-  child.stdout?.on('data', (d: Buffer) => chunks.push(d));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    child.once('error', (err) => {
-      if (signal?.aborted) return reject(signal.reason);
-      reject(new AppError('RENDER_FAILED', `${bin} could not be started: ${err.message}`, { cause: err }));
-    });
-    child.once('close', (code, sig) => {
-      if (signal?.aborted) return reject(signal.reason);
-      if (code === 0) return resolve(Buffer.concat(chunks));
-      // ffmpeg reports a full disk only in its stderr: the platform's fault, not the document's.
-      if (saysDiskFull(stderr)) {
-        return reject(
-          new AppError('INSUFFICIENT_STORAGE', `The platform's disk is full: ${bin} failed: ${tail(stderr)}`),
-        );
-      }
-      reject(new AppError('RENDER_FAILED', `${bin} failed (${sig ?? `exit ${code}`}): ${tail(stderr)}`));
-    });
-  });
-  done.catch(() => {});
-  return { child, done };
-}
-
-/** Runs ffmpeg/ffprobe to completion; rejects with its stderr on failure. Resolves with stdout. */
+/** Runs ffmpeg/ffprobe to completion (lib/process/ffmpeg-runner.ts); resolves with stdout. */
 export function runFfmpeg(bin: string, args: string[], signal?: AbortSignal): Promise<Buffer> {
-  return start(bin, args, 'ignore', signal).done;
+  return runMediaTool(bin, args, { signal });
 }
 
 /** A running encoder fed raw frames through stdin. */
@@ -60,7 +23,7 @@ export interface FrameSink {
 }
 
 export function startEncoder(bin: string, args: string[], signal?: AbortSignal): FrameSink {
-  const { child, done } = start(bin, args, 'pipe', signal);
+  const { child, done } = startMediaTool(bin, args, { stdin: 'pipe', signal });
   const stdin = child.stdin!;
   // An encoder that dies mid-stream shows up as EPIPE on stdin; the exit status and stderr come
   // through `done`, which is what we report.

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
-import { spawnTied } from './tied-child.ts';
+import { spawnTied } from '../lib/process/tied-child.ts';
 
 /** An X display for headless-gl: the caller's own, or an Xvfb we started and must stop. */
 export interface Display {

@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import sharp from 'sharp';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
+import { runMediaTool } from '../../lib/process/ffmpeg-runner.ts';
 import { assetKey } from '../../lib/storage/keys.ts';
 import {
   type AssetRow,
@@ -23,8 +22,6 @@ import { DateTime, errorResponses, IdParams, ListMeta, Nullable, PageQuery, Stri
 import '../execution/decorations.ts';
 import { SNIFF_BYTES, type SniffedType, sniffMedia } from './media-sniff.ts';
 import { UploadBody } from './upload-body.ts';
-
-const run = promisify(execFile);
 
 /** How long an upload request waits out an unreachable object store before it answers 503. */
 export const ASSET_STORE_RETRY_MS = 5_000;
@@ -53,12 +50,12 @@ async function checkDecodable(file: string, type: SniffedType, ffprobePath: stri
     if (!meta.width || !meta.height) throw new Error('no image dimensions');
     return;
   }
-  const { stdout } = await run(
+  const stdout = await runMediaTool(
     ffprobePath,
     ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', file],
-    { timeout: 20_000 },
+    { timeoutMs: 20_000 },
   );
-  const streams = stdout.split('\n').map((s) => s.trim());
+  const streams = stdout.toString().split('\n').map((s) => s.trim());
   if (!streams.includes(type.kind === 'video' ? 'video' : 'audio')) throw new Error(`no ${type.kind} stream`);
 }
 

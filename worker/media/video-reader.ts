@@ -14,7 +14,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
-import { spawnTied } from '../tied-child.ts';
+import { startMediaTool } from '../../lib/process/ffmpeg-runner.ts';
 
 export interface VideoSourcePlan {
   /** Local file (fetched by preparation). */
@@ -107,7 +107,6 @@ class Decoder {
   readonly #frames: Uint8Array[] = [];
   readonly #pts: number[] = [];
   #timeBase: number | undefined;
-  #stderr = '';
   #lineBuf = '';
   /** The process has exited (with `#error` when it failed) and the socket has ended. */
   #exited = false;
@@ -118,18 +117,22 @@ class Decoder {
   constructor(ffmpeg: string, plan: VideoSourcePlan, fromSec: number, frameBytes: number) {
     this.#frameBytes = frameBytes;
     this.#socketPath = join(tmpdir(), `framewright-video-${process.pid}-${socketN++}.sock`);
-    this.child = spawnTied(ffmpeg, decoderArgs(plan, fromSec, this.#socketPath), {
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const decoder = startMediaTool(ffmpeg, decoderArgs(plan, fromSec, this.#socketPath), {
+      stdout: 'ignore',
+      onStderr: (chunk) => this.#onStderr(chunk.toString('latin1')),
+      label: 'ffmpeg decoding',
     });
-    this.child.stderr!.on('data', (chunk: Buffer) => this.#onStderr(chunk.toString('latin1')));
-    this.child.once('error', (err) => this.#fail(err));
-    this.child.once('close', (code, signal) => {
+    this.child = decoder.child;
+    const exited = () => {
       this.#exited = true;
-      if (code !== 0 && signal !== 'SIGKILL')
-        this.#fail(new Error(`ffmpeg decoding failed (${signal ?? `exit ${code}`}): ${this.#stderr.slice(-1500)}`));
       // A process that never got to listen leaves no socket to drain.
       if (!this.#socket) this.#drained = true;
       this.#wake?.();
+    };
+    decoder.done.then(exited, (err: Error) => {
+      // Killed (by close(), when the layer ended or the time jumped): not a failure.
+      if (this.child.signalCode !== 'SIGKILL') this.#fail(err);
+      exited();
     });
     this.#connect(Date.now() + 10_000);
   }
@@ -186,7 +189,6 @@ class Decoder {
   }
 
   #onStderr(text: string) {
-    this.#stderr = (this.#stderr + text).slice(-8000);
     const lines = (this.#lineBuf + text).split('\n');
     this.#lineBuf = lines.pop() ?? '';
     for (const line of lines) {

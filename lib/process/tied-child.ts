@@ -1,6 +1,7 @@
 /**
- * Every process the worker starts (Xvfb, ffmpeg and ffprobe, the segment renderers, the espeak-ng
- * child) is started here, tied to the process that starts it: when that process dies, however it
+ * Every process we start (serve's render workers, and what a worker starts: Xvfb, ffmpeg and
+ * ffprobe, the segment renderers, the espeak-ng child) is started here, tied to the process that
+ * starts it: when that process dies, however it
  * dies, the kernel sends the child SIGKILL (PR_SET_PDEATHSIG, set by util-linux's `setpriv
  * --pdeathsig KILL`, which then execs the program in the same process, so the pid, the pipes and
  * the IPC channel are the child's own).
@@ -36,7 +37,7 @@ function tieProgram(): string | null {
   }
   if (!setpriv) {
     process.stderr.write(
-      'framewright: setpriv --pdeathsig is not available: processes started by a worker outlive a killed worker\n',
+      'framewright: setpriv --pdeathsig is not available: child processes outlive a killed parent\n',
     );
   }
   return setpriv;
@@ -67,20 +68,18 @@ export function spawnTied(command: string, args: readonly string[], options: Spa
   return spawn(tie, ['--pdeathsig', 'KILL', '--', program, ...args], options);
 }
 
-/** `fork` (a Node.js child with an IPC channel) with the child killed when this process dies. */
+/**
+ * `fork` (a Node.js child with an IPC channel) with the child killed when this process dies. A
+ * Node.js that is not found is forked directly, so it fails with 'error' (ENOENT), as spawnTied.
+ */
 export function forkTied(modulePath: string, args: readonly string[], options: ForkOptions): ChildProcess {
   const tie = tieProgram();
-  if (!tie) return fork(modulePath, args, options);
+  const node = options.execPath ?? process.execPath;
+  if (!tie || !onPath(node, (options.env ?? process.env).PATH)) return fork(modulePath, args, options);
   // fork runs `execPath ...execArgv modulePath ...args`: setpriv goes first and execs Node.
   return fork(modulePath, args, {
     ...options,
     execPath: tie,
-    execArgv: [
-      '--pdeathsig',
-      'KILL',
-      '--',
-      options.execPath ?? process.execPath,
-      ...(options.execArgv ?? process.execArgv),
-    ],
+    execArgv: ['--pdeathsig', 'KILL', '--', node, ...(options.execArgv ?? process.execArgv)],
   });
 }

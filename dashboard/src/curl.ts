@@ -1,3 +1,5 @@
+import { renderBody } from './request-code.ts';
+
 /**
  * "Copy as curl": the request that makes a render again, as a shell command. The key is never in
  * it: the command reads $FRAMEWRIGHT_API_KEY, so a pasted command leaks nothing. The body goes
@@ -8,7 +10,7 @@ export function curlCommand(
   render: { webhookUrl: string | null },
   movie: Record<string, unknown>,
 ): string {
-  const body = { movie, ...(render.webhookUrl ? { webhook_url: render.webhookUrl } : {}) };
+  const body = renderBody(render, movie);
   return [
     `curl -sS -X POST '${origin}/v1/renders' \\`,
     `  -H "Authorization: Bearer $FRAMEWRIGHT_API_KEY" \\`,

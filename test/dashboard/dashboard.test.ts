@@ -2,16 +2,17 @@
 // `framewright serve` on its embedded defaults (PGlite, local disk, renders in worker processes).
 // One person's session, step by step: sign in, create a key and use it, render a template and
 // watch it finish and play, a validation finding at its path, a failed render's error, copy as
-// curl (and run it), roll and revoke, the keyboard, the phone size, axe-core, the CSP, and no
+// curl, as TypeScript and as Python (and run each), roll and revoke, the keyboard, the phone size, axe-core, the CSP, and no
 // request leaving the origin. DASHBOARD_SCREENSHOTS=docs/images also writes the screenshots the
 // README and docs/dashboard.md show.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { freePort } from '../services/free-port.ts';
@@ -20,6 +21,7 @@ import { browserMissing, launchChromium } from './browser.ts';
 
 const run = promisify(execFile);
 const SHOTS = process.env.DASHBOARD_SCREENSHOTS;
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A template that renders in a second or two on 2 cores: 320x180, 15 fps, 1 s. */
 const TINY_TEMPLATE = {
@@ -269,6 +271,62 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
       if (r.status === 'done' || r.status === 'failed') break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+  });
+
+  await t.test('copy as TypeScript and as Python: the same request on the typed clients, and each works', async () => {
+    const movie = await (await api(signedInKey, `/v1/renders/${renderId}/movie`)).json();
+    const copy = async (name: string) => {
+      await page.getByRole('button', { name }).click();
+      await page.getByRole('button', { name: 'Copied' }).waitFor();
+      const text = (await inPage(page, 'navigator.clipboard.readText()')) as string;
+      await page.getByRole('button', { name }).waitFor();
+      assert.ok(!text.includes(signedInKey) && !text.includes(created), `no key in ${name}`);
+      return text;
+    };
+    /** Runs a copied program with the key in its environment; the render it made, once finished. */
+    const runProgram = async (command: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+      const { stdout } = await run(command, args, {
+        cwd: ROOT,
+        env: { ...process.env, ...env, FRAMEWRIGHT_API_KEY: signedInKey },
+      });
+      // It prints the render's status and outputUrl.
+      const [status, url] = stdout.trim().split(' ');
+      assert.equal(status, 'done', stdout);
+      const id = /\/v1\/outputs\/(rnd_[0-9a-z]+)\?/.exec(url ?? '')?.[1];
+      assert.ok(id && id !== renderId, stdout);
+      // The same document as the render it was copied from.
+      assert.deepEqual(await (await api(signedInKey, `/v1/renders/${id}/movie`)).json(), movie);
+    };
+
+    const typescript = await copy('Copy as TypeScript');
+    assert.match(typescript, /^import \{ createFramewrightClient, waitForRender \} from '@framewright\/client';$/m);
+    assert.match(typescript, /await fw\.POST\('\/v1\/renders', \{/);
+    assert.match(typescript, /apiKey: process\.env\.FRAMEWRIGHT_API_KEY/);
+    assert.ok(typescript.includes(`body: ${JSON.stringify({ movie }, null, 2).replaceAll('\n', '\n  ')},`));
+    // Run as a user's module, with the package being clients/typescript of this repository.
+    const program = path.join(dataDir, 'copied.mts');
+    const client = path.join(ROOT, 'clients/typescript/src/index.ts');
+    await writeFile(program, typescript.replace(`'@framewright/client'`, JSON.stringify(client)));
+    await runProgram(process.execPath, ['--import', 'tsx', program]);
+
+    const python = await copy('Copy as Python');
+    assert.match(python, /^from framewright_client\.api\.renders import create_render, get_render$/m);
+    assert.match(python, /create_render\.sync\(client=client, body=CreateRenderBody\.from_dict\(body\)\)/);
+    assert.match(python, /token=os\.environ\["FRAMEWRIGHT_API_KEY"\]/);
+    await runProgram(path.join(ROOT, '.cache/venv/bin/python'), ['-c', python], {
+      PYTHONPATH: path.join(ROOT, 'clients/python/framewright-client'),
+      PYTHONDONTWRITEBYTECODE: '1',
+    });
+
+    // The panel shows what was copied, in the format chosen.
+    await page.getByLabel('Format').selectOption('python');
+    await page.getByLabel('Python code').filter({ hasText: 'create_render' }).waitFor();
+    assert.equal(await page.getByLabel('Python code').textContent(), python);
+    await page.getByLabel('Format').selectOption('typescript');
+    await page.getByLabel('TypeScript code').filter({ hasText: 'fw.POST' }).waitFor();
+    assert.equal(await page.getByLabel('TypeScript code').textContent(), typescript);
+    await page.getByLabel('Format').selectOption('curl');
+    await page.getByLabel('curl command').filter({ hasText: 'curl -sS' }).waitFor();
   });
 
   await t.test('a failed render shows its error and path; the list filters by status', async () => {

@@ -1,12 +1,43 @@
-// The dashboard's pure modules, run in Node: the curl command and where a finding's path is.
+// The dashboard's pure modules, run in Node: the curl command, the same request as TypeScript and
+// as Python, and where a finding's path is.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { curlCommand } from '../../dashboard/src/curl.ts';
 import { locate, locateAll, syntaxErrorLine } from '../../dashboard/src/json-locate.ts';
+import { pythonCode, pythonLiteral, renderBody, typescriptCode } from '../../dashboard/src/request-code.ts';
 
 const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A valid movie whose text needs every kind of quoting: quotes, backslashes, newlines, ${}, non-ASCII. */
+const AWKWARD_MOVIE = {
+  schema: 'v1',
+  resolution: '480p',
+  scenes: [
+    {
+      id: 's',
+      duration: 1.5,
+      background: '#000000',
+      elements: [
+        {
+          id: 't',
+          type: 'text',
+          text: `it's $HOME \`id\` "JSON" """\nJSON\n\\ {{name}} \${x} é 日本 \u2028`,
+          fontSize: 20,
+        },
+        { id: 'i', type: 'image', src: 'https://example.com/a.png?x=1&y="2"', position: { x: 0, y: -1 }, fit: 'cover' },
+        { id: 'v', type: 'video', src: 'https://example.com/v.mp4', muted: true, loop: false, trimStart: 0 },
+      ],
+    },
+  ],
+  variables: { name: { type: 'string', default: 'Ada "Lovelace"', description: '' } },
+  draft: false,
+};
 
 test('copy as curl: any document survives the shell, and the key is never in it', async () => {
   const movie = {
@@ -26,6 +57,90 @@ test('copy as curl: any document survives the shell, and the key is never in it'
   });
   assert.match(stderr, /^Authorization: Bearer fw_test_secret$/m, 'the key comes from the environment');
   assert.ok(!curlCommand('http://x', { webhookUrl: null }, movie).includes('webhook_url'));
+});
+
+test('copy as TypeScript: a program that type-checks against the typed client and sends the body as is', () => {
+  const render = { webhookUrl: 'https://hooks.example.com/x?a=1&b=2' };
+  const code = typescriptCode('http://127.0.0.1:8080', render, AWKWARD_MOVIE);
+  assert.match(code, /^import \{ createFramewrightClient, waitForRender \} from '@framewright\/client';$/m);
+  assert.match(code, /apiKey: process\.env\.FRAMEWRIGHT_API_KEY/);
+  // Type-checked as a user's module would be, '@framewright/client' being clients/typescript.
+  const file = path.join(ROOT, '.tmp', 'copy-as-typescript.mts');
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+    allowImportingTsExtensions: true,
+    skipLibCheck: true,
+    types: ['node'],
+    paths: { '@framewright/client': [path.join(ROOT, 'clients/typescript/src/index.ts')] },
+  };
+  const host = ts.createCompilerHost(options);
+  const readFile = host.readFile.bind(host);
+  host.readFile = (name) => (path.resolve(name) === file ? code : readFile(name));
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => path.resolve(name) === file || fileExists(name);
+  const program = ts.createProgram([file], options, host);
+  const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  assert.deepEqual(problems, []);
+  // The `body` of the POST call is the request body, unchanged.
+  const source = program.getSourceFile(file)!;
+  let body: ts.Expression | undefined;
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAssignment(node) && node.name.getText(source) === 'body') body = node.initializer;
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  assert.ok(body);
+  assert.deepEqual(JSON.parse(body.getText(source)), renderBody(render, AWKWARD_MOVIE));
+});
+
+test('copy as Python: a program whose body literal is the request body, with the typed client', async () => {
+  const render = { webhookUrl: null };
+  const code = pythonCode('http://127.0.0.1:8080', render, AWKWARD_MOVIE);
+  assert.match(
+    code,
+    /^client = AuthenticatedClient\(base_url="http:\/\/127\.0\.0\.1:8080", token=os\.environ\["FRAMEWRIGHT_API_KEY"\]\)$/m,
+  );
+  assert.match(code, /create_render\.sync\(client=client, body=CreateRenderBody\.from_dict\(body\)\)/);
+  assert.ok(!code.includes('webhook_url'));
+  // Python parses the whole program; its `body` literal, evaluated, is the body; the typed model
+  // takes it and gives it back unchanged (what create_render then sends).
+  const check = [
+    'import ast, json, sys',
+    'tree = ast.parse(sys.stdin.read())',
+    "[body] = [ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == 'body']",
+    'from framewright_client.models import CreateRenderBody',
+    'assert CreateRenderBody.from_dict(body).to_dict() == body',
+    'print(json.dumps(body))',
+  ].join('\n');
+  const python = path.join(ROOT, '.cache/venv/bin/python');
+  const child = execFile(python, ['-c', check], {
+    env: {
+      ...process.env,
+      PYTHONPATH: path.join(ROOT, 'clients/python/framewright-client'),
+      PYTHONDONTWRITEBYTECODE: '1',
+    },
+  });
+  child.stdin?.end(code);
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (c) => {
+    out += c;
+  });
+  child.stderr?.on('data', (c) => {
+    err += c;
+  });
+  const exit = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(exit, 0, err);
+  assert.deepEqual(JSON.parse(out), renderBody(render, AWKWARD_MOVIE));
+  // What the movie above has no room for: null, empty containers, non-finite numbers (JSON's null).
+  assert.equal(
+    pythonLiteral({ a: null, b: [], c: {}, d: [1.5, -0, Number.NaN], e: undefined }),
+    '{\n    "a": None,\n    "b": [],\n    "c": {},\n    "d": [\n        1.5,\n        0,\n        None,\n    ],\n}',
+  );
 });
 
 test('a finding path points at its value, or at the nearest object that has it', () => {

@@ -1,10 +1,19 @@
 import { ApiError, type Render } from '../api.ts';
 import { attempt, type Ctx, errorView, heading } from '../context.ts';
 import { curlCommand } from '../curl.ts';
-import { copyButton, h, time } from '../dom.ts';
+import { copyButton, field, h, time } from '../dom.ts';
+import { pythonCode, typescriptCode } from '../request-code.ts';
 import { FINAL, progressBar, statusBadge } from './renders.ts';
 
 const POLL_MS = 1000;
+
+/** The forms the request that made a render is offered in: its name, and the label of its text. */
+const FORMATS = {
+  curl: { name: 'curl', label: 'curl command', code: curlCommand },
+  typescript: { name: 'TypeScript', label: 'TypeScript code', code: typescriptCode },
+  python: { name: 'Python', label: 'Python code', code: pythonCode },
+} as const;
+type Format = keyof typeof FORMATS;
 
 /** One render: live status and progress, the MP4 in the page when done, the error when failed. */
 export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
@@ -12,28 +21,45 @@ export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
   const problem = h('div', {});
   const summary = h('div', {});
   const result = h('div', {});
-  const curlText = h('pre', { class: 'code', tabindex: '0', 'aria-label': 'curl command' });
+  const codeText = h('pre', { class: 'code', tabindex: '0', 'aria-label': FORMATS.curl.label });
+  const formatSelect = h(
+    'select',
+    { name: 'format' },
+    Object.entries(FORMATS).map(([value, f]) => h('option', { value }, f.name)),
+  );
   let movie: Record<string, unknown> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   let lastStatus = '';
   let render: Render | undefined;
 
-  const curl = async () => {
+  /** The request that made the render, as `format`: curl, or a program on a typed client. */
+  const code = async (format: Format) => {
     movie ??= await ctx.api.renderMovie(id);
-    const text = curlCommand(location.origin, render ?? { webhookUrl: null }, movie);
-    curlText.textContent = text;
-    return text;
+    return FORMATS[format].code(location.origin, render ?? { webhookUrl: null }, movie);
   };
+  const show = async () => {
+    const format = formatSelect.value as Format;
+    const text = await code(format);
+    codeText.setAttribute('aria-label', FORMATS[format].label);
+    codeText.textContent = text;
+  };
+  formatSelect.addEventListener('change', () => void attempt(problem, show));
   const details = h(
     'details',
     { class: 'card' },
     h('summary', {}, 'The request that made it'),
-    h('p', {}, 'The render again, as curl. It reads the key from $FRAMEWRIGHT_API_KEY: the command never contains it.'),
-    curlText,
+    h(
+      'p',
+      {},
+      'The render again, as curl or as a program on the typed TypeScript or Python client (clients/ in the ' +
+        'Framewright repository). Each reads the key from $FRAMEWRIGHT_API_KEY and never contains it.',
+    ),
+    field('Format', formatSelect),
+    codeText,
   );
   details.addEventListener('toggle', () => {
-    if (details.open && !curlText.textContent) void attempt(problem, curl);
+    if (details.open && !codeText.textContent) void attempt(problem, show);
   });
 
   function draw(r: Render): void {
@@ -110,7 +136,13 @@ export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
     problem,
     summary,
     result,
-    h('div', { class: 'actions' }, copyButton('Copy as curl', curl)),
+    h(
+      'div',
+      { class: 'actions' },
+      copyButton('Copy as curl', () => code('curl')),
+      copyButton('Copy as TypeScript', () => code('typescript')),
+      copyButton('Copy as Python', () => code('python')),
+    ),
     details,
   );
   await poll();

@@ -1,8 +1,9 @@
 /**
  * The typed boundary between an executor and a worker process. The executor forks
- * `framewright worker` with an IPC channel and sends `job`s one at a time; for each it receives
- * progress and one outcome, and the worker then waits for the next. A worker that exits without
- * an outcome has crashed; the executor decides on a retry.
+ * `framewright worker` as a supervised child (lib/process/supervised-child.ts) and calls it with
+ * one `job` at a time; the call's events are progress and its answer the outcome, and the worker
+ * then waits for the next. A worker that exits without an outcome has crashed (the call is
+ * rejected); the executor decides on a retry.
  */
 import type { ErrorCode } from '../lib/errors.ts';
 
@@ -17,12 +18,20 @@ export interface JobMessage {
   draft: boolean;
 }
 
-export type WorkerMessage =
-  /** Sent once, when the worker has loaded and waits for jobs. */
-  | { type: 'ready' }
-  | { type: 'progress'; phase: 'preparing' | 'rendering'; progress: number; durationSec?: number }
+/** A job's progress, as the events of its call. */
+export type JobProgress = {
+  type: 'progress';
+  phase: 'preparing' | 'rendering';
+  progress: number;
+  durationSec?: number;
+};
+
+/** A job's outcome, the answer of its call. */
+export type JobOutcome =
   | { type: 'done'; durationSec: number; width: number; height: number; fps: number; renderMs: number }
   | { type: 'failed'; error: { code: ErrorCode; message: string; path?: string } };
+
+export type WorkerMessage = JobProgress | JobOutcome;
 
 /** The executor asks a worker to stop with SIGTERM; the worker aborts its render and exits. */
 export const STOP_SIGNAL = 'SIGTERM';

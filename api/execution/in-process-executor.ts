@@ -1,4 +1,3 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -7,13 +6,14 @@ import { jitteredDelay, LOOP_BACKOFF, retryTransient } from '../../lib/backoff.t
 import { type ErrorCode, errorBody } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { isBuilt, ownModule } from '../../lib/module-path.ts';
+import { describeExit, SupervisedChild } from '../../lib/process/supervised-child.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { Database } from '../../store/database.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
 import { type AttemptOutcome, decideOutcome, stoppedUnexpectedly } from '../../store/lifecycle/decisions.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
 import type { RenderRow } from '../../store/types.ts';
-import type { JobMessage, WorkerMessage } from '../../worker/job-protocol.ts';
+import type { JobMessage, JobOutcome, JobProgress } from '../../worker/job-protocol.ts';
 import type { ExecutorPort } from './executor.ts';
 
 const CLI = ownModule('../../bin/cli.ts', import.meta.url);
@@ -46,16 +46,15 @@ export interface InProcessExecutorOptions {
   observer?: lifecycle.LifecycleObserver | undefined;
 }
 
-/** A worker process and the tail of its stderr (for the message when it dies). */
+/** A worker process (lib/process/supervised-child.ts: its state, exit and stderr tail) and its renders so far. */
 interface WorkerProcess {
-  child: ChildProcess;
-  stderr: () => string;
+  child: SupervisedChild<JobMessage, JobOutcome, JobProgress>;
   jobs: number;
 }
 
 interface Running {
   render: lifecycle.LeasedRender;
-  child: ChildProcess;
+  child: WorkerProcess['child'];
   outcome: Promise<void>;
 }
 
@@ -132,17 +131,8 @@ export class InProcessExecutor implements ExecutorPort {
     const started = Array.from({ length: Math.max(0, missing) }, () => {
       const worker = this.spawnWorker();
       this.idle.push(worker);
-      return new Promise<void>((resolve) => {
-        const done = () => {
-          worker.child.off('message', onReady);
-          resolve();
-        };
-        const onReady = (m: unknown) => {
-          if ((m as WorkerMessage).type === 'ready') done();
-        };
-        worker.child.on('message', onReady);
-        worker.child.once('exit', done);
-      });
+      // Ready, or exited before it was (it is then dropped from the pool).
+      return worker.child.ready.catch(() => {});
     });
     await Promise.all(started);
   }
@@ -225,29 +215,21 @@ export class InProcessExecutor implements ExecutorPort {
   }
 
   private spawnWorker(): WorkerProcess {
-    const child = fork(CLI, ['worker'], {
+    // Tied to this process (it dies with serve, however serve dies); a worker that could not
+    // start is an exit like any other, which the render's call sees as a crash.
+    const child = new SupervisedChild<JobMessage, JobOutcome, JobProgress>({
+      name: 'render worker',
+      module: CLI,
+      args: ['worker'],
       execArgv: WORKER_EXEC_ARGV,
       env: this.opts.workerEnv ?? process.env,
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-4000);
-    });
-    const worker: WorkerProcess = { child, stderr: () => stderr, jobs: 0 };
-    const drop = () => {
+    const worker: WorkerProcess = { child, jobs: 0 };
+    // An idle worker that dies is simply dropped from the pool.
+    void child.exited.then((exit) => {
       const at = this.idle.indexOf(worker);
       if (at >= 0) this.idle.splice(at, 1);
-    };
-    // An idle worker that dies is simply dropped from the pool.
-    child.once('exit', drop);
-    // A job sent to a worker that is exiting, or a worker that could not start (no 'exit' comes
-    // then): an 'error' event, which without a listener would take this whole process down. The
-    // render's supervisor sees the exit (or, for a worker never started, the error) as a crash.
-    child.on('error', (err) => {
-      stderr = `${stderr}\n${err.message}`.slice(-4000);
-      this.opts.logger.warn({ err, pid: child.pid }, 'render worker process error');
-      if (child.pid === undefined) drop();
+      if (exit.error) this.opts.logger.warn({ err: exit.error }, 'a render worker process could not start');
     });
     return worker;
   }
@@ -282,15 +264,14 @@ export class InProcessExecutor implements ExecutorPort {
     output: string,
     log: Logger,
   ): Promise<void> {
-    const { child, stderr } = worker;
+    const { child } = worker;
     await mkdir(this.opts.scratchDir, { recursive: true });
     // Reports are applied in order, one at a time, so a late report never overtakes an earlier one.
     let chain = Promise.resolve();
-    let result: Extract<WorkerMessage, { type: 'done' | 'failed' }> | undefined;
     const heartbeat = setInterval(() => {
       lifecycle.heartbeat(this.deps, render.id, lease).then(
         (held) => {
-          if (!held && child.exitCode === null) {
+          if (!held && child.state !== 'exited') {
             log.warn('lease lost; stopping the worker');
             child.kill('SIGKILL');
           }
@@ -302,41 +283,6 @@ export class InProcessExecutor implements ExecutorPort {
     }, this.leaseMs / 3);
     heartbeat.unref();
 
-    let settle: (value: number | null | 'result') => void = () => {};
-    const ended = new Promise<number | null | 'result'>((resolve) => {
-      settle = resolve;
-    });
-    const onMessage = (raw: unknown) => {
-      const m = raw as WorkerMessage;
-      if (m.type === 'ready') return;
-      if (m.type === 'progress') {
-        // A report that cannot be recorded (database away) is dropped: the next one carries the
-        // newer progress, and the outcome is retried until it is recorded.
-        chain = chain.then(() =>
-          lifecycle
-            .reportProgress(this.deps, render.id, lease, {
-              phase: m.phase,
-              progress: m.progress,
-              durationSec: m.durationSec,
-            })
-            .then(
-              () => undefined,
-              (err: unknown) => log.warn({ err }, 'progress report not recorded'),
-            ),
-        );
-      } else {
-        result = m;
-        settle('result');
-      }
-    };
-    const onExit = (code: number | null) => settle(code);
-    // A worker that could not start never exits: its error is its end.
-    const onError = () => {
-      if (child.pid === undefined) settle(null);
-    };
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-    child.on('error', onError);
     const job: JobMessage = {
       type: 'job',
       renderId: render.id,
@@ -345,34 +291,56 @@ export class InProcessExecutor implements ExecutorPort {
       watermark: render.watermark,
       draft: render.draft,
     };
-    child.send(job);
-    const end = await ended;
-    const code = end === 'result' ? null : end;
-    child.off('message', onMessage);
-    child.off('exit', onExit);
-    child.off('error', onError);
+    // The call's answer is the worker's outcome; a rejected call (the worker exited without one,
+    // or never started) is a crash, told by its exit.
+    let result: JobOutcome | undefined;
+    let crash: unknown;
+    try {
+      result = await child.call(job, {
+        // A report that cannot be recorded (database away) is dropped: the next one carries the
+        // newer progress, and the outcome is retried until it is recorded.
+        onEvent: (m) => {
+          chain = chain.then(() =>
+            lifecycle
+              .reportProgress(this.deps, render.id, lease, {
+                phase: m.phase,
+                progress: m.progress,
+                durationSec: m.durationSec,
+              })
+              .then(
+                () => undefined,
+                (err: unknown) => log.warn({ err }, 'progress report not recorded'),
+              ),
+          );
+        },
+      });
+    } catch (err) {
+      crash = err;
+    }
     clearInterval(heartbeat);
     // A worker that answered and is still healthy goes back to the pool for the next render.
-    if (end === 'result' && child.connected && !this.draining && worker.jobs < JOBS_PER_WORKER) {
+    if (result && child.connected && !this.draining && worker.jobs < JOBS_PER_WORKER) {
       this.idle.push(worker);
-    } else if (child.exitCode === null && child.signalCode === null) {
-      if (child.connected) child.disconnect();
+    } else if (child.state !== 'exited') {
+      child.disconnect();
     }
     await chain;
 
     // The worker reports what happened; decideOutcome says what it means for the render.
     const outcome: AttemptOutcome = result?.type ?? 'crashed';
-    const tail = stderr().trim().split('\n').slice(-3).join(' | ');
+    const { exit } = child;
+    const tail = child.stderrTail().trim().split('\n').slice(-3).join(' | ');
     const decision = decideOutcome({
       outcome,
       attempt: render.attempts,
       maxAttempts: this.maxAttempts,
       stopping: this.stopping.has(render.id),
-      detail: `${child.signalCode ?? `exit ${code}`}${tail ? `: ${tail}` : ''}`,
+      detail: `${exit ? describeExit(exit) : (crash as Error)?.message}${tail ? `: ${tail}` : ''}`,
     });
+    const died = { code: exit?.code, signal: exit?.signal, stderr: child.stderrTail() };
     switch (decision.action) {
       case 'complete':
-        await this.finish(render, lease, output, result as Extract<WorkerMessage, { type: 'done' }>, log);
+        await this.finish(render, lease, output, result as Extract<JobOutcome, { type: 'done' }>, log);
         break;
       case 'hand-back':
         await this.record('hand-back', log, () => lifecycle.release(this.deps, render.id, lease));
@@ -380,17 +348,15 @@ export class InProcessExecutor implements ExecutorPort {
         break;
       case 'retry':
         // A crash: the render is claimed again at once and runs from the start.
-        log.error({ code, stderr: stderr() }, 'worker process died; retrying the render');
+        log.error(died, 'worker process died; retrying the render');
         await this.record('crash retry', log, () => lifecycle.retryAfterCrash(this.deps, render.id, lease));
         break;
       case 'fail': {
         // 'worker' comes only from a failed answer, whose error the worker reported.
         const error =
-          decision.cause === 'interrupted'
-            ? decision.error
-            : (result as Extract<WorkerMessage, { type: 'failed' }>).error;
+          decision.cause === 'interrupted' ? decision.error : (result as Extract<JobOutcome, { type: 'failed' }>).error;
         if (decision.cause === 'worker') log.warn({ error }, 'render failed');
-        else log.error({ code, stderr: stderr() }, 'worker process died again; failing the render');
+        else log.error(died, 'worker process died again; failing the render');
         await this.record('failure', log, () =>
           lifecycle.fail(this.deps, render.id, lease, this.error(error.code, error.message, error.path)),
         );
@@ -418,7 +384,7 @@ export class InProcessExecutor implements ExecutorPort {
     render: lifecycle.LeasedRender,
     lease: lifecycle.Lease,
     output: string,
-    done: Extract<WorkerMessage, { type: 'done' }>,
+    done: Extract<JobOutcome, { type: 'done' }>,
     log: Logger,
   ): Promise<void> {
     const key = `renders/${render.id}.mp4`;
@@ -457,7 +423,7 @@ export class InProcessExecutor implements ExecutorPort {
   async close(): Promise<void> {
     this.draining = true;
     this.wake?.();
-    for (const { child } of this.idle.splice(0)) if (child.connected) child.disconnect();
+    for (const { child } of this.idle.splice(0)) child.disconnect();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     await this.loop;
     const all = Promise.all([...this.running.values()].map((r) => r.outcome));

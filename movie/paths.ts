@@ -1,4 +1,12 @@
-/** JSON paths in the spec's form: `scenes[2].elements[0].src`, root keys bare, odd keys quoted. */
+/**
+ * JSON paths in the spec's form (`scenes[2].elements[0].src`): the one formatter of every path an
+ * error or warning carries, movie findings and request findings alike (api/http/validation.ts,
+ * api/scripts/validate-script-request.ts), and the dashboard's locator. An array index is `[n]`; a
+ * key that is a plain name (ASCII letters, digits, `_`, `$`, not starting with a digit) is bare at
+ * the root and `.name` below it; any other key (a dot, a bracket, a quote, a space, digits only, the
+ * empty string, non-ASCII) is JSON-quoted in brackets, `["a.b"]`, `["0"]`, `[""]`, cut at 100
+ * characters. So a path names one field only: `a.b` is never the key "a.b", `[0]` never the key "0".
+ */
 export type Segment = string | number;
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -13,6 +21,35 @@ export function formatPath(segments: readonly Segment[]): string {
     else out += `[${JSON.stringify(seg.length > MAX_KEY_SHOWN ? `${seg.slice(0, MAX_KEY_SHOWN)}…` : seg)}]`;
   }
   return out;
+}
+
+/** An array index as a JSON Pointer writes it (RFC 6901): `0`, or digits without a leading zero. */
+const INDEX = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * The segments of a JSON Pointer (RFC 6901: `/movie/scenes/2/id`, `~1` for `/`, `~0` for `~`), as
+ * validators report where a finding is (ajv's instancePath, TypeBox's path). A pointer does not say
+ * whether `2` is an index or a key: with `root`, the document the pointer points into, it is an
+ * index where that part of the document is an array and a key where it is an object; without it
+ * (or past the end of the document), a segment of digits is read as an index.
+ */
+export function pointerSegments(pointer: string, root?: unknown): Segment[] {
+  if (pointer === '') return [];
+  const segments: Segment[] = [];
+  let node: unknown = root;
+  for (const raw of pointer.slice(pointer.startsWith('/') ? 1 : 0).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const isObject = node !== null && typeof node === 'object' && !Array.isArray(node);
+    if (INDEX.test(key) && !isObject) {
+      const index = Number(key);
+      segments.push(index);
+      node = Array.isArray(node) ? node[index] : undefined;
+    } else {
+      segments.push(key);
+      node = isObject && Object.hasOwn(node as object, key) ? (node as Record<string, unknown>)[key] : undefined;
+    }
+  }
+  return segments;
 }
 
 /**

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import type { Finding } from '../../lib/errors.ts';
+import { formatPath, pointerSegments, type Segment } from '../../movie/paths.ts';
 
 // ajv-formats is CommonJS; under ESM its function sits on `.default`.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
@@ -37,12 +38,19 @@ function nulInQuery(query: unknown): string | undefined {
 }
 
 /**
- * A query string validator that also refuses `%00` (JSON bodies get the same check in the JSON
- * parser). A percent-decoded query holds no lone surrogate: undecodable escapes stay as text.
+ * The data each failed validation saw, by error: a JSON Pointer alone cannot tell the index 2 from
+ * the key "2", the data can (movie/paths.ts pointerSegments).
  */
-function withNulCheck(validate: ValidateFunction): ValidateFunction {
+const validated = new WeakMap<ErrorObject, unknown>();
+
+/**
+ * A validator that remembers what it validated for its errors' paths; for query strings it also
+ * refuses `%00` (JSON bodies get the same check in the JSON parser). A percent-decoded query holds
+ * no lone surrogate: undecodable escapes stay as text.
+ */
+function withPaths(validate: ValidateFunction, nulCheck: boolean): ValidateFunction {
   const guarded = ((data: unknown) => {
-    const key = nulInQuery(data);
+    const key = nulCheck ? nulInQuery(data) : undefined;
     if (key !== undefined) {
       const error: ErrorObject = {
         instancePath: `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`,
@@ -52,10 +60,12 @@ function withNulCheck(validate: ValidateFunction): ValidateFunction {
         message: 'must not contain the NUL character (%00)',
       };
       guarded.errors = [error];
+      validated.set(error, data);
       return false;
     }
     const ok = validate(data);
     guarded.errors = validate.errors;
+    if (!ok) for (const e of validate.errors ?? []) validated.set(e, data);
     return ok;
   }) as ValidateFunction;
   return guarded;
@@ -65,40 +75,44 @@ function withNulCheck(validate: ValidateFunction): ValidateFunction {
 export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
   const validate = ajv.compile(schema as object) as ValidateFunction;
-  return httpPart === 'querystring' ? withNulCheck(validate) : validate;
+  return withPaths(validate, httpPart === 'querystring');
 };
 
-/** A JSON pointer (`/movie/scenes/2/id`) in the spec's path form (`movie.scenes[2].id`). */
-export function pointerToPath(pointer: string): string {
-  if (pointer === '' || pointer === '/') return '';
-  let out = '';
-  for (const raw of pointer.slice(1).split('/')) {
-    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (/^\d+$/.test(seg)) out += `[${seg}]`;
-    else out += out === '' ? seg : `.${seg}`;
+/**
+ * Where an ajv error is, in the spec's path form (movie/paths.ts formatPath), relative to the body,
+ * the query string or the path parameters; a header is its HTTP name, and its finding's path
+ * `headers.<name>` (as docs/api.md writes them). `name` is what the message calls the field.
+ */
+function located(segments: Segment[], context: string | undefined): { name: string; path: string } {
+  if (context !== 'headers') {
+    const path = formatPath(segments);
+    return { name: path, path };
   }
-  return out;
+  const name = segments.join('.');
+  return { name, path: `headers.${name}` };
 }
 
-function join(base: string, name: string): string {
-  return base === '' ? name : `${base}.${name}`;
-}
-
-/** ajv errors as VALIDATION_ERROR findings with exact paths and messages that name the field. */
-export function ajvFindings(errors: ErrorObject[]): Finding[] {
+/**
+ * ajv errors as VALIDATION_ERROR findings with exact paths and messages that name the field.
+ * `context` is Fastify's validationContext (body, querystring, params, headers).
+ */
+export function ajvFindings(errors: ErrorObject[], context?: string): Finding[] {
   const findings: Finding[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
-    let path = pointerToPath(e.instancePath);
+    const segments = pointerSegments(e.instancePath, validated.get(e));
+    const at =
+      e.keyword === 'required'
+        ? located([...segments, String(e.params.missingProperty)], context)
+        : e.keyword === 'additionalProperties'
+          ? located([...segments, String(e.params.additionalProperty)], context)
+          : located(segments, context);
+    const { path } = at;
     let message: string;
-    if (e.keyword === 'required') {
-      path = join(path, String(e.params.missingProperty));
-      message = `${path} is required.`;
-    } else if (e.keyword === 'additionalProperties') {
-      path = join(path, String(e.params.additionalProperty));
-      message = `${path} is not a known field; remove it.`;
-    } else {
-      const where = path === '' ? 'The request body' : path;
+    if (e.keyword === 'required') message = `${at.name} is required.`;
+    else if (e.keyword === 'additionalProperties') message = `${at.name} is not a known field; remove it.`;
+    else {
+      const where = at.name === '' ? 'The request body' : at.name;
       message = `${where} ${e.message ?? 'is invalid'}.`;
       if (e.keyword === 'enum')
         message = `${where} must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}.`;

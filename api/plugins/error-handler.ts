@@ -102,9 +102,7 @@ export function toAppError(err: FastifyError | Error, request: FailedRequest): A
   if (isDatabaseUnavailable(err)) return databaseUnavailable(err);
   const fe = err as FastifyError;
   if (fe.validation) {
-    const findings = ajvFindings(fe.validation as never);
-    const prefix = fe.validationContext === 'headers' ? 'headers.' : '';
-    for (const f of findings) f.path = prefix + f.path;
+    const findings = ajvFindings(fe.validation as never, fe.validationContext);
     if (findings.length > 0) return AppError.fromFindings(findings);
   }
   const client = clientError(fe, request);

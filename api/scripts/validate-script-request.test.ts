@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { pointerToPath, validateScriptRequest } from './validate-script-request.ts';
+import { validateScriptRequest } from './validate-script-request.ts';
 
 describe('validateScriptRequest', () => {
   test('applies every default to a minimal body', () => {
@@ -96,10 +96,23 @@ describe('validateScriptRequest', () => {
   });
 });
 
-test('pointerToPath writes the spec path form', () => {
-  assert.equal(pointerToPath(''), '');
-  assert.equal(pointerToPath('/brief'), 'brief');
-  assert.equal(pointerToPath('/wordsPerScene/min'), 'wordsPerScene.min');
-  assert.equal(pointerToPath('/scenes/2/elements/0/src'), 'scenes[2].elements[0].src');
-  assert.equal(pointerToPath('/a~1b'), 'a/b');
+test('finding paths are in the spec path form, unusual keys quoted (movie/paths.ts formatPath)', () => {
+  const r = validateScriptRequest({
+    brief: 'A film about bees',
+    wordsPerScene: { min: 'many', 'max words': 3 },
+    'a/b': 1,
+    'a.b': 2,
+    '0': 3,
+    '': 4,
+  });
+  assert.equal(r.ok, false);
+  if (r.ok) return;
+  assert.deepEqual(r.findings.map((f) => f.path).sort(), [
+    '[""]',
+    '["0"]',
+    '["a.b"]',
+    '["a/b"]',
+    'wordsPerScene.min',
+    'wordsPerScene["max words"]',
+  ]);
 });

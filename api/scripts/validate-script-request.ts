@@ -1,18 +1,9 @@
 import { Value } from '@sinclair/typebox/value';
 import type { Finding } from '../../lib/errors.ts';
+import { formatPath, pointerSegments } from '../../movie/paths.ts';
 import { SCRIPT_DEFAULTS, type ScriptRequest, type ScriptRequestBody, ScriptRequestSchema } from './schemas.ts';
 
 export type RequestCheck = { ok: true; value: ScriptRequest } | { ok: false; findings: Finding[] };
-
-/** `/wordsPerScene/min` -> `wordsPerScene.min`; array indexes become `[n]` (the path form of docs/api.md, Errors). */
-export function pointerToPath(pointer: string): string {
-  let out = '';
-  for (const raw of pointer.split('/').slice(1)) {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    out += /^\d+$/.test(part) ? `[${part}]` : out === '' ? part : `.${part}`;
-  }
-  return out;
-}
 
 /**
  * Checks a POST /v1/scripts body and applies the defaults. Returns every finding at once, one
@@ -28,7 +19,7 @@ export function validateScriptRequest(body: unknown): RequestCheck {
     };
   }
   for (const error of Value.Errors(ScriptRequestSchema, body)) {
-    const path = pointerToPath(error.path);
+    const path = formatPath(pointerSegments(error.path, body));
     if (seen.has(path)) continue;
     seen.add(path);
     const message =

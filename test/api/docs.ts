@@ -46,6 +46,20 @@ export const MOVIE_ERROR_CASES: { code: string; doc: Json; variables?: Json; pat
   },
 ];
 
+/**
+ * Keys that are not plain names, and the path a finding at such a key carries (movie/paths.ts
+ * formatPath, the one formatter of movie and request paths): JSON-quoted in brackets.
+ */
+export const UNUSUAL_KEYS: { key: string; path: string }[] = [
+  { key: 'a.b', path: '["a.b"]' },
+  { key: 'a[0]', path: '["a[0]"]' },
+  { key: 'say "hi"', path: '["say \\"hi\\""]' },
+  { key: 'two words', path: '["two words"]' },
+  { key: '0', path: '["0"]' },
+  { key: '', path: '[""]' },
+  { key: 'ключ', path: '["ключ"]' },
+];
+
 /** A template body with one declared variable used in a text element. */
 export function templateBody(extra: Json = {}): Json {
   return movie(3, {

@@ -5,7 +5,7 @@ import { planTable } from '../../api/billing/plans.ts';
 import { setPlan } from '../../store/accounts-repo.ts';
 import { complete } from '../../store/lifecycle/render-lifecycle.ts';
 import { countRenders } from '../../store/renders-repo.ts';
-import { MOVIE_ERROR_CASES, movie, templateBody } from './docs.ts';
+import { MOVIE_ERROR_CASES, movie, templateBody, UNUSUAL_KEYS } from './docs.ts';
 import { client, eachBackend, newAccount, startApp, testConfig } from './helpers.ts';
 
 type Body = Record<string, unknown> & { error: { code: string; path?: string; docsUrl: string } };
@@ -77,6 +77,45 @@ test('POST/GET /v1/renders', async (t) => {
         assert.equal(await countRenders(db.sql, acc.accountId), 0);
       });
     }
+
+    await t.test('unusual keys: the same quoted path in the movie, in the request and in its variables', async () => {
+      const acc = await newAccount(db, { plan: 'pro', credits: 100 });
+      const api = client(app, acc.key);
+      const cases: { where: string; body: Record<string, unknown>; code: string; path: string }[] = [];
+      for (const { key, path } of UNUSUAL_KEYS) {
+        cases.push(
+          { where: 'movie', body: { movie: movie(3, { [key]: 1 }) }, code: 'SCHEMA_INVALID', path },
+          {
+            where: 'element',
+            body: {
+              movie: movie(3, {
+                scenes: [{ id: 's1', duration: 3, elements: [{ id: 't', type: 'text', text: 'x', [key]: 1 }] }],
+              }),
+            },
+            code: 'SCHEMA_INVALID',
+            path: `scenes[0].elements[0]${path}`,
+          },
+          { where: 'request', body: { movie: movie(), [key]: 1 }, code: 'VALIDATION_ERROR', path },
+          {
+            where: 'variables',
+            body: { movie: movie(), variables: { [key]: 1 } },
+            code: 'VALIDATION_ERROR',
+            path: `variables${path}`,
+          },
+        );
+      }
+      for (const c of cases) {
+        const res = await api('POST', '/v1/renders', c.body);
+        assert.equal(res.statusCode, 400, res.body);
+        const error = res.json<Body>().error;
+        assert.deepEqual(
+          [error.code, error.path],
+          [c.code, c.path],
+          `${c.where}: ${JSON.stringify(Object.keys(c.body))}`,
+        );
+      }
+      assert.equal(await countRenders(db.sql, acc.accountId), 0);
+    });
 
     const requestErrors: { name: string; body: unknown; headers?: Record<string, string>; path: string }[] = [
       { name: 'missing movie', body: {}, path: 'movie' },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { countRenders } from '../../store/renders-repo.ts';
-import { MOVIE_ERROR_CASES, movie, templateBody } from './docs.ts';
+import { MOVIE_ERROR_CASES, movie, templateBody, UNUSUAL_KEYS } from './docs.ts';
 import { client, eachBackend, newAccount, startApp } from './helpers.ts';
 
 type Body = Record<string, unknown> & { error: { code: string; path?: string } };
@@ -79,6 +79,36 @@ test('templates and template renders', async (t) => {
         assert.deepEqual((await api('GET', `/v1/templates/${tpl.id}`)).json().body, templateBody());
       });
     }
+
+    await t.test('unusual keys: the same quoted path in the template body, the request and the variables', async () => {
+      const acc = await newAccount(db, { plan: 'pro', credits: 100 });
+      const api = client(app, acc.key);
+      const tpl = (await api('POST', '/v1/templates', { name: 'ok', body: templateBody() })).json();
+      for (const { key, path } of UNUSUAL_KEYS) {
+        const calls: [string, 'POST' | 'PUT', string, unknown, string, string][] = [
+          ['body', 'POST', '/v1/templates', { name: 'x', body: templateBody({ [key]: 1 }) }, 'SCHEMA_INVALID', path],
+          ['body', 'PUT', `/v1/templates/${tpl.id}`, { body: templateBody({ [key]: 1 }) }, 'SCHEMA_INVALID', path],
+          ['request', 'POST', '/v1/templates', { name: 'x', body: templateBody(), [key]: 1 }, 'VALIDATION_ERROR', path],
+          ['request', 'PUT', `/v1/templates/${tpl.id}`, { name: 'x', [key]: 1 }, 'VALIDATION_ERROR', path],
+          [
+            'render variables',
+            'POST',
+            `/v1/templates/${tpl.id}/renders`,
+            { variables: { [key]: 1 } },
+            'VALIDATION_ERROR',
+            `variables${path}`,
+          ],
+          ['render request', 'POST', `/v1/templates/${tpl.id}/renders`, { [key]: 1 }, 'VALIDATION_ERROR', path],
+        ];
+        for (const [where, method, url, body, code, want] of calls) {
+          const res = await api(method, url, body);
+          assert.equal(res.statusCode, 400, res.body);
+          const error = res.json<Body>().error;
+          assert.deepEqual([error.code, error.path], [code, want], `${method} ${where} ${JSON.stringify(key)}`);
+        }
+      }
+      assert.equal((await api('GET', '/v1/templates')).json().total, 1);
+    });
 
     const bodyErrors: [string, string, unknown, string][] = [
       ['POST', 'missing name', { body: templateBody() }, 'name'],

@@ -7,6 +7,7 @@ import { type ErrorCode, errorBody } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { isBuilt, ownModule } from '../../lib/module-path.ts';
 import { describeExit, SupervisedChild } from '../../lib/process/supervised-child.ts';
+import { outputKey } from '../../lib/storage/keys.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { Database } from '../../store/database.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
@@ -387,7 +388,7 @@ export class InProcessExecutor implements ExecutorPort {
     done: Extract<JobOutcome, { type: 'done' }>,
     log: Logger,
   ): Promise<void> {
-    const key = `renders/${render.id}.mp4`;
+    const key = outputKey(render.id);
     // The upload waits out an unreachable store (S3_RETRY_SEC), which may outlast the lease: keep it.
     const beat = setInterval(() => lifecycle.heartbeat(this.deps, render.id, lease).catch(() => {}), this.leaseMs / 3);
     try {

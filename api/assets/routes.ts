@@ -55,7 +55,10 @@ async function checkDecodable(file: string, type: SniffedType, ffprobePath: stri
     ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', file],
     { timeoutMs: 20_000 },
   );
-  const streams = stdout.toString().split('\n').map((s) => s.trim());
+  const streams = stdout
+    .toString()
+    .split('\n')
+    .map((s) => s.trim());
   if (!streams.includes(type.kind === 'video' ? 'video' : 'audio')) throw new Error(`no ${type.kind} stream`);
 }
 

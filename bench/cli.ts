@@ -1,4 +1,8 @@
-/** `framewright bench <name>`: each benchmark prints its figure beside a baseline measured in the same run. */
+/**
+ * `framewright bench <name>`: each benchmark prints its figure beside a baseline measured in the
+ * same run. Its options are declared and checked in bin/commands.ts, which passes the ones given
+ * as `--name=value`; each benchmark's module is loaded only when it runs.
+ */
 type BenchModule = { main: (argv: string[]) => Promise<number> };
 
 const BENCHES: Record<string, () => Promise<BenchModule>> = {
@@ -10,12 +14,8 @@ const BENCHES: Record<string, () => Promise<BenchModule>> = {
   parallel: () => import('./parallel.ts'),
 };
 
-export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  const load = name === undefined ? undefined : BENCHES[name];
-  if (!load) {
-    process.stderr.write(`Usage: framewright bench <${Object.keys(BENCHES).join('|')}>\n`);
-    return 2;
-  }
-  return (await load()).main(rest);
+export async function runBench(name: string, argv: string[]): Promise<number> {
+  const load = BENCHES[name];
+  if (!load) throw new Error(`bench/cli.ts has no benchmark "${name}" (bin/commands.ts declares it)`);
+  return (await load()).main(argv);
 }

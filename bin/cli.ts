@@ -1,75 +1,21 @@
 /**
- * `framewright <command>`: one CLI for every deployable. Each command lives in its own module,
- * loaded on demand so `framewright render` never loads Fastify and `serve` never loads three.js.
- * A command module exports `main(argv): Promise<number>` and returns the exit code.
+ * `framewright <command>`: one CLI for every deployable. The commands, their options and their
+ * help are declared in bin/commands.ts; each command's module is loaded only when it runs, so
+ * `framewright render` never loads Fastify and `serve` never loads three.js. `framewright
+ * completion bash|zsh` prints a completion script generated from the same tree (bin/completion.ts).
+ *
+ * The parser is commander (MIT, no dependencies, ~240 kB unpacked; the most used Node argument
+ * parser, maintained, releases every few months): nested subcommands with lazy `action`s,
+ * generated `--help` per command and a `help` command, `--version`, required options, choices
+ * and custom option parsers, and `exitOverride`/`configureOutput`, which let us own the exit
+ * statuses (usage errors 2) and test the parser in-process. It has no completion of its own;
+ * yargs has one, but brings six dependencies and answers each Tab by running the program (here a
+ * Node start, ~0.3-1 s), and citty has neither completion nor exit control. Our completion reads
+ * commander's command tree, so there is no second list of commands to keep.
  */
-type CommandModule = { main: (argv: string[]) => Promise<number> };
+import { runCli } from './commands.ts';
 
-const BENCH = '../bench/cli.ts';
-const BENCH_FROM_SOURCE =
-  'framewright bench: the benchmarks run from a source checkout (make bench-*), not from the build\n';
-
-const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  serve: { summary: 'Start the API with the in-process executor', load: () => import('../api/cli/serve.ts') },
-  operator: {
-    summary: 'Reconcile Render resources into worker Jobs (in a cluster)',
-    load: () => import('../operator/cli.ts'),
-  },
-  render: {
-    summary: 'Render a movie document to MP4: render movie.json -o out.mp4',
-    load: () => import('../worker/cli/render.ts'),
-  },
-  worker: {
-    summary: 'Run renders for the in-process executor (IPC), or one Render in a Job pod: worker --render NAME',
-    load: () => import('../worker/cli/worker.ts'),
-  },
-  voices: { summary: 'List the voice catalogue', load: () => import('../worker/cli/voices.ts') },
-  accounts: { summary: 'Create accounts and change plans', load: () => import('../api/cli/accounts.ts') },
-  keys: { summary: 'Create, list, roll and revoke API keys', load: () => import('../api/cli/keys.ts') },
-  webhooks: {
-    summary: "Show or rotate an account's webhook signing secret",
-    load: () => import('../api/cli/webhooks.ts'),
-  },
-  credits: { summary: 'Grant credits to an account', load: () => import('../api/cli/credits.ts') },
-  bench: {
-    summary: 'Benchmarks: bench movie | api | render | e2e | operator | parallel (from a source checkout)',
-    // The build (dist/) leaves the benchmarks out, as they drive development tools: a specifier
-    // that is not a literal keeps the compiler from following it into the build.
-    load: () =>
-      (import(BENCH) as Promise<CommandModule>).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
-        return {
-          main: async () => {
-            process.stderr.write(BENCH_FROM_SOURCE);
-            return 2;
-          },
-        };
-      }),
-  },
-};
-
-function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
-  return `Usage: framewright <command> [options]\n\nCommands:\n${lines.join('\n')}\n`;
-}
-
-async function run(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(usage());
-    return name === undefined ? 2 : 0;
-  }
-  const command = COMMANDS[name];
-  if (!command) {
-    process.stderr.write(`framewright: unknown command "${name}".\n\n${usage()}`);
-    return 2;
-  }
-  const mod = await command.load();
-  return mod.main(rest);
-}
-
-run(process.argv.slice(2)).then(
+runCli(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

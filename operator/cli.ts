@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { type Env, EnvSchema, readEnv } from '../lib/config.ts';
 import { loadKubeConfig } from '../lib/kube/client.ts';
 import { createLogger, type Logger, logProcessFailures } from '../lib/logger.ts';
@@ -12,14 +11,13 @@ import { operatorSettings } from './settings.ts';
  * `framewright operator`: reconciles Render resources into worker Jobs and mirrors them into
  * Postgres. Configuration from the environment (DATABASE_URL, KUBE_NAMESPACE, WORKER_*, ...),
  * the cluster from KUBECONFIG or the pod's service account. SIGTERM stops it and releases the
- * leader Lease, so another replica takes over at once.
+ * leader Lease, so another replica takes over at once. It takes no arguments (bin/commands.ts).
  */
-export async function main(argv: string[]): Promise<number> {
+export async function main(): Promise<number> {
   // Until LOG_LEVEL is read, failures are logged at the default level.
   let logger: Logger = createLogger({ name: 'operator' });
   const opened: (() => Promise<void>)[] = [];
   try {
-    parseArgs({ args: argv, options: {}, strict: true });
     const { values } = readEnv(EnvSchema);
     logger = createLogger({ level: values.LOG_LEVEL ?? 'info', name: 'operator' });
     logProcessFailures(logger);

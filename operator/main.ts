@@ -5,4 +5,4 @@
  */
 import { main } from './cli.ts';
 
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await main();

@@ -1,16 +1,20 @@
 import { AppError } from '../../lib/errors.ts';
 import { getAccount } from '../../store/accounts-repo.ts';
 import { listKeys, revokeKey } from '../../store/api-keys-repo.ts';
-import type { ApiKeyRow } from '../../store/types.ts';
+import type { ApiKeyRow, KeyMode } from '../../store/types.ts';
 import { issueKey, rollApiKey } from '../auth/provision.ts';
-import { emit, need, parse, runCommand, UsageError } from './common.ts';
+import { type AccountOptions, emit, runCommand } from './common.ts';
 
-const USAGE = `Usage:
-  framewright keys create --account ACC [--mode live|test] [--json]
-  framewright keys list --account ACC [--json]
-  framewright keys roll --key KEY_ID [--json]      (new key first, then the old one is revoked)
-  framewright keys revoke --key KEY_ID [--json]
-`;
+export interface KeysCreateOptions {
+  account: string;
+  mode: KeyMode;
+  json?: boolean;
+}
+
+export interface KeyOptions {
+  key: string;
+  json?: boolean;
+}
 
 function shown(k: ApiKeyRow) {
   return {
@@ -25,51 +29,50 @@ function shown(k: ApiKeyRow) {
   };
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  return runCommand(USAGE, async (open) => {
-    if (sub === 'create') {
-      const { values } = parse(rest, { account: { type: 'string' }, mode: { type: 'string' } });
-      const accountId = need(values, 'account');
-      const mode = values.mode ?? 'live';
-      if (mode !== 'live' && mode !== 'test') throw new UsageError(`--mode must be live or test. Passed: ${mode}`);
-      const db = await open();
-      if (!(await getAccount(db.sql, accountId))) throw new AppError('NOT_FOUND', `No account ${accountId}.`);
-      const key = await issueKey(db.sql, accountId, mode);
-      return emit(
-        values.json as boolean,
-        { ...shown(key.row), key: key.secret },
-        `key ${key.row.id}: ${key.secret}\nThe key is shown once; store it now.`,
-      );
-    }
-    if (sub === 'list') {
-      const { values } = parse(rest, { account: { type: 'string' } });
-      const keys = (await listKeys((await open()).sql, need(values, 'account'))).map(shown);
-      const text = keys.map(
-        (k) => `${k.id}  ${k.mode}  ${k.prefix}…  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`,
-      );
-      return emit(values.json as boolean, keys, text.join('\n') || '(no keys)');
-    }
-    if (sub === 'roll') {
-      const { values } = parse(rest, { key: { type: 'string' } });
-      const db = await open();
-      const oldId = need(values, 'key');
-      const rolled = await rollApiKey(db.sql, oldId);
-      if (!rolled) throw new AppError('NOT_FOUND', `No active key ${oldId}.`);
-      const { created } = rolled;
-      return emit(
-        values.json as boolean,
-        { revoked: shown(rolled.revoked), created: { ...shown(created.row), key: created.secret } },
-        `revoked ${oldId}\nkey ${created.row.id}: ${created.secret}\nThe key is shown once; store it now.`,
-      );
-    }
-    if (sub === 'revoke') {
-      const { values } = parse(rest, { key: { type: 'string' } });
-      const id = need(values, 'key');
-      const revoked = await revokeKey((await open()).sql, id);
-      if (!revoked) throw new AppError('NOT_FOUND', `No active key ${id}.`);
-      return emit(values.json as boolean, shown(revoked), `revoked ${id}`);
-    }
-    throw new UsageError(sub ? `Unknown subcommand "${sub}".` : 'A subcommand is required.');
+/** `framewright keys create`: a key for the account, shown once. */
+export function create(o: KeysCreateOptions): Promise<number> {
+  return runCommand(async (open) => {
+    const db = await open();
+    if (!(await getAccount(db.sql, o.account))) throw new AppError('NOT_FOUND', `No account ${o.account}.`);
+    const key = await issueKey(db.sql, o.account, o.mode);
+    return emit(
+      o.json,
+      { ...shown(key.row), key: key.secret },
+      `key ${key.row.id}: ${key.secret}\nThe key is shown once; store it now.`,
+    );
+  });
+}
+
+/** `framewright keys list`: the account's keys, without secrets. */
+export function list(o: AccountOptions): Promise<number> {
+  return runCommand(async (open) => {
+    const keys = (await listKeys((await open()).sql, o.account)).map(shown);
+    const text = keys.map(
+      (k) => `${k.id}  ${k.mode}  ${k.prefix}…  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`,
+    );
+    return emit(o.json, keys, text.join('\n') || '(no keys)');
+  });
+}
+
+/** `framewright keys roll`: the new key first (shown once), then the old one is revoked. */
+export function roll(o: KeyOptions): Promise<number> {
+  return runCommand(async (open) => {
+    const rolled = await rollApiKey((await open()).sql, o.key);
+    if (!rolled) throw new AppError('NOT_FOUND', `No active key ${o.key}.`);
+    const { created } = rolled;
+    return emit(
+      o.json,
+      { revoked: shown(rolled.revoked), created: { ...shown(created.row), key: created.secret } },
+      `revoked ${o.key}\nkey ${created.row.id}: ${created.secret}\nThe key is shown once; store it now.`,
+    );
+  });
+}
+
+/** `framewright keys revoke`. */
+export function revoke(o: KeyOptions): Promise<number> {
+  return runCommand(async (open) => {
+    const revoked = await revokeKey((await open()).sql, o.key);
+    if (!revoked) throw new AppError('NOT_FOUND', `No active key ${o.key}.`);
+    return emit(o.json, shown(revoked), `revoked ${o.key}`);
   });
 }

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { type Env, EnvSchema, readEnv } from '../../lib/config.ts';
 import { createLogger, type Logger, logProcessFailures } from '../../lib/logger.ts';
 import { startMetricsServer } from '../../lib/metrics/metrics-server.ts';
@@ -15,13 +14,12 @@ import { createPipeline, pipelineConfig } from '../execution/pipeline.ts';
  * then the app. A first start on an empty embedded database creates a trial account and prints
  * its key once (not with DATABASE_URL: firstAccount). SIGTERM/SIGINT stop accepting, finish in-flight requests, then close the database.
  */
-export async function main(argv: string[]): Promise<number> {
+export async function main(): Promise<number> {
   // Until the configuration is read, failures are logged at the default level.
   let logger: Logger = createLogger({ name: 'api' });
   // What start-up opened, closed (in reverse) when a later step fails.
   const opened: (() => Promise<void>)[] = [];
   try {
-    parseArgs({ args: argv, options: {}, strict: true });
     const { values } = readEnv(EnvSchema);
     const config = apiConfig(values);
     logger = createLogger({ level: config.logLevel, name: 'api' });

@@ -104,7 +104,10 @@ test('CLI: accounts, keys, credits with --json on PostgreSQL', { skip: !process.
 
   const bad = await cli(['accounts', 'create', '--plan', 'gold'], env);
   assert.equal(bad.code, 2);
-  assert.match(bad.err, /--plan must be one of/);
+  assert.match(
+    bad.err,
+    /option '--plan <plan>' argument 'gold' is invalid\. Allowed choices are trial, starter, pro, studio\./,
+  );
   const missing = await cli(['credits', 'grant', '--account', 'acc_nope', '--amount', '5'], env);
   assert.equal(missing.code, 23);
 });

@@ -1,38 +1,26 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { AppError, ERROR_CATALOG, isErrorCode } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { validateMovie } from '../../movie/index.ts';
 import { type RenderProgress, renderMovie } from '../render-movie.ts';
 import { workerConfigFromEnv } from './config.ts';
 
-const USAGE = 'Usage: framewright render movie.json -o out.mp4 [--parallel N] [--json] [--draft] [--watermark]\n';
+/** `framewright render`'s arguments, checked by bin/commands.ts. */
+export interface RenderCommandOptions {
+  /** The movie document's file. */
+  movie: string;
+  /** The MP4 file to write. */
+  output: string;
+  /** 1-64 */
+  parallel: number;
+  json?: boolean;
+  draft?: boolean;
+  watermark?: boolean;
+}
 
 /** `framewright render`: exit 0, or the catalog exit number of the failure with its code printed. */
-export async function main(argv: string[]): Promise<number> {
-  let args: ReturnType<typeof parse>;
-  try {
-    args = parse(argv);
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = args;
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const input = positionals[0];
-  const output = values.output;
-  if (!input || !output || positionals.length > 1) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
-  const parallel = values.parallel === undefined ? 1 : Number(values.parallel);
-  if (!Number.isInteger(parallel) || parallel < 1 || parallel > 64) {
-    process.stderr.write(`--parallel must be an integer from 1 to 64. Passed: ${values.parallel}\n`);
-    return 2;
-  }
+export async function main(values: RenderCommandOptions): Promise<number> {
+  const { movie: input, output, parallel } = values;
   const json = values.json === true;
   const report = json ? jsonReporter() : process.stderr.isTTY ? barReporter() : lineReporter();
   const fail = (code: keyof typeof ERROR_CATALOG, message: string, path?: string, extra?: object) => {
@@ -88,21 +76,6 @@ export async function main(argv: string[]): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
-}
-
-function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      output: { type: 'string', short: 'o' },
-      parallel: { type: 'string', short: 'p' },
-      json: { type: 'boolean' },
-      draft: { type: 'boolean' },
-      watermark: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
 }
 
 function jsonReporter() {

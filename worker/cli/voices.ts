@@ -1,9 +1,11 @@
-import { parseArgs } from 'node:util';
 import { VOICES } from '../../movie/index.ts';
 
+export interface VoicesOptions {
+  json?: boolean;
+}
+
 /** `framewright voices [--json]`: the voice catalogue. */
-export async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } } });
+export async function main(values: VoicesOptions): Promise<number> {
   if (values.json) {
     process.stdout.write(`${JSON.stringify(VOICES, null, 2)}\n`);
     return 0;

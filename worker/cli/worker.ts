@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { AppError } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { platformFault } from '../../lib/platform-fault.ts';
@@ -8,36 +7,28 @@ import type { JobMessage, JobOutcome, JobProgress, WorkerMessage } from '../job-
 import { renderMovie, type WorkerConfig } from '../render-movie.ts';
 import { workerConfigFromEnv } from './config.ts';
 
-const STEPS = ['single', 'prepare', 'segments', 'join'] as const;
-const isStep = (s: string): s is (typeof STEPS)[number] => (STEPS as readonly string[]).includes(s);
+/** `framewright worker`'s options, checked by bin/commands.ts. */
+export interface WorkerOptions {
+  /** The Render resource this Job pod runs; without it, renders come over IPC. */
+  render?: string;
+  step: 'single' | 'prepare' | 'segments' | 'join';
+  /** 1-64 */
+  segments: number;
+}
 
 /**
  * `framewright worker`: runs the renders the executor sends over IPC, one at a time, reporting
  * through the channel (the in-process status sink). The process stays warm between renders and
  * exits when the executor disconnects. Knows nothing of HTTP or the database.
  */
-export async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { render: { type: 'string' }, step: { type: 'string' }, segments: { type: 'string' } },
-    strict: true,
-  });
+export async function main(options: WorkerOptions): Promise<number> {
   // In a cluster: one render, read from its Render resource (the Job's command), whole or one
   // step of it (operator/stages.ts).
-  if (values.render !== undefined) {
-    const step = values.step ?? 'single';
-    const segments = Number(values.segments ?? 1);
-    if (!isStep(step) || !Number.isInteger(segments) || segments < 1 || segments > 64) {
-      process.stderr.write(
-        `--step must be prepare, segments or join, --segments an integer from 1 to 64. Passed: ${step}, ${values.segments}\n`,
-      );
-      return 2;
-    }
-    return (await import('./pod.ts')).runPod(values.render, process.env, { step, segments });
-  }
-  if (values.step !== undefined || values.segments !== undefined) {
-    process.stderr.write('--step and --segments go with --render NAME.\n');
-    return 2;
+  if (options.render !== undefined) {
+    return (await import('./pod.ts')).runPod(options.render, process.env, {
+      step: options.step,
+      segments: options.segments,
+    });
   }
   if (!process.send) {
     process.stderr.write(

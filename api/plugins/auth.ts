@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
 import { EVICT_ALL_KEYS, findKeyByHash, KEY_CHANGES_CHANNEL } from '../../store/api-keys-repo.ts';
@@ -7,7 +8,8 @@ import { hashApiKey, KEY_PATTERN } from '../auth/api-key.ts';
 import { KeyCache } from '../auth/key-cache.ts';
 import { LastUsedRecorder } from '../auth/last-used.ts';
 import { UNAUTHORIZED_MESSAGE } from '../auth/require-auth.ts';
-import { type LimitDecision, retryAfterSec } from '../rate-limit/limiter.ts';
+import type { AuthContext } from '../context.ts';
+import { type GatedDecision, type LimitDecision, retryAfterSec, type Window } from '../rate-limit/limiter.ts';
 import { rateWindow } from './rate-limit.ts';
 
 const FAILURE_WINDOW_MS = 60_000;
@@ -46,28 +48,8 @@ export const authPlugin = fp(
       );
       app.addHook('onClose', stop);
     }
-    app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.config.public || request.is404) return;
-      const now = app.now().getTime();
-      const gate = {
-        key: `authfail:${request.ip}`,
-        limit: app.config.authFailuresPerMinute,
-        windowMs: FAILURE_WINDOW_MS,
-      };
-      const header = request.headers.authorization ?? '';
-      const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-      const hash = hashApiKey(token);
-      const cached = cache.get(hash, now);
-      if (cached) {
-        // The hot path: a key verified a moment ago. The gate and the key's own rate limit are
-        // one limiter call; the rate-limit plugin uses the decision instead of hitting again.
-        const decided = await app.limiter.hitUnlessGated(gate, rateWindow(app, cached), now);
-        if (!decided.hit) throw gateRefusal(decided.gate, now);
-        request.auth = cached;
-        request.rateLimit = decided.hit;
-        lastUsed.touch(cached.keyId, now);
-        return;
-      }
+    /** A key not verified lately (or none, or a wrong one): the failure gate, then the database. */
+    async function verify(request: FastifyRequest, token: string, hash: string, gate: Window, now: number) {
       const gateDecision = await app.limiter.peek(gate.key, gate.limit, gate.windowMs, now);
       if (!gateDecision.allowed) throw gateRefusal(gateDecision, now);
       const found = await findKeyByHash(app.db.sql, hash);
@@ -83,6 +65,44 @@ export const authPlugin = fp(
       request.auth = { accountId: found.accountId, keyId: found.keyId, mode: found.mode, plan: found.plan };
       cache.set(hash, request.auth, now);
       lastUsed.touch(found.keyId, now);
+    }
+
+    /** A cached key's request once the limiter decided: the error to answer, if any. */
+    function admit(request: FastifyRequest, cached: AuthContext, decided: GatedDecision, now: number) {
+      if (!decided.hit) return gateRefusal(decided.gate, now);
+      request.auth = cached;
+      request.rateLimit = decided.hit;
+      lastUsed.touch(cached.keyId, now);
+      return undefined;
+    }
+
+    // A callback hook, not an async one: a cached key on an in-process limiter (the hot path)
+    // passes without a promise or a microtask turn; the other paths finish through `done`.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.routeOptions.config.public || request.is404) return done();
+      const now = app.now().getTime();
+      const gate = {
+        key: `authfail:${request.ip}`,
+        limit: app.config.authFailuresPerMinute,
+        windowMs: FAILURE_WINDOW_MS,
+      };
+      const header = request.headers.authorization ?? '';
+      const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+      const hash = hashApiKey(token);
+      const cached = cache.get(hash, now);
+      if (!cached) {
+        verify(request, token, hash, gate, now).then(() => done(), done);
+        return;
+      }
+      // The hot path: a key verified a moment ago. The gate and the key's own rate limit are one
+      // limiter call; the rate-limit plugin uses the decision instead of hitting again.
+      const limiter = app.limiter;
+      const window = rateWindow(app, cached);
+      if (limiter.hitUnlessGatedNow) {
+        done(admit(request, cached, limiter.hitUnlessGatedNow(gate, window, now), now));
+        return;
+      }
+      limiter.hitUnlessGated(gate, window, now).then((decided) => done(admit(request, cached, decided, now)), done);
     });
   },
   { name: 'auth', dependencies: ['config', 'db', 'rate-limiter'] },

@@ -1,4 +1,4 @@
-import type { onRequestAsyncHookHandler } from 'fastify';
+import type { onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
 import { type IdPrefix, isId } from '../../lib/ids.ts';
@@ -66,9 +66,11 @@ export const idParamsPlugin = fp(
     app.addHook('onRoute', (route) => {
       if (!route.url.split('/').includes(':id')) return;
       const rule = ID_ROUTES[route.url] ?? UNLISTED;
-      const check: onRequestAsyncHookHandler = async (request) => {
+      // A callback hook: a well-formed id (nearly all) passes without a promise.
+      const check: onRequestHookHandler = (request, _reply, done) => {
         const id = (request.params as { id?: unknown }).id;
-        if (typeof id !== 'string' || !wellFormed(rule.prefix, id)) throw rule.notFound(String(id));
+        if (typeof id !== 'string' || !wellFormed(rule.prefix, id)) return done(rule.notFound(String(id)));
+        done();
       };
       const own = route.onRequest;
       route.onRequest = own === undefined ? [check] : [...(Array.isArray(own) ? own : [own]), check];

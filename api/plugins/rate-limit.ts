@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
 import type { AuthContext } from '../context.ts';
@@ -26,21 +26,27 @@ function headersOf(d: LimitDecision): Record<string, string> {
 export const rateLimitPlugin = fp(
   async (app) => {
     app.decorateRequest('rateLimit', null);
-    app.addHook('onRequest', async (request, reply) => {
-      const auth = request.auth;
-      if (!auth) return;
-      const now = app.now().getTime();
-      // The auth plugin already counted a cached key's request (with its failure gate).
-      const window = rateWindow(app, auth);
-      const decision = request.rateLimit ?? (await app.limiter.hit(window.key, window.limit, window.windowMs, now));
-      request.rateLimit = decision;
-      const limit = window.limit;
+    /** The headers of `decision`, and the error to answer when it refused. */
+    const apply = (reply: FastifyReply, limit: number, decision: LimitDecision, now: number) => {
       reply.headers(headersOf(decision));
-      if (!decision.allowed) {
-        throw new AppError('RATE_LIMITED', `More than ${limit} requests in the last minute for this API key.`, {
-          headers: { 'retry-after': String(retryAfterSec(decision, now)) },
-        });
-      }
+      if (decision.allowed) return undefined;
+      return new AppError('RATE_LIMITED', `More than ${limit} requests in the last minute for this API key.`, {
+        headers: { 'retry-after': String(retryAfterSec(decision, now)) },
+      });
+    };
+    // A callback hook: a request whose key the auth plugin already counted (with its failure
+    // gate, in one limiter call) passes without a promise.
+    app.addHook('onRequest', (request, reply, done) => {
+      const auth = request.auth;
+      if (!auth) return done();
+      const now = app.now().getTime();
+      const window = rateWindow(app, auth);
+      const decided = request.rateLimit;
+      if (decided) return done(apply(reply, window.limit, decided, now));
+      app.limiter.hit(window.key, window.limit, window.windowMs, now).then((decision) => {
+        request.rateLimit = decision;
+        done(apply(reply, window.limit, decision, now));
+      }, done);
     });
   },
   { name: 'rate-limit', dependencies: ['auth', 'rate-limiter'] },

@@ -48,6 +48,21 @@ function matches(pattern: string[], path: string[]): boolean {
 }
 
 /**
+ * Whether some path might match both patterns: not when, segment by segment, two static segments
+ * differ or one pattern ends before the other (`*` matches any rest). Errs towards yes.
+ */
+function mayOverlap(a: string[], b: string[]): boolean {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === '*' || y === '*') return true;
+    if (x === undefined || y === undefined) return false;
+    if (x !== y && !x.includes(':') && !y.includes(':')) return false;
+  }
+  return true;
+}
+
+/**
  * Knows every route, to answer the requests that match none: 405 METHOD_NOT_ALLOWED with an
  * `Allow` header when the path exists under other methods (HEAD is listed where GET is, as Fastify
  * serves it), else 404 NOT_FOUND. No route serves OPTIONS, so OPTIONS is a 405 with `Allow` too.
@@ -66,11 +81,19 @@ export const routeTablePlugin = fp(
       for (const m of Array.isArray(route.method) ? route.method : [route.method]) methods.add(m);
     });
     let patterns: RoutePattern[] = [];
+    /** The parametric routes that share some path with another route (mayOverlap). */
+    let contestedUrls = new Set<string>();
     app.addHook('onReady', async () => {
       patterns = [...byUrl].map(([url, methods]) => {
         const segments = url.split('/');
         return { url, segments, rank: rankOf(segments), methods };
       });
+      contestedUrls = new Set(
+        patterns
+          .filter((p) => p.url.includes(':') || p.url.includes('*'))
+          .filter((p) => patterns.some((q) => q !== p && mayOverlap(p.segments, q.segments)))
+          .map((p) => p.url),
+      );
     });
 
     /** The most specific patterns matching `rawPath` (as the router matches it: trailing slash ignored). */
@@ -108,15 +131,19 @@ export const routeTablePlugin = fp(
     }
 
     // Answered before the body is read: a body sent to no route is not worth parsing (an empty or
-    // broken JSON body must not turn a 404/405 into a 400).
-    app.addHook('onRequest', async (request) => {
-      if (request.is404) throw miss(request);
-      // A parametric route the router chose for a method the more specific route lacks.
+    // broken JSON body must not turn a 404/405 into a 400). A callback hook: on nearly every
+    // request it has nothing to do, and then it costs no promise.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.is404) return done(miss(request));
+      // A parametric route the router chose for a method the more specific route lacks. Only a
+      // route that shares some path with another can be such a route (`GET /v1/renders/{id}`,
+      // the polled one, shares none): the others skip the match.
       const url = request.routeOptions.url;
-      if (url === undefined || !(url.includes(':') || url.includes('*'))) return;
+      if (url === undefined || !contestedUrls.has(url)) return done();
       const { shown, routed } = pathOf(request);
       const serving = servingRoutes(routed);
-      if (serving.length > 0 && !serving.some((p) => p.url === url)) throw notAllowed(request, shown, serving);
+      if (serving.length > 0 && !serving.some((p) => p.url === url)) return done(notAllowed(request, shown, serving));
+      done();
     });
     app.setNotFoundHandler(async (request) => {
       throw miss(request);

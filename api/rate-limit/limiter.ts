@@ -30,6 +30,11 @@ export interface RateLimiter {
   hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision>;
   peek(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision>;
   hitUnlessGated(gate: Window, counted: Window, nowMs: number): Promise<GatedDecision>;
+  /**
+   * The same decision at once, for a limiter that decides in-process (no I/O): the auth hook then
+   * passes a cached key without waiting for a promise. Absent on limiters that must ask a server.
+   */
+  hitUnlessGatedNow?(gate: Window, counted: Window, nowMs: number): GatedDecision;
   close(): Promise<void>;
 }
 

@@ -30,6 +30,11 @@ export function runInRequestScope<T>(scope: RequestScope, fn: () => T): T {
   return scopes.run(scope, fn);
 }
 
+/** Whether the code running now is in `scope` already. */
+export function inRequestScope(scope: RequestScope): boolean {
+  return scopes.getStore() === scope;
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

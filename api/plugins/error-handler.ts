@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
 import { isObjectStoreUnavailable } from '../../lib/storage/s3-store.ts';
-import { type RequestScope, runInRequestScope } from '../../store/db-deadline.ts';
+import { inRequestScope, type RequestScope, runInRequestScope } from '../../store/db-deadline.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
 import { payloadTooLarge } from '../http/body-limit.ts';
 import { envelopeOf } from '../http/envelope.ts';
@@ -140,22 +140,32 @@ export const errorHandlerPlugin = fp(
     app.setErrorHandler(async (err, request, reply) =>
       sendError(app.config.publicBaseUrl, err as Error, request, reply),
     );
-    const scopes = new WeakMap<object, RequestScope>();
+    // The scope rides on the request (a decorated field, not a WeakMap: no ephemeron for the
+    // collector to trace per request).
+    app.decorateRequest('databaseScope', null);
     app.addHook('onRequest', (request, _reply, done) => {
       const scope: RequestScope = { open: true };
-      scopes.set(request, scope);
+      request.databaseScope = scope;
       runInRequestScope(scope, done);
     });
     app.addHook('preValidation', (request, _reply, done) => {
-      const scope = scopes.get(request);
-      if (scope) runInRequestScope(scope, done);
+      const scope = request.databaseScope;
+      // A request without a body gets here still in its scope: entering it again changes nothing.
+      if (scope && !inRequestScope(scope)) runInRequestScope(scope, done);
       else done();
     });
     app.addHook('onResponse', (request, _reply, done) => {
-      const scope = scopes.get(request);
+      const scope = request.databaseScope;
       if (scope) scope.open = false;
       done();
     });
   },
   { name: 'error-handler', dependencies: ['config'] },
 );
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's database-deadline scope (store/db-deadline.ts), from its first hook on. */
+    databaseScope: RequestScope | null;
+  }
+}

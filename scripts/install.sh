@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 # chromium: the browser the dashboard's tests drive (test/dashboard, through playwright-core).
 # tesseract-ocr + tesseract-ocr-*: OCR that reads rendered text back from decoded frames (test/text),
 # with the language packs of the scripts those tests render (Latin, Cyrillic, Greek, CJK, Arabic, Devanagari).
+# zsh: the shell the zsh completion script (`framewright completion zsh`) is tested in (test/api/cli-help.test.ts).
 APT_PACKAGES=(ffmpeg postgresql redis-server xvfb xauth libxi-dev libglu1-mesa-dev libglew-dev pkg-config
-  build-essential patch curl python3 python3-venv espeak-ng fonts-dejavu-core etcd-server chromium
+  build-essential patch curl python3 python3-venv espeak-ng fonts-dejavu-core etcd-server chromium zsh
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-jpn tesseract-ocr-chi-sim tesseract-ocr-kor tesseract-ocr-ara
   tesseract-ocr-hin tesseract-ocr-rus tesseract-ocr-ell tesseract-ocr-fra tesseract-ocr-deu tesseract-ocr-vie)
 

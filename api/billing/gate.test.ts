@@ -314,6 +314,25 @@ test('the creation gate: one table of boundary cases', async (t) => {
       }
     });
 
+    await t.test(
+      'the previous release still creates renders during a rolling upgrade (0204 signature kept)',
+      async () => {
+        // The call of the release before 0209, verbatim (store/renders-repo.ts insertRenderIfAllowed at
+        // c220ee7^): plan and cap from the caller, the watermark decided by it, a boolean back.
+        const { accountId, row } = await arrange(db, { name: 'old release', plan: 'pro', balance: 10, want: 'ok' });
+        const call = (id: string) => db.sql<{ inserted: boolean }[]>`
+        SELECT framewright_create_render(${id}, ${row.accountId}, ${row.mode}, ${row.keyId}, ${row.draft},
+          ${false}, ${db.sql.json(row.movie as never)}, ${row.width}, ${row.height}, ${row.fps}, ${row.estimatedSec},
+          ${row.reservedCredits}, ${row.templateId}, ${row.webhookUrl}, ${row.createdAt}, ${'pro'}, ${2})
+          AS inserted`;
+        assert.equal((await call(row.id))[0]?.inserted, true);
+        assert.equal(await count(accountId), 1);
+        // Its own checks still hold: the 10 credits are reserved, so a second render is refused.
+        assert.equal((await call(newId('rnd')))[0]?.inserted, false);
+        assert.equal(await count(accountId), 1);
+      },
+    );
+
     await t.test('a plan the configuration does not know is an internal error, not a pass', async () => {
       const { row } = await arrange(db, { name: 'unknown plan', plan: 'studio', balance: 100, want: 'unknown_plan' });
       const { studio: _, ...withoutStudio } = rules;

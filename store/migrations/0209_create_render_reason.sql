@@ -16,8 +16,10 @@
 -- the render carries (drafts, test-mode keys and watermarked plans) with 'ok'.
 -- Called alone it is one round trip; inside a transaction (an Idempotency-Key) it re-locks the
 -- account row the transaction already holds.
-DROP FUNCTION IF EXISTS framewright_create_render(text, text, text, text, boolean, boolean, jsonb, integer,
-  integer, integer, double precision, bigint, text, text, timestamptz, text, integer);
+--
+-- The 0204 signature is kept, not dropped: during a rolling upgrade the API processes of the
+-- previous release still call it, and their POST /v1/renders must keep working until they are
+-- replaced (this release never calls it; a later migration may drop it).
 CREATE FUNCTION framewright_create_render(
   p_id text, p_account_id text, p_mode text, p_key_id text, p_draft boolean,
   p_movie jsonb, p_width integer, p_height integer, p_fps integer, p_estimated_sec double precision,

@@ -76,6 +76,16 @@ export function gateError(decision: Omit<GateDecision, 'render'>, cost: number):
 }
 
 /**
+ * The credits an immediate charge may spend: the balance less what the account's queued and
+ * running renders have reserved (the creation gate computes the same in framewright_create_render;
+ * api/billing/gate.test.ts feeds both one table of cases). Call inside `withAccountLock`.
+ */
+export async function availableCredits(tx: Tx, account: AccountRow): Promise<number> {
+  const usage = await activeUsage(tx, account.id);
+  return account.creditBalance - usage.reserved;
+}
+
+/**
  * Charges `amount` credits now (scripts, images): checks the available balance under the lock and
  * records the charge in the ledger. Call inside `withAccountLock`.
  */
@@ -84,8 +94,7 @@ export async function chargeCredits(
   account: AccountRow,
   charge: { amount: number; reason: string; refId?: string },
 ): Promise<AccountRow> {
-  const usage = await activeUsage(tx, account.id);
-  const available = account.creditBalance - usage.reserved;
+  const available = await availableCredits(tx, account);
   if (charge.amount > available) {
     throw new AppError(
       'INSUFFICIENT_CREDITS',

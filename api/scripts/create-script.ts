@@ -1,9 +1,8 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { activeUsage } from '../../store/renders-repo.ts';
 import { getScript, insertScript, type ScriptRow } from '../../store/scripts-repo.ts';
-import { chargeCredits, withAccountLock } from '../billing/gate.ts';
+import { availableCredits, chargeCredits, withAccountLock } from '../billing/gate.ts';
 import type { AuthContext } from '../context.ts';
 import { generateScript } from './generate-script.ts';
 import { maxScriptCredits, scriptCredits } from './script-credits.ts';
@@ -54,8 +53,7 @@ export async function createScript(
       if (prior) return replay(tx, auth, prior.resourceId);
     }
     const most = free ? 0 : maxScriptCredits(req);
-    const usage = await activeUsage(tx, account.id);
-    const available = account.creditBalance - usage.reserved;
+    const available = await availableCredits(tx, account);
     if (most > available) {
       throw new AppError(
         'INSUFFICIENT_CREDITS',

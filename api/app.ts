@@ -72,7 +72,7 @@ function countingExecutor(executor: ExecutorPort, metrics: ApiMetrics): Executor
   };
 }
 
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
 /**
  * The API, assembled from plugins in a fixed order: config, db, error handler, request id,

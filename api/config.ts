@@ -1,4 +1,4 @@
-import { type Env, EnvSchema, envBool, readEnv } from '../lib/config.ts';
+import { type Env, envBool } from '../lib/config.ts';
 import { DEFAULT_POOL_SIZE } from '../store/database.ts';
 import type { Plan } from '../store/types.ts';
 import { type PlanRules, parsePlanNumbers, planTable } from './billing/plans.ts';
@@ -39,12 +39,7 @@ export interface ApiConfig {
   scripts: ScriptsConfig;
 }
 
-export const BODY_LIMIT = 1024 * 1024;
-
-export function apiConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
-  const { values } = readEnv(EnvSchema, env);
-  return apiConfig(values);
-}
+const BODY_LIMIT = 1024 * 1024;
 
 export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiConfig {
   const port = Number(values.PORT ?? '8080');

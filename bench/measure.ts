@@ -61,7 +61,7 @@ const treePss = (pids: number[]) =>
  * children: ffmpeg under a segment child). Wall time on a shared machine depends on the
  * neighbours; CPU time much less so.
  */
-export function treeCpuSec(): number {
+function treeCpuSec(): number {
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime, stime, cutime, cstime are fields 14-17 of stat(5); f starts at field 3.

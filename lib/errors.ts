@@ -271,7 +271,7 @@ export class AppError extends Error {
 }
 
 /** The docs page for a code, under the service's own base URL. */
-export function docsUrl(baseUrl: string, code: ErrorCode): string {
+function docsUrl(baseUrl: string, code: ErrorCode): string {
   return `${baseUrl.replace(/\/+$/, '')}/docs/errors/${code}`;
 }
 

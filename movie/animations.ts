@@ -13,7 +13,5 @@ export const ANIMATION_PRESETS = [
   'slide-in-right',
 ] as const satisfies readonly string[];
 
-export type AnimationPreset = (typeof ANIMATION_PRESETS)[number];
-
 /** Seconds an animation lasts when the document gives no `animation.duration`. */
 export const DEFAULT_ANIMATION_SEC = 0.6;

@@ -27,8 +27,8 @@ import { annotations } from './walk/annotations.ts';
 
 type Node = TSchema & Record<string, unknown>;
 
-export const REFERENCE_BEGIN = '<!-- BEGIN GENERATED REFERENCE (node --import tsx movie/export-schema.ts) -->';
-export const REFERENCE_END = '<!-- END GENERATED REFERENCE -->';
+const REFERENCE_BEGIN = '<!-- BEGIN GENERATED REFERENCE (node --import tsx movie/export-schema.ts) -->';
+const REFERENCE_END = '<!-- END GENERATED REFERENCE -->';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
@@ -128,7 +128,7 @@ function positionObject(): TSchema {
 }
 
 /** The generated reference section, markers included. */
-export function referenceMarkdown(): string {
+function referenceMarkdown(): string {
   const sections = [
     table('Document', MovieV1, 'The root object. Unknown keys are rejected everywhere.'),
     table(

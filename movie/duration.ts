@@ -12,7 +12,7 @@ export const WORDS_PER_MINUTE = 150;
 /** Silence after the voiceover of a `duration: "voice"` scene, so the last word is not cut. */
 export const VOICE_TAIL_SEC = 0.5;
 
-export function countWords(text: string): number {
+function countWords(text: string): number {
   const m = text.match(/\S+/g);
   return m === null ? 0 : m.length;
 }
@@ -22,13 +22,13 @@ export function countWords(text: string): number {
  * `trimDuration`), until it is fetched and probed: the estimate gates credits, the real length
  * is what is charged.
  */
-export const UNKNOWN_CLIP_SEC = 10;
+const UNKNOWN_CLIP_SEC = 10;
 
 /**
  * Estimated seconds of a scene; "voice" scenes from the words of their voice elements, "video"
  * scenes from their clips' declared lengths (UNKNOWN_CLIP_SEC where the file decides).
  */
-export function estimateSceneSec(scene: Movie['scenes'][number]): number {
+function estimateSceneSec(scene: Movie['scenes'][number]): number {
   if (typeof scene.duration === 'number') return scene.duration;
   let end = 0;
   if (scene.duration === 'video') {

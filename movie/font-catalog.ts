@@ -13,7 +13,7 @@ import { DEFAULT_FONT, FONT_FAMILIES } from './fonts.ts';
 
 /** After a text's own family, for what it lacks: Latin's kin, then CJK (in the text's order), Arabic, emoji. */
 export const FALLBACK_LATIN = 'Noto Sans';
-export const CJK_FAMILIES = { ja: 'Noto Sans JP', zh: 'Noto Sans SC', ko: 'Noto Sans KR' } as const;
+const CJK_FAMILIES = { ja: 'Noto Sans JP', zh: 'Noto Sans SC', ko: 'Noto Sans KR' } as const;
 export const FALLBACK_TAIL = ['Noto Sans Arabic', 'Noto Color Emoji'] as const;
 export const FALLBACK_FAMILIES: readonly string[] = [FALLBACK_LATIN, ...Object.values(CJK_FAMILIES), ...FALLBACK_TAIL];
 
@@ -52,10 +52,10 @@ export function parseUnicodeRanges(spec: string): UnicodeRanges {
   });
 }
 
-export const fontSlug = (family: string) => family.toLowerCase().replaceAll(' ', '-');
+const fontSlug = (family: string) => family.toLowerCase().replaceAll(' ', '-');
 
 /** The file format the renderer reads for a bundled family (the prune step keeps only it). */
-export const fontFileExt = (family: string): 'woff' | 'woff2' => (family === 'Noto Color Emoji' ? 'woff' : 'woff2');
+const fontFileExt = (family: string): 'woff' | 'woff2' => (family === 'Noto Color Emoji' ? 'woff' : 'woff2');
 
 const require = createRequire(import.meta.url);
 const cache = new Map<string, FamilyFiles>();

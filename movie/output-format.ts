@@ -7,8 +7,8 @@ export interface OutputFormat {
   fps: number;
 }
 
-export const DEFAULT_FPS = 30;
-export const DEFAULT_RESOLUTION = '1080p';
+const DEFAULT_FPS = 30;
+const DEFAULT_RESOLUTION = '1080p';
 
 /** Aspect presets as width:height. */
 const RATIOS: Record<string, [number, number]> = {

@@ -44,7 +44,7 @@ function matchAt(s: string, i: number, braces: number): [number, number, number]
   return [p, nameStart, nameEnd];
 }
 
-export function tokenize(s: string): Token[] {
+function tokenize(s: string): Token[] {
   const tokens: Token[] = [];
   let i = s.indexOf('{{');
   while (i !== -1) {

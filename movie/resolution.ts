@@ -16,8 +16,8 @@ import type { RawFinding, Site } from './walk/context.ts';
  * reported before any string is built (a request of half a megabyte could otherwise ask for a
  * string of half a billion characters).
  */
-export const EXPANDED_FIELD = LIMITS.dataUriLength;
-export const EXPANDED_TOTAL = 4_000_000;
+const EXPANDED_FIELD = LIMITS.dataUriLength;
+const EXPANDED_TOTAL = 4_000_000;
 
 /** VALIDATION_ERROR at each field whose substituted text would be too long, measured, not built. */
 export function expansionFindings(sites: Site[], values: Map<string, VariableValue>): RawFinding[] {

@@ -21,7 +21,7 @@ export function checkTemplateDocument(doc: unknown): Result<{ manifest: Record<s
  * element of its scene shows, that neither the element's bundled font nor a fallback draws.
  * Fonts by URL (and placeholders) are the render's to check: only it has their files.
  */
-export function glyphWarnings(doc: unknown): Finding[] {
+function glyphWarnings(doc: unknown): Finding[] {
   const out: Finding[] = [];
   const scenes = (doc as { scenes?: unknown } | null)?.scenes;
   if (!Array.isArray(scenes)) return out;

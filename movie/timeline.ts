@@ -4,7 +4,7 @@ import type { Movie } from './validate.ts';
 
 export type TransitionType = (typeof TRANSITION_TYPES)[number];
 
-export interface TimelineScene {
+interface TimelineScene {
   id: string;
   index: number;
   startSec: number;

@@ -19,7 +19,7 @@ export type VariableValue = string | number | boolean;
 export const VARIABLE_TYPES: readonly VariableType[] = ['string', 'number', 'boolean', 'url', 'color', 'enum'];
 
 /** Longest string a variable value may have (the longest text a document allows). */
-export const MAX_VALUE_LENGTH = 5000;
+const MAX_VALUE_LENGTH = 5000;
 const MAX_URL_LENGTH = 2048;
 // JSON's number grammar: no hex, no leading zeros, no "Infinity", no surrounding spaces.
 const DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;

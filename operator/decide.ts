@@ -15,7 +15,7 @@ import { type SegmentSettings, STAGES, type Stage, segmentBudget } from './stage
  */
 
 /** Condition types of a Render, in metav1.Condition form. */
-export const CONDITION = { started: 'Started', complete: 'Complete', failed: 'Failed' } as const;
+const CONDITION = { started: 'Started', complete: 'Complete', failed: 'Failed' } as const;
 
 /** The render's row in Postgres, as far as a decision needs it. */
 export interface RowView {
@@ -222,7 +222,7 @@ function toIso(d: Date | string): string {
 const isTerminal = (s: RowStatus) => s === 'done' || s === 'failed';
 
 /** Whether merging `want` into `have` changes anything (the status is written only then). */
-export function statusChanges(have: RenderStatus | undefined, want: RenderStatus): boolean {
+function statusChanges(have: RenderStatus | undefined, want: RenderStatus): boolean {
   const h = (have ?? {}) as Record<string, unknown>;
   return Object.entries(want).some(([k, v]) => JSON.stringify(h[k]) !== JSON.stringify(v));
 }
@@ -341,7 +341,7 @@ export function isJobFinished(job: V1Job): boolean {
 }
 
 /** The Job and the worker's report on the Render, in the terms of jobMeaning. Pure. */
-export function observeJob(job: V1Job | undefined, render: Render): ObservedJob {
+function observeJob(job: V1Job | undefined, render: Render): ObservedJob {
   const s = render.status ?? {};
   return {
     exists: job !== undefined,

@@ -4,11 +4,11 @@ import type { WorkerJobSettings } from './settings.ts';
 import { stageJobName } from './stages.ts';
 
 /** The container of a worker pod, named in the podFailurePolicy. */
-export const WORKER_CONTAINER = 'render';
+const WORKER_CONTAINER = 'render';
 export const MANAGED_BY = 'framewright-operator';
 export const RENDER_LABEL = 'framewright.dev/render';
 /** Which step of the render a Job runs (operator/stages.ts). */
-export const STAGE_LABEL = 'framewright.dev/stage';
+const STAGE_LABEL = 'framewright.dev/stage';
 
 /** The Job of one stage: a segmented render's prepare pod gets its budget, its segments Job the count. */
 export type StageJob =
@@ -34,7 +34,7 @@ export function activeDeadlineSeconds(estimatedDurationSec: number | undefined, 
 }
 
 /** The images' non-root user and group (Dockerfile: USER 10001:10001). */
-export const WORKER_UID = 10001;
+const WORKER_UID = 10001;
 
 /** The worker's command for a stage. */
 function stageCommand(render: string, job: StageJob): string[] {

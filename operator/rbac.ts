@@ -27,7 +27,7 @@ export const ROLE_RULES = {
 export type Identity = keyof typeof ROLE_RULES;
 
 /** The Role of `identity` in `namespace`, named framewright-<identity>. */
-export function role(identity: Identity, namespace: string): V1Role {
+function role(identity: Identity, namespace: string): V1Role {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'Role',

@@ -12,7 +12,7 @@ import type { WorkerJobSettings } from './settings.ts';
 import { STAGES, type Stage, stageJobName } from './stages.ts';
 
 /** The catalogue code of a render cancelled by deleting its Render (docs/errors). */
-export const CANCELLED_MESSAGE = 'The render was cancelled: its Render resource was deleted. Nothing was charged.';
+const CANCELLED_MESSAGE = 'The render was cancelled: its Render resource was deleted. Nothing was charged.';
 
 export interface ReconcilerDeps {
   kc: KubeAccess;

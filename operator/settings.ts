@@ -6,7 +6,7 @@ import type { SegmentSettings } from './stages.ts';
  * How the operator shapes each worker Job, read once from the environment at start-up (the Helm
  * chart sets these). JSON-valued variables carry Kubernetes fields verbatim.
  */
-export const OperatorEnvSchema = Type.Object({
+const OperatorEnvSchema = Type.Object({
   WORKER_IMAGE: Type.Optional(Type.String({ minLength: 1, description: 'Image of the worker pods.' })),
   WORKER_IMAGE_PULL_POLICY: Type.Optional(
     Type.Union([Type.Literal('Always'), Type.Literal('IfNotPresent'), Type.Literal('Never')]),
@@ -65,7 +65,7 @@ export const OperatorEnvSchema = Type.Object({
   POD_NAME: Type.Optional(Type.String({ minLength: 1 })),
   OPERATOR_METRICS_PORT: Type.Optional(Type.String({ pattern: '^[0-9]{1,5}$' })),
 });
-export type OperatorEnv = Static<typeof OperatorEnvSchema>;
+type OperatorEnv = Static<typeof OperatorEnvSchema>;
 
 export interface WorkerJobSettings {
   namespace: string;

@@ -56,7 +56,7 @@ export async function listenForChanges(
 }
 
 /** The channel the renders_changed trigger (migration 0202) notifies on. */
-export const RENDER_CHANGES_CHANNEL = 'framewright_renders';
+const RENDER_CHANGES_CHANNEL = 'framewright_renders';
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL URL; unset opens the embedded PGlite under `dataDir`. */

@@ -2,7 +2,7 @@ import type { Queryable } from './database.ts';
 import type { IdempotencyRow, KeyMode } from './types.ts';
 
 /** Replays are honoured for this long; an older record is treated as absent and replaced. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Where one Idempotency-Key lives: per account and per key mode, as a live and a test key of one

@@ -36,7 +36,7 @@ export async function insertRender(sql: Queryable, r: NewRender): Promise<Render
  * the one-round-trip path returns without reading it back (the database would only send the same
  * values again).
  */
-export function queuedRenderRow(r: Omit<NewRender, 'watermark'>, watermark: boolean): RenderRow {
+function queuedRenderRow(r: Omit<NewRender, 'watermark'>, watermark: boolean): RenderRow {
   // Spelled out: on Node 20, `{ ...r, status, ... }` (24 keys) costs ~25 µs a call, this ~0.3 µs.
   return {
     id: r.id,

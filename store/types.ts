@@ -4,7 +4,6 @@ export const PLANS: readonly Plan[] = ['trial', 'starter', 'pro', 'studio'];
 export type KeyMode = 'live' | 'test';
 export type RenderStatus = 'queued' | 'preparing' | 'rendering' | 'done' | 'failed';
 export const RENDER_STATUSES: readonly RenderStatus[] = ['queued', 'preparing', 'rendering', 'done', 'failed'];
-export const ACTIVE_STATUSES: readonly RenderStatus[] = ['queued', 'preparing', 'rendering'];
 
 export interface AccountRow {
   id: string;

@@ -83,7 +83,7 @@ export function overlayRect(layers: LayerState[], width: number, height: number)
 }
 
 /** Frames of the chunk whose backdrop comes from one clip, in order, without a jump in source time. */
-export interface BackdropRun {
+interface BackdropRun {
   /** The video layer (index into the plan's layers). */
   layer: number;
   frames: number;
@@ -94,7 +94,7 @@ export interface BackdropRun {
 }
 
 /** One state of an overlay layer and the frames it lasts; `state` undefined: not shown. */
-export interface OverlayRun {
+interface OverlayRun {
   frames: number;
   state: LayerState | undefined;
   /** Equal keys draw the same image. */

@@ -105,16 +105,7 @@ function nvencArgs(quality: EncodeQuality, gop: (sec: number) => string[]): stri
 export const QUIET = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
 
 /** Tags the stream as BT.709 limited range: the matrix the GPU pass converts with. */
-export const COLOR_TAGS = [
-  '-colorspace',
-  'bt709',
-  '-color_primaries',
-  'bt709',
-  '-color_trc',
-  'bt709',
-  '-color_range',
-  'tv',
-];
+const COLOR_TAGS = ['-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv'];
 
 /** Raw yuv420p frames on stdin -> one H.264 MP4 chunk without audio. */
 export function segmentEncodeArgs(v: VideoSettings, output: string): string[] {

@@ -2,7 +2,7 @@ import { animationState } from './animate.ts';
 import type { LayerState } from './gpu/frame-renderer.ts';
 import type { LayerPlan, RenderPlan, ScenePlan, TransitionType } from './plan.ts';
 
-export interface SceneState {
+interface SceneState {
   scene: ScenePlan;
   layers: LayerState[];
 }

@@ -32,6 +32,3 @@ export type JobOutcome =
   | { type: 'failed'; error: { code: ErrorCode; message: string; path?: string } };
 
 export type WorkerMessage = JobProgress | JobOutcome;
-
-/** The executor asks a worker to stop with SIGTERM; the worker aborts its render and exits. */
-export const STOP_SIGNAL = 'SIGTERM';

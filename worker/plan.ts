@@ -27,7 +27,7 @@ export type AnimationPreset =
   | 'slide-in-right';
 
 /** A video layer's source: decoded while frames are drawn (worker/media/video-reader.ts). */
-export interface VideoLayerPlan extends VideoSourcePlan {
+interface VideoLayerPlan extends VideoSourcePlan {
   /** Source seconds (from the source's start) where the clip starts, and how long one pass lasts. */
   trimStartSec: number;
   lengthSec: number;

@@ -54,13 +54,3 @@ export class SegmentChild {
     this.child.kill();
   }
 }
-
-/** Renders one segment in a fresh child process (see SegmentChild). */
-export function renderSegmentInChild(
-  job: SegmentJob,
-  env: NodeJS.ProcessEnv,
-  onFrames: (frames: number) => void,
-  signal?: AbortSignal,
-): Promise<SegmentStats> {
-  return new SegmentChild(env).render(job, onFrames, signal);
-}

@@ -13,7 +13,7 @@ export interface FrameRange {
  * every N. Ten seconds: one process start per 300 frames at 30 fps (~1% of the encoding CPU), and
  * a whole number of GOPs for every quality (codecArgs: 2 s or 10 s).
  */
-export const CHUNK_SEC = 10;
+const CHUNK_SEC = 10;
 
 /** Frames per encoder chunk at `fps`. */
 export function chunkFramesFor(fps: number): number {

@@ -23,11 +23,6 @@ export function hashApiKey(secret: string): string {
 }
 
 /** What lists show instead of the secret: mode prefix and the first 4 characters. */
-export function displayPrefix(secret: string): string {
+function displayPrefix(secret: string): string {
   return secret.slice(0, 12);
-}
-
-export function keyMode(secret: string): KeyMode | undefined {
-  const m = KEY_PATTERN.exec(secret);
-  return m ? (m[1] as KeyMode) : undefined;
 }

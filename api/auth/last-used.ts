@@ -2,7 +2,7 @@ import { touchKeyLastUsed } from '../../store/api-keys-repo.ts';
 import type { Queryable } from '../../store/database.ts';
 
 /** How stale "last used" may get: the column is shown to the minute. */
-export const LAST_USED_INTERVAL_MS = 60_000;
+const LAST_USED_INTERVAL_MS = 60_000;
 
 /**
  * Keeps `api_keys.last_used_at` current to the minute without a write per request: a key's first

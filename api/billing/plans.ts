@@ -14,7 +14,7 @@ export interface PlanRules {
   watermark: boolean;
 }
 
-export const DEFAULT_PLANS: Readonly<Record<Plan, PlanRules>> = {
+const DEFAULT_PLANS: Readonly<Record<Plan, PlanRules>> = {
   trial: {
     rateLimitPerMinute: 60,
     concurrency: 1,

@@ -15,7 +15,7 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-export function contentType(name: string): string {
+function contentType(name: string): string {
   return TYPES[extname(name)] ?? 'application/octet-stream';
 }
 

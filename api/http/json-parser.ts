@@ -64,7 +64,7 @@ export function findUnstorable(
 }
 
 /** Whether valid JSON `text` nests arrays/objects deeper than `limit` (one pass, strings skipped). */
-export function nestsDeeperThan(text: string, limit: number): boolean {
+function nestsDeeperThan(text: string, limit: number): boolean {
   // Each level costs at least two characters.
   if (text.length <= 2 * limit) return false;
   let depth = 0;
@@ -109,7 +109,7 @@ function unstorableFinding(hit: { path: string; problem: Unstorable }): Finding 
  * (`scenes[0].id`, docs/api.md). Anything else wrong is the VALIDATION_ERROR thrown, at a path
  * relative to the request (`variables.name`, `name`).
  */
-export function readJsonBody(bytes: Buffer, document?: string): { body: unknown; documentFinding?: Finding } {
+function readJsonBody(bytes: Buffer, document?: string): { body: unknown; documentFinding?: Finding } {
   // Invalid UTF-8 would otherwise decode to U+FFFD and be stored as if the client had sent it.
   if (!isUtf8(bytes)) throw invalid('The request body is not valid UTF-8.');
   // A UTF-8 byte order mark is allowed (RFC 8259 section 8.1) and is not part of the text.

@@ -27,7 +27,7 @@ export type DocumentComponent = 'MovieV1' | 'VariableValues' | 'ErrorEnvelope' |
 export const DOCUMENT_COMPONENT_KEY = 'x-fw-component';
 
 /** `schema` at run time; `{ $ref: '#/components/schemas/<name>' }` in the OpenAPI document. */
-export function documentedAs<T extends TSchema>(name: DocumentComponent, schema: T): T {
+function documentedAs<T extends TSchema>(name: DocumentComponent, schema: T): T {
   return { ...schema, [DOCUMENT_COMPONENT_KEY]: name };
 }
 

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, ListMeta, Nullable, optionalBody, PageQuery, StringEnum } from '../http/schemas.ts';
 
-export const KEY_MODES = ['live', 'test'] as const;
-export const KEY_STATUSES = ['active', 'revoked'] as const;
+const KEY_MODES = ['live', 'test'] as const;
+const KEY_STATUSES = ['active', 'revoked'] as const;
 
 const keyFields = {
   id: Type.String({ description: 'key_…' }),

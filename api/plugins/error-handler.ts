@@ -23,7 +23,7 @@ export function databaseUnavailable(
 }
 
 /** The 503 of a request whose object store (S3) could not be reached. */
-export function objectStoreUnavailable(cause: unknown): AppError {
+function objectStoreUnavailable(cause: unknown): AppError {
   return new AppError('SERVICE_UNAVAILABLE', 'The object store cannot be reached right now. Retry shortly.', {
     headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SEC) },
     cause,

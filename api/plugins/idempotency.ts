@@ -9,7 +9,7 @@ import type { AuthContext } from '../context.ts';
 import { canonicalJson } from '../http/canonical-json.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '../http/schemas.ts';
 
-export interface IdempotencyClaim {
+interface IdempotencyClaim {
   accountId: string;
   /** The caller's key mode: live and test keys of one account each have their own keys. */
   mode: KeyMode;
@@ -39,7 +39,7 @@ export interface IdempotencyService {
   record(tx: Queryable, claim: IdempotencyClaim & { resourceType: string; resourceId: string }): Promise<void>;
 }
 
-export function idempotencyService(now: () => Date): IdempotencyService {
+function idempotencyService(now: () => Date): IdempotencyService {
   return {
     keyOf(request) {
       const raw = request.headers['idempotency-key'];

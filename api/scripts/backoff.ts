@@ -1,7 +1,7 @@
 import { jitteredDelay } from '../../lib/backoff.ts';
 
 /** Capped exponential backoff for provider errors: 0.5 s, 1 s, 2 s, ... up to 8 s. */
-export const BACKOFF = { baseMs: 500, factor: 2, capMs: 8000 } as const;
+const BACKOFF = { baseMs: 500, factor: 2, capMs: 8000 } as const;
 
 /**
  * Delay before retry number `retry` (0-based), jittered (lib/backoff.ts). A server's Retry-After

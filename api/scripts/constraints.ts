@@ -143,7 +143,7 @@ export function checkDraft(draft: Draft, ctx: CheckContext): Violation[] {
  * True when the prompt already carries the style: every word of the style appears in the prompt,
  * in any order, so "watercolour, soft light" counts as present in "soft light, watercolour".
  */
-export function hasVisualStyle(prompt: string, style: string): boolean {
+function hasVisualStyle(prompt: string, style: string): boolean {
   const have = new Set(words(prompt));
   return words(style).every((w) => have.has(w));
 }

@@ -1,7 +1,7 @@
 import { words } from './words.ts';
 
 /** Writing systems we can recognise from Unicode script properties. */
-export type WritingSystem =
+type WritingSystem =
   | 'latin'
   | 'cyrillic'
   | 'greek'
@@ -69,7 +69,7 @@ const SYSTEMS: Record<string, WritingSystem> = {
 
 const english = new Intl.DisplayNames(['en'], { type: 'language' });
 
-export const KNOWN_LANGUAGES: readonly KnownLanguage[] = Object.entries(SYSTEMS).map(([code, system]) => {
+const KNOWN_LANGUAGES: readonly KnownLanguage[] = Object.entries(SYSTEMS).map(([code, system]) => {
   const names = new Set<string>([code]);
   const en = english.of(code);
   if (en) names.add(en.toLowerCase());
@@ -121,7 +121,7 @@ function count(re: RegExp, text: string): number {
 }
 
 /** Share of the letters of `text` written in the language's writing system (0..1). */
-export function writingSystemShare(system: WritingSystem, text: string): number {
+function writingSystemShare(system: WritingSystem, text: string): number {
   const letters = count(/\p{L}/gu, text);
   if (letters === 0) return 0;
   const hits =
@@ -142,7 +142,7 @@ const FUNCTION_WORDS: Record<string, ReadonlySet<string>> = {
 };
 
 /** Share of `tokens` that are function words of each language we keep lists for. */
-export function functionWordShares(tokens: readonly string[]): Record<string, number> {
+function functionWordShares(tokens: readonly string[]): Record<string, number> {
   const shares: Record<string, number> = {};
   for (const [code, set] of Object.entries(FUNCTION_WORDS)) {
     let hits = 0;
@@ -153,7 +153,7 @@ export function functionWordShares(tokens: readonly string[]): Record<string, nu
 }
 
 /** Below this many words the function-word test says nothing reliable. */
-export const MIN_WORDS_FOR_LANGUAGE_TEST = 30;
+const MIN_WORDS_FOR_LANGUAGE_TEST = 30;
 
 /**
  * Checks that `text` is written in the requested language; returns what is wrong, or null.

@@ -60,7 +60,7 @@ export function createModelClient(config: ScriptModelConfig): OpenAI {
 }
 
 /** "90 s", or "300 ms" for the short budgets of tests. */
-export function formatMs(ms: number): string {
+function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
 }
 
@@ -77,7 +77,7 @@ function isRetryable(e: unknown): boolean {
 }
 
 /** A short, human description of a provider failure for logs and the LLM_FAILED message. */
-export function describeProviderError(e: unknown, timeoutMs: number): string {
+function describeProviderError(e: unknown, timeoutMs: number): string {
   if (e instanceof OpenAI.APIConnectionTimeoutError) return `no answer within ${formatMs(timeoutMs)}`;
   if (e instanceof OpenAI.APIConnectionError) {
     const cause = e.cause instanceof Error ? `: ${e.cause.message}` : '';

@@ -8,7 +8,7 @@ export interface ScriptModelConfig {
 }
 
 /** Model used against OpenAI itself when SCRIPT_MODEL is unset. */
-export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
+const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 
 export const NOT_CONFIGURED_MESSAGE =
   'Script generation is not configured. Set OPENAI_API_KEY (OpenAI, model SCRIPT_MODEL or gpt-4o-mini), ' +

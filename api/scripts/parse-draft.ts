@@ -10,7 +10,7 @@ function format(path: string, message: string): Violation {
  * Servers without structured output wrap JSON in prose or Markdown fences; take the outermost
  * object so a good script is not thrown away for its packaging.
  */
-export function extractJson(content: string): string {
+function extractJson(content: string): string {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(content);
   const body = fenced?.[1] ?? content;
   const start = body.indexOf('{');

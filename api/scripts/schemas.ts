@@ -6,7 +6,7 @@ import { Nullable } from '../http/schemas.ts';
  * either bound optional but at least one present, and min <= max (checked in
  * validate-script-request.ts because JSON Schema cannot compare two fields).
  */
-export const WordsPerSceneSchema = Type.Object(
+const WordsPerSceneSchema = Type.Object(
   {
     min: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'Fewest narration words per scene.' })),
     max: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'Most narration words per scene.' })),
@@ -82,7 +82,7 @@ export interface ScriptRequest {
   includeDescription: boolean;
 }
 
-export const ScriptSceneSchema = Type.Object(
+const ScriptSceneSchema = Type.Object(
   {
     index: Type.Integer({ minimum: 1, description: '1-based position in playback order.' }),
     voiceText: Type.String({ minLength: 1, description: 'Narration of the scene.' }),
@@ -97,7 +97,7 @@ export const ScriptSceneSchema = Type.Object(
 );
 
 /** The constraints a script was generated and checked under, echoed in meta so callers can audit them. */
-export const EnforcedConstraintsSchema = Type.Object(
+const EnforcedConstraintsSchema = Type.Object(
   {
     sceneCount: Type.Object(
       { min: Type.Integer({ minimum: 1 }), max: Type.Integer({ minimum: 1 }) },
@@ -118,7 +118,7 @@ export const EnforcedConstraintsSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const ScriptMetaSchema = Type.Object(
+const ScriptMetaSchema = Type.Object(
   {
     model: Type.String({ description: 'Model that wrote the script.' }),
     attempts: Type.Integer({ minimum: 1, maximum: 3, description: 'Drafts requested, repairs included.' }),

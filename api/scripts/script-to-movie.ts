@@ -13,7 +13,7 @@ import { optionalBody, StringEnum } from '../http/schemas.ts';
 import { recogniseLanguage } from './language.ts';
 import type { ScriptScene } from './schemas.ts';
 
-export const MOVIE_PRESETS = ['16:9', '9:16', '1:1', '4:5', '4:3'] as const;
+const MOVIE_PRESETS = ['16:9', '9:16', '1:1', '4:5', '4:3'] as const;
 
 /** Body of POST /v1/scripts/{id}/movie: every field optional, and so is the body. */
 export const MovieOptionsSchema = optionalBody(

@@ -34,7 +34,7 @@ export function fill(el: Element, ...children: (Child | Child[])[]): void {
   append(el, ...children);
 }
 
-export function formatDate(iso: string | null | undefined): string {
+function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
   return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -60,13 +60,13 @@ export function field(
 }
 
 let counter = 0;
-export function uniqueId(prefix: string): string {
+function uniqueId(prefix: string): string {
   counter += 1;
   return `${prefix}-${counter}`;
 }
 
 /** Copies `text`; resolves whether it worked (the clipboard needs a secure context or localhost). */
-export async function copyText(text: string): Promise<boolean> {
+async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     return true;

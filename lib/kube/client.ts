@@ -14,7 +14,7 @@ import {
 } from './render-resource.ts';
 
 /** Where a pod's service-account token, CA and namespace are mounted. */
-export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /**
  * Credentials for the apiserver: the file `KUBECONFIG` names when set (its current context), else

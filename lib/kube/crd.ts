@@ -30,7 +30,7 @@ export const REGENERATE_COMMAND = 'make crds';
 
 type JsonSchema = Record<string, unknown>;
 
-export interface ValidationRule {
+interface ValidationRule {
   rule: string;
   message: string;
 }
@@ -60,7 +60,7 @@ export interface StructuralSchema {
   'x-kubernetes-validations'?: ValidationRule[];
 }
 
-export interface PrinterColumn {
+interface PrinterColumn {
   name: string;
   type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
   jsonPath: string;

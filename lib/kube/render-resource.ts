@@ -28,7 +28,7 @@ export const LABELS = {
   renderId: `${GROUP}/render-id`,
   managedBy: 'app.kubernetes.io/managed-by',
 } as const;
-export const MANAGED_BY = 'framewright';
+const MANAGED_BY = 'framewright';
 
 /** Attempts per render when the creator does not say: as the embedded executor, one retry of a crash. */
 export const DEFAULT_MAX_ATTEMPTS = 2;
@@ -174,7 +174,7 @@ export const RenderCondition = Type.Object(
 );
 export type RenderCondition = Static<typeof RenderCondition>;
 
-export const RenderError = Type.Object(
+const RenderError = Type.Object(
   {
     code: Type.String({
       pattern: '^[A-Z][A-Z0-9_]*$',
@@ -191,7 +191,6 @@ export const RenderError = Type.Object(
   },
   { description: 'Why the render failed; set with phase failed.' },
 );
-export type RenderError = Static<typeof RenderError>;
 
 export const RenderStatus = Type.Object(
   {
@@ -284,10 +283,9 @@ export const RenderStatus = Type.Object(
   },
 );
 export type RenderStatus = Static<typeof RenderStatus>;
-export type RenderPhase = Static<typeof Phase>;
 
 /** The object metadata this module sets and reads; the apiserver adds the rest. */
-export interface RenderMetadata {
+interface RenderMetadata {
   name: string;
   namespace?: string;
   labels?: Record<string, string>;

@@ -10,11 +10,9 @@ export interface ApiMetricsSources {
 }
 
 /** Every status a render can be in: a status with no render is reported as 0, not left out. */
-export const RENDER_STATES = ['queued', 'preparing', 'rendering', 'done', 'failed'] as const;
+const RENDER_STATES = ['queued', 'preparing', 'rendering', 'done', 'failed'] as const;
 
 const HTTP_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
-
-export type ScriptOutcome = 'success' | 'llm_failed' | 'error';
 
 /**
  * The API process's series. Counters of events count where the event commits; the render and

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
 /** A health check: true (or resolves true) when healthy; a throw counts as unhealthy. */
-export type Probe = () => boolean | Promise<boolean>;
+type Probe = () => boolean | Promise<boolean>;
 
 export interface MetricsServerOptions {
   registry: Registry;

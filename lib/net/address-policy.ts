@@ -52,7 +52,7 @@ export function isPrivateAddress(address: string): boolean {
 }
 
 /** `localhost`, `localhost.` and `*.localhost` always mean this machine (RFC 6761). */
-export function isLocalhostName(hostname: string): boolean {
+function isLocalhostName(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.$/, '');
   return name === 'localhost' || name.endsWith('.localhost');
 }

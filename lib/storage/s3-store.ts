@@ -23,7 +23,7 @@ import {
 } from './object-store.ts';
 
 /** How long an upload waits out an unreachable object store, by default (S3_RETRY_SEC): 2 minutes. */
-export const DEFAULT_UPLOAD_RETRY_MS = 120_000;
+const DEFAULT_UPLOAD_RETRY_MS = 120_000;
 
 /** Between upload attempts: 0.5 s doubling to 8 s, jittered (lib/backoff.ts). */
 const UPLOAD_BACKOFF: BackoffPolicy = { baseMs: 500, factor: 2, capMs: 8_000 };
@@ -63,7 +63,7 @@ const TRANSIENT_NAMES: ReadonlySet<string> = new Set([
  * connection, a 5xx, 408 or 429 answer, SlowDown. A 4xx (no such bucket, access denied, a bad
  * request) is not: waiting would not change it.
  */
-export function isTransientStoreError(err: unknown, depth = 0): boolean {
+function isTransientStoreError(err: unknown, depth = 0): boolean {
   if (!(err instanceof Error) || depth > 4) return false;
   const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
   if (status !== undefined && (status >= 500 || status === 408 || status === 429)) return true;

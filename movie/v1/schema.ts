@@ -4,7 +4,7 @@
  * (movie/walk/compile.ts). `x-fw` carries what JSON Schema cannot say: which rule function checks
  * cross-field constraints, which finding code an empty list gets, and custom value checks.
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { ANIMATION_PRESETS, DEFAULT_ANIMATION_SEC } from '../animations.ts';
 import { COLOR_PATTERN } from '../colors.ts';
 import { DEFAULT_FONT, FONT_FAMILIES } from '../fonts.ts';
@@ -35,11 +35,11 @@ export const LIMITS = {
   transitionSeconds: 5,
 } as const;
 
-export const ID_PATTERN = '^[A-Za-z0-9_-]+$';
-export const VARIABLE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
-export const LANGUAGE_PATTERN = '^[a-z]{2,3}(-[A-Z]{2})?$';
+const ID_PATTERN = '^[A-Za-z0-9_-]+$';
+const VARIABLE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
+const LANGUAGE_PATTERN = '^[a-z]{2,3}(-[A-Z]{2})?$';
 /** A BCP 47 language tag of a text (`lang`): a language, then subtags such as a script or region. */
-export const TEXT_LANG_PATTERN = '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$';
+const TEXT_LANG_PATTERN = '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$';
 
 const Id = (what: string) =>
   Type.String({
@@ -138,7 +138,7 @@ const FontWeight = (def: number) =>
  * both (a factory where their defaults differ). Lengths are output pixels of the full-size frame.
  */
 
-export const TEXT_STYLE_LIMITS = {
+const TEXT_STYLE_LIMITS = {
   strokeWidth: 50,
   shadowOffset: 200,
   shadowBlur: 100,
@@ -552,12 +552,9 @@ export const SubtitlesElement = Type.Object(
   },
 );
 
-export const Element = Type.Union(
-  [TextElement, ImageElement, VideoElement, VoiceElement, SubtitlesElement, AudioElement],
-  {
-    ...fw({ discriminator: 'type', docName: 'element' }),
-  },
-);
+const Element = Type.Union([TextElement, ImageElement, VideoElement, VoiceElement, SubtitlesElement, AudioElement], {
+  ...fw({ discriminator: 'type', docName: 'element' }),
+});
 
 export const TRANSITION_TYPES = [
   'crossfade',
@@ -614,7 +611,7 @@ export const Scene = Type.Object(
   { additionalProperties: false, ...fw({ rule: 'scene', docName: 'scene' }) },
 );
 
-export const VariableType = Literals(['string', 'number', 'boolean', 'url', 'color', 'enum'], {
+const VariableType = Literals(['string', 'number', 'boolean', 'url', 'color', 'enum'], {
   description: 'Type a value must have; values are coerced losslessly.',
 });
 
@@ -725,20 +722,7 @@ export const MovieV1 = Type.Object(
 );
 
 export type MovieV1 = Static<typeof MovieV1>;
-export type SceneV1 = Static<typeof Scene>;
 export type ElementV1 = Static<typeof Element>;
 export type TextElementV1 = Static<typeof TextElement>;
-export type ImageElementV1 = Static<typeof ImageElement>;
 export type VoiceElementV1 = Static<typeof VoiceElement>;
 export type SubtitlesElementV1 = Static<typeof SubtitlesElement>;
-export type VideoElementV1 = Static<typeof VideoElement>;
-export type AudioElementV1 = Static<typeof AudioElement>;
-export type SoundtrackV1 = Static<typeof Soundtrack>;
-export type TransitionV1 = Static<typeof Transition>;
-export type TextStrokeV1 = Static<typeof TextStroke>;
-export type TextShadowV1 = Static<typeof TextShadow>;
-export type TextBackgroundV1 = Static<typeof TextBackground>;
-export type AutoFitV1 = Static<typeof AutoFit>;
-export type VariableDeclarationV1 = Static<typeof VariableDeclaration>;
-
-export const schemaV1: TSchema = MovieV1;

@@ -28,7 +28,7 @@ export interface Site {
  * Findings collected before sorting. Hostile documents can produce unbounded findings (a million
  * unknown keys), so the walk stops collecting past this and the caller reports the first ones.
  */
-export const INTERNAL_FINDINGS_CAP = 1000;
+const INTERNAL_FINDINGS_CAP = 1000;
 
 export interface WalkContext {
   path: Segment[];

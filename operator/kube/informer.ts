@@ -85,7 +85,7 @@ export interface InformerStats {
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 500, factor: 2, capMs: 30_000 };
 
 /** client-go's MetaNamespaceKeyFunc: `namespace/name`, or `name` for cluster-scoped objects. */
-export function metaNamespaceKey(obj: KubeObject): string {
+function metaNamespaceKey(obj: KubeObject): string {
   const ns = obj.metadata?.namespace;
   const name = obj.metadata?.name ?? '';
   return ns ? `${ns}/${name}` : name;

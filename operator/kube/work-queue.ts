@@ -29,7 +29,7 @@ export class ExponentialRateLimiter {
 }
 
 /** What a handler may ask for: to see the key again after a while (a poll, not a failure). */
-export interface Requeue {
+interface Requeue {
   requeueAfterMs?: number;
 }
 

@@ -7,7 +7,7 @@ import type { ErrorBody } from '../../lib/errors.ts';
  */
 
 /** An error as the lifecycle records it; the caller adds `docsUrl` (errorBody) for its base URL. */
-export type RenderError = Omit<ErrorBody, 'docsUrl'>;
+type RenderError = Omit<ErrorBody, 'docsUrl'>;
 
 /** What the worker reported when a render finished (the input of lifecycle.complete). */
 export interface CompletedOutput {
@@ -79,7 +79,7 @@ export function decideOutcome(report: AttemptReport): OutcomeDecision {
 // (b) The cluster operator: the observed batch/v1 Job of a render.
 
 /** Condition types of a batch/v1 Job (JobConditionType). */
-export const JobConditionType = {
+const JobConditionType = {
   complete: 'Complete',
   failed: 'Failed',
   /** Set (since Kubernetes 1.31) before Complete, while the last pods terminate. */
@@ -90,7 +90,7 @@ export const JobConditionType = {
 } as const;
 
 /** Reasons of a Job's Failed (and FailureTarget) condition. */
-export const JobFailureReason = {
+const JobFailureReason = {
   backoffLimitExceeded: 'BackoffLimitExceeded',
   deadlineExceeded: 'DeadlineExceeded',
   /** A pod failure policy rule with action FailJob matched: the worker's bad-input exit code. */
@@ -112,7 +112,7 @@ export interface JobCondition {
  * What the render's worker last wrote to the Render resource's status. `T` is what a finished
  * Job leaves: the MP4 (a whole render, a join), or what the next stage needs (a prepare's plan).
  */
-export interface ReportedStatus<T = CompletedOutput> {
+interface ReportedStatus<T = CompletedOutput> {
   /** The worker's own error (bad input, an asset), written before it exits with the FailJob code. */
   error?: RenderError | undefined;
   /** The finished output, written before the worker exits 0. */

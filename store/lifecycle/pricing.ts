@@ -9,7 +9,7 @@ import type { RenderRow } from '../types.ts';
  */
 
 /** Credits per weighted render minute (docs/api.md, Plans). */
-export const CREDITS_PER_MINUTE = 10;
+const CREDITS_PER_MINUTE = 10;
 
 /**
  * Price weight of a frame size: 1 up to 1920x1080 pixels, 2 up to 2560x1440, 4 above. Measured in

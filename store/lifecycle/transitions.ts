@@ -7,7 +7,7 @@ import type { RenderStatus } from '../types.ts';
  */
 const ORDER: Record<RenderStatus, number> = { queued: 0, preparing: 1, rendering: 2, done: 3, failed: 3 };
 
-export const PROGRESS_BANDS = {
+const PROGRESS_BANDS = {
   preparing: { min: 0, max: 20 },
   rendering: { min: 20, max: 99 },
 } as const;

@@ -3,7 +3,7 @@ import http from 'node:http';
 import { Readable } from 'node:stream';
 
 /** The 44-byte header of a 16-bit mono 48 kHz PCM WAV file holding `dataBytes` of samples. */
-export function wavHeader(dataBytes: number): Buffer {
+function wavHeader(dataBytes: number): Buffer {
   const h = Buffer.alloc(44);
   h.write('RIFF', 0, 'latin1');
   h.writeUInt32LE(36 + dataBytes, 4);

@@ -11,7 +11,7 @@ export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const CHART = process.env.CHART_DIR
   ? path.resolve(process.env.CHART_DIR)
   : path.join(REPO, 'charts/framewright');
-export const HELM = process.env.HELM_BIN ?? path.join(REPO, '.cache/helm/bin/helm');
+const HELM = process.env.HELM_BIN ?? path.join(REPO, '.cache/helm/bin/helm');
 export const VALUE_SETS = {
   default: [] as string[],
   gpu: [path.join(CHART, 'ci/gpu-values.yaml')],
@@ -50,7 +50,7 @@ export interface Run {
 }
 
 /** Runs a command; resolves with its exit code and output whatever the code. */
-export function run(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+function run(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     execFile(file, args, { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err && typeof (err as { code?: unknown }).code !== 'number') {

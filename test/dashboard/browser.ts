@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 
 /** Debian's Chromium (scripts/install.sh installs it). */
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function browserMissing(): string | undefined {

@@ -18,7 +18,7 @@ export type FakeStep =
 /** A step chosen per request, for tests that answer from what was asked. */
 export type FakeHandler = (request: RecordedRequest) => FakeStep | Promise<FakeStep>;
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;

@@ -26,7 +26,7 @@ function read(pid: number): Proc | undefined {
 }
 
 /** Every process on the machine now. */
-export function processes(): Proc[] {
+function processes(): Proc[] {
   const all: Proc[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;

@@ -14,7 +14,7 @@ export const run = promisify(execFile);
 export { freePort };
 
 /** A clock the test moves forward (retention, webhook backoff) without sleeping. */
-export class TestClock {
+class TestClock {
   offsetMs = 0;
   now = () => new Date(Date.now() + this.offsetMs);
   advance(ms: number): void {

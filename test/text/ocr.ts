@@ -99,7 +99,7 @@ interface VideoGeometry {
 const geometries = new Map<string, Promise<VideoGeometry>>();
 
 /** Width, height and frame rate of a file's video stream (probed once per file). */
-export function videoGeometry(mp4: string): Promise<VideoGeometry> {
+function videoGeometry(mp4: string): Promise<VideoGeometry> {
   let g = geometries.get(mp4);
   if (!g) {
     g = probe(mp4).then((p) => {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 
 /** A solid PNG as a data: URI. */
-export async function solidPng(color: string, size = 32): Promise<string> {
+async function solidPng(color: string, size = 32): Promise<string> {
   const bytes = await sharp({ create: { width: size, height: size, channels: 4, background: color } })
     .png()
     .toBuffer();

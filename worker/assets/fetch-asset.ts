@@ -22,7 +22,7 @@ export interface FetchedAsset {
 const MAX_BYTES = 50 * 1024 * 1024;
 
 /** Decodes a base64 (or percent-encoded) data: URI. */
-export function decodeDataUri(uri: string): FetchedAsset | undefined {
+function decodeDataUri(uri: string): FetchedAsset | undefined {
   const m = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s.exec(uri);
   if (!m) return undefined;
   const contentType = (m[1] || 'text/plain').toLowerCase();

@@ -17,7 +17,7 @@ import { planeCoefficients } from './yuv-layout.ts';
  * keep = 255 - alpha and add = 255 x the premultiplied value (clip * keep + add <= 255 * 255, so
  * the division by 255 is exact by shifts).
  */
-export interface PlaneOverlay {
+interface PlaneOverlay {
   runs: Int32Array;
   /** Opaque runs' bytes, in run order (a second array for V, chroma only). */
   bytes: Uint8Array;

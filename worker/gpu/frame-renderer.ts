@@ -39,7 +39,7 @@ export interface LayerState {
 }
 
 /** The scene coming in during a transition, drawn with the outgoing one and blended by `type`. */
-export interface IncomingScene {
+interface IncomingScene {
   background: [number, number, number];
   layers: LayerState[];
   type: TransitionType;

@@ -10,9 +10,9 @@ import { type FetchPolicy, fetchAsset } from '../assets/fetch-asset.ts';
 import { runFfmpeg } from '../ffmpeg-process.ts';
 
 /** Media types a video element accepts (the formats POST /v1/assets stores as video). */
-export const VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-matroska'];
+const VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-matroska'];
 /** Media types an audio source accepts; a video file's sound is fine too. */
-export const AUDIO_TYPES = [
+const AUDIO_TYPES = [
   'audio/mpeg',
   'audio/mp3',
   'audio/wav',
@@ -31,11 +31,11 @@ export const AUDIO_TYPES = [
 ];
 
 /** Media fetches may take longer than an image's: a minute, and up to what an upload may be (ASSET_MAX_BYTES). */
-export const MEDIA_TIMEOUT_MS = 60_000;
-export const MEDIA_MAX_BYTES = 100 * 1024 * 1024;
+const MEDIA_TIMEOUT_MS = 60_000;
+const MEDIA_MAX_BYTES = 100 * 1024 * 1024;
 /** A file that keeps ffprobe or the sound's decoding busy longer than this is refused (ASSET_INVALID). */
-export const PROBE_TIMEOUT_MS = 30_000;
-export const DECODE_TIMEOUT_MS = 120_000;
+const PROBE_TIMEOUT_MS = 30_000;
+const DECODE_TIMEOUT_MS = 120_000;
 
 /** The render's signal, or a time limit of its own: a hostile file cannot hold a render forever. */
 const bounded = (signal: AbortSignal | undefined, ms: number) =>

@@ -59,7 +59,7 @@ export function clipFilter(plan: VideoSourcePlan): string {
 }
 
 /** Builds ffmpeg's arguments for a decoder starting at or before `fromSec` (exported for tests). */
-export function decoderArgs(plan: VideoSourcePlan, fromSec: number, socket: string): string[] {
+function decoderArgs(plan: VideoSourcePlan, fromSec: number, socket: string): string[] {
   // yuv420p in the source's matrix, limited range: 1.5 bytes a pixel through the pipe, no colour
   // conversion here; the renderer converts (or, for a full-frame BT.709 backdrop, copies the planes).
   return [

@@ -25,7 +25,7 @@ import { canvasKit } from './canvaskit.ts';
  */
 
 /** The weight among `available` nearest to `wanted` (ties go to the heavier, as CSS does above 500). */
-export function nearestWeight(available: number[], wanted: number): number {
+function nearestWeight(available: number[], wanted: number): number {
   let best = available[0] ?? 400;
   for (const w of available) {
     const d = Math.abs(w - wanted);

@@ -455,7 +455,7 @@ export async function measure(text: string, style: TextStyle): Promise<number> {
 }
 
 /** A rectangle of a raster, in its pixels. */
-export interface RasterRect {
+interface RasterRect {
   x0: number;
   x1: number;
   y0: number;

@@ -23,7 +23,7 @@ export interface SpeechConfig {
 }
 
 /** The voice an element speaks with: its voiceId, else the espeak voice of its language. */
-export function voiceFor(el: VoiceElement): VoiceInfo {
+function voiceFor(el: VoiceElement): VoiceInfo {
   return (el.voiceId ? voiceById(el.voiceId) : undefined) ?? defaultVoiceFor(el.language ?? 'en-US');
 }
 

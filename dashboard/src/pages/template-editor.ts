@@ -7,7 +7,7 @@ import { go } from '../router.ts';
 import { type VariablesForm, variablesForm } from '../variables-form.ts';
 
 /** What a new template starts from: small, quick to render, one variable of each common kind. */
-export const STARTER = {
+const STARTER = {
   schema: 'v1',
   preset: '16:9',
   resolution: '480p',

@@ -68,6 +68,7 @@ function countingExecutor(executor: ExecutorPort, metrics: ApiMetrics): Executor
       metrics.rendersCreated.inc();
       return executor.submit(render);
     },
+    cancel: (render) => executor.cancel(render),
     close: () => executor.close(),
   };
 }

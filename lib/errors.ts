@@ -176,7 +176,13 @@ export const ERROR_CATALOG = {
     status: 409,
     exit: 55,
     title: 'Render cancelled',
-    doc: 'The render was stopped before it finished because its `Render` resource was deleted in the cluster (`kubectl delete render`). Nothing was charged and the reserved credits were released. Create the render again to run it.',
+    doc: 'The render was stopped before it finished: it was cancelled (`POST /v1/renders/{id}/cancel`, or Cancel in the dashboard), or its `Render` resource was deleted in the cluster (`kubectl delete render`). Nothing was charged and the reserved credits were released. Create the render again to run it.',
+  },
+  RENDER_NOT_CANCELLABLE: {
+    status: 409,
+    exit: 32,
+    title: 'Render already finished',
+    doc: 'Only a render that is `queued`, `preparing` or `rendering` can be cancelled; this one has finished (`done`, or `failed` for another reason) and stays as it is. Cancelling a render that is already cancelled is not an error: it answers the render unchanged.',
   },
   TTS_FAILED: {
     status: 502,

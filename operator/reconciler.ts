@@ -95,7 +95,8 @@ export class Reconciler {
     const log = this.deps.logger.child({ render: name });
     const lc = this.deps.lifecycle;
     if (a.cancel) {
-      if (await lifecycle.fail(lc, renderId, null, this.error('RENDER_CANCELLED', CANCELLED_MESSAGE))) {
+      const error = lifecycle.cancelledError(this.deps.publicBaseUrl, CANCELLED_MESSAGE);
+      if ((await lifecycle.cancel(lc, renderId, error))?.cancelled) {
         log.info('render cancelled: its Render was deleted');
       }
       return;

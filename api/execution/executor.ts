@@ -7,6 +7,12 @@ import type { RenderRow } from '../../store/types.ts';
  */
 export interface ExecutorPort {
   submit(render: RenderRow): Promise<void>;
+  /**
+   * Stops whatever runs a render that lifecycle.cancel has just ended (its row is failed
+   * RENDER_CANCELLED already): the in-process worker, or the Render and its Jobs. Like `submit`,
+   * it never fails the request: what it cannot do now is done by the executor that notices later.
+   */
+  cancel(render: RenderRow): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -16,5 +22,7 @@ export interface ExecutorPort {
  */
 export class QueueOnlyExecutor implements ExecutorPort {
   async submit(_render: RenderRow): Promise<void> {}
+  /** Nothing runs here; whatever claims renders from the database sees the row failed. */
+  async cancel(_render: RenderRow): Promise<void> {}
   async close(): Promise<void> {}
 }

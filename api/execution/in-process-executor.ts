@@ -3,7 +3,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { jitteredDelay, LOOP_BACKOFF, retryTransient } from '../../lib/backoff.ts';
-import { type ErrorCode, errorBody } from '../../lib/errors.ts';
+import { type ErrorBody, type ErrorCode, errorBody } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { isBuilt, ownModule } from '../../lib/module-path.ts';
 import { describeExit, SupervisedChild } from '../../lib/process/supervised-child.ts';
@@ -13,6 +13,7 @@ import type { Database } from '../../store/database.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
 import { type AttemptOutcome, decideOutcome, stoppedUnexpectedly } from '../../store/lifecycle/decisions.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
+import { isTerminal } from '../../store/lifecycle/transitions.ts';
 import type { RenderRow } from '../../store/types.ts';
 import type { JobMessage, JobOutcome, JobProgress } from '../../worker/job-protocol.ts';
 import type { ExecutorPort } from './executor.ts';
@@ -56,8 +57,18 @@ interface WorkerProcess {
 interface Running {
   render: lifecycle.LeasedRender;
   child: WorkerProcess['child'];
+  attempt: Attempt;
   outcome: Promise<void>;
 }
+
+/** One attempt's own state, which its supervision reads. */
+interface Attempt {
+  /** Its render was finished by someone else (cancelled): its worker is being stopped. */
+  cancelled: boolean;
+}
+
+/** How long a worker stopped for a cancellation has to clean up (SIGTERM) before it is killed. */
+const CANCEL_GRACE_MS = 5_000;
 
 /** A worker is replaced after this many renders, so a slow leak in one cannot grow for ever. */
 const JOBS_PER_WORKER = 50;
@@ -90,6 +101,11 @@ export class InProcessExecutor implements ExecutorPort {
   private readonly giveUp = new AbortController();
   private loop: Promise<void> | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
+  /** Stops following the renders' changes (set by start). */
+  private unsubscribe: Promise<(() => Promise<void>) | undefined> | undefined;
+  /** Renders whose row is being read to tell whether they were finished elsewhere, and those to read again after. */
+  private readonly checking = new Set<string>();
+  private readonly checkAgain = new Set<string>();
 
   constructor(private readonly opts: InProcessExecutorOptions) {
     this.concurrency = opts.concurrency ?? availableParallelism();
@@ -118,6 +134,17 @@ export class InProcessExecutor implements ExecutorPort {
   start(): void {
     if (this.loop) return;
     void this.warm();
+    // A render cancelled by any process (lifecycle.cancel) shows as a change of its row: this
+    // process publishes its own, and on PostgreSQL every process's arrive by LISTEN.
+    this.unsubscribe = this.opts.db.renderChanges
+      .subscribe((id) => {
+        for (const running of id === null ? this.running.keys() : [id]) void this.checkFinished(running);
+      })
+      .catch((err: unknown) => {
+        // Heartbeats and progress reports still find a cancelled render, only later.
+        this.opts.logger.warn({ err }, 'following render changes failed; cancellations are noticed by heartbeat');
+        return undefined;
+      });
     this.loop = this.claimLoop();
     this.sweepTimer = setInterval(() => void this.failAbandoned(), this.leaseMs);
     this.sweepTimer.unref();
@@ -140,6 +167,60 @@ export class InProcessExecutor implements ExecutorPort {
 
   async submit(_render: RenderRow): Promise<void> {
     this.wake?.();
+  }
+
+  /** Stops the worker of a render cancelled here (one cancelled by another process arrives as a change). */
+  async cancel(render: RenderRow): Promise<void> {
+    await this.checkFinished(render.id);
+  }
+
+  /**
+   * After a change of a render this executor runs: was it finished by someone else (cancelled)?
+   * One read per render at a time; a change that arrives during a read is read again after it,
+   * so none is missed.
+   */
+  private async checkFinished(id: string): Promise<void> {
+    if (this.checking.has(id)) {
+      this.checkAgain.add(id);
+      return;
+    }
+    this.checking.add(id);
+    try {
+      await this.stopIfFinished(id);
+    } catch (err) {
+      this.opts.logger.warn({ err, renderId: id }, 'reading whether a render was cancelled failed');
+    } finally {
+      this.checking.delete(id);
+      if (this.checkAgain.delete(id)) void this.checkFinished(id);
+    }
+  }
+
+  /**
+   * Whether a render this executor runs was finished by someone else (cancelled): its row says
+   * so, and then its worker is stopped (once). True when it was.
+   */
+  private async stopIfFinished(id: string): Promise<boolean> {
+    const running = this.running.get(id);
+    if (!running) return false;
+    if (running.attempt.cancelled) return true;
+    const row = await lifecycle.state(this.deps, id);
+    if (!row || !isTerminal(row.status) || this.running.get(id) !== running) return false;
+    if (!running.attempt.cancelled) this.stopCancelled(running, (row.error as ErrorBody | null)?.code);
+    return true;
+  }
+
+  /**
+   * Stops the worker of a cancelled render: SIGTERM first, so that it aborts the render and
+   * removes its own temporary files, then SIGKILL if it has not exited after CANCEL_GRACE_MS.
+   * Its call then rejects, and supervise() records nothing more (the cancellation did).
+   */
+  private stopCancelled(running: Running, code: string | undefined): void {
+    running.attempt.cancelled = true;
+    const { child, render } = running;
+    this.opts.logger.info({ renderId: render.id, code }, 'render finished elsewhere (cancelled); stopping its worker');
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), CANCEL_GRACE_MS);
+    void child.exited.then(() => clearTimeout(killer));
   }
 
   /** Number of renders this executor is running now. */
@@ -243,7 +324,8 @@ export class InProcessExecutor implements ExecutorPort {
     const output = path.join(this.opts.scratchDir, `${render.id}.${render.attempts}-${lease.attemptId}.mp4`);
     const worker = this.idle.pop() ?? this.spawnWorker();
     worker.jobs++;
-    const outcome = this.supervise(render, lease, worker, output, log)
+    const attempt: Attempt = { cancelled: false };
+    const outcome = this.supervise(render, lease, worker, attempt, output, log)
       .catch((err: unknown) => {
         // Only a non-transient error gets here (a transient one is waited out): the render keeps
         // its lease, which expires, and it is claimed again; nothing may take the process down.
@@ -252,9 +334,11 @@ export class InProcessExecutor implements ExecutorPort {
       .finally(async () => {
         this.running.delete(render.id);
         await removeAttemptFiles(output);
+        // The pool replaces a worker stopped for a cancellation, so the next render finds one warm.
+        if (attempt.cancelled && !this.draining) void this.warm();
         this.wake?.();
       });
-    this.running.set(render.id, { render, child: worker.child, outcome });
+    this.running.set(render.id, { render, child: worker.child, attempt, outcome });
     log.info('render started');
   }
 
@@ -262,6 +346,7 @@ export class InProcessExecutor implements ExecutorPort {
     render: lifecycle.LeasedRender,
     lease: lifecycle.Lease,
     worker: WorkerProcess,
+    attempt: Attempt,
     output: string,
     log: Logger,
   ): Promise<void> {
@@ -272,10 +357,15 @@ export class InProcessExecutor implements ExecutorPort {
     const heartbeat = setInterval(() => {
       lifecycle.heartbeat(this.deps, render.id, lease).then(
         (held) => {
-          if (!held && child.state !== 'exited') {
-            log.warn('lease lost; stopping the worker');
-            child.kill('SIGKILL');
-          }
+          if (held || child.state === 'exited' || attempt.cancelled) return;
+          // Cancelled: stopped so that it cleans up. Taken by another claim: killed at once.
+          void this.stopIfFinished(render.id)
+            .catch(() => false)
+            .then((finished) => {
+              if (finished || child.state === 'exited') return;
+              log.warn('lease lost; stopping the worker');
+              child.kill('SIGKILL');
+            });
         },
         // An unreachable database is not a lost lease: the worker goes on, and the next beat
         // (or the outcome, retried until the database is back) tells whether we still hold it.
@@ -309,7 +399,10 @@ export class InProcessExecutor implements ExecutorPort {
                 durationSec: m.durationSec,
               })
               .then(
-                () => undefined,
+                // Refused: the render is no longer this attempt's (cancelled, or its lease lost).
+                (held) => {
+                  if (!held) void this.checkFinished(render.id);
+                },
                 (err: unknown) => log.warn({ err }, 'progress report not recorded'),
               ),
           );
@@ -320,7 +413,7 @@ export class InProcessExecutor implements ExecutorPort {
     }
     clearInterval(heartbeat);
     // A worker that answered and is still healthy goes back to the pool for the next render.
-    if (result && child.connected && !this.draining && worker.jobs < JOBS_PER_WORKER) {
+    if (result && child.connected && !this.draining && !attempt.cancelled && worker.jobs < JOBS_PER_WORKER) {
       this.idle.push(worker);
     } else if (child.state !== 'exited') {
       child.disconnect();
@@ -336,12 +429,16 @@ export class InProcessExecutor implements ExecutorPort {
       attempt: render.attempts,
       maxAttempts: this.maxAttempts,
       stopping: this.stopping.has(render.id),
+      cancelled: attempt.cancelled,
       detail: `${exit ? describeExit(exit) : (crash as Error)?.message}${tail ? `: ${tail}` : ''}`,
     });
     const died = { code: exit?.code, signal: exit?.signal, stderr: child.stderrTail() };
     switch (decision.action) {
       case 'complete':
         await this.finish(render, lease, output, result as Extract<JobOutcome, { type: 'done' }>, log);
+        break;
+      case 'cancelled':
+        log.info({ exit: exit && describeExit(exit) }, 'render cancelled; its worker stopped');
         break;
       case 'hand-back':
         await this.record('hand-back', log, () => lifecycle.release(this.deps, render.id, lease));
@@ -413,8 +510,19 @@ export class InProcessExecutor implements ExecutorPort {
     );
     this.stats.done++;
     this.stats.renderMs += done.renderMs;
-    if (completed) log.info({ durationSec: done.durationSec, renderMs: done.renderMs }, 'render done');
-    else log.warn('render finished after its lease was lost; the other holder owns it');
+    if (completed) {
+      log.info({ durationSec: done.durationSec, renderMs: done.renderMs }, 'render done');
+      return;
+    }
+    // Refused: cancelled while it was stored (its output is nobody's), or another holder's now.
+    const row = await lifecycle.state(this.deps, render.id).catch(() => undefined);
+    if (row?.status === 'failed') {
+      log.info(
+        { code: (row.error as ErrorBody | null)?.code },
+        'render finished elsewhere (cancelled) as its output was stored; deleted',
+      );
+      await this.opts.objects.delete(key).catch((err: unknown) => log.warn({ err }, 'deleting the output failed'));
+    } else log.warn('render finished after its lease was lost; the other holder owns it');
   }
 
   /**
@@ -427,6 +535,8 @@ export class InProcessExecutor implements ExecutorPort {
     for (const { child } of this.idle.splice(0)) child.disconnect();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     await this.loop;
+    const unsubscribe = await this.unsubscribe;
+    await unsubscribe?.().catch((err: unknown) => this.opts.logger.warn({ err }, 'unsubscribing from changes failed'));
     const all = Promise.all([...this.running.values()].map((r) => r.outcome));
     const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), this.drainMs).unref());
     if ((await Promise.race([all.then(() => 'done' as const), timer])) === 'timeout') {

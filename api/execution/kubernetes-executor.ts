@@ -1,6 +1,5 @@
 import { jitteredDelay, LOOP_BACKOFF } from '../../lib/backoff.ts';
-import { errorBody } from '../../lib/errors.ts';
-import { isAlreadyExists, type RendersClient } from '../../lib/kube/client.ts';
+import { isAlreadyExists, isNotFound, type RendersClient } from '../../lib/kube/client.ts';
 import { movieObject, renderResource, renderResourceName } from '../../lib/kube/render-resource.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
@@ -47,8 +46,10 @@ export class KubernetesExecutor implements ExecutorPort {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private closed = false;
-  /** Renders being created for requests (each call is bounded by the client's timeout). */
-  private readonly creating = new Set<Promise<void>>();
+  /** Renders being created for requests, by render id (each call is bounded by the client's timeout). */
+  private readonly creating = new Map<string, Promise<void>>();
+  /** Renders being deleted for cancellations. */
+  private readonly deleting = new Set<Promise<void>>();
   private failures = 0;
   private readonly now: () => Date;
 
@@ -68,8 +69,33 @@ export class KubernetesExecutor implements ExecutorPort {
           'creating the Render failed; it stays queued and is created when the apiserver answers',
         );
       })
-      .finally(() => this.creating.delete(creating));
-    this.creating.add(creating);
+      .finally(() => this.creating.delete(render.id));
+    this.creating.set(render.id, creating);
+  }
+
+  /**
+   * Deletes the Render of a cancelled render in the background (its Jobs, owned by it, go with it;
+   * the operator, finding it deleted and the row finished, does nothing more). A Render still
+   * being created for it is deleted once it exists. If the apiserver cannot be reached, the
+   * operator stops the Jobs at its next pass over the Render (its row is failed: decide()'s
+   * deleteJobs), and never creates one for a finished row.
+   */
+  async cancel(render: RenderRow): Promise<void> {
+    const name = renderResourceName(render.id);
+    const deleting = (async () => {
+      await this.creating.get(render.id);
+      await this.opts.renders.delete(name).catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      });
+    })()
+      .catch((err: unknown) => {
+        this.opts.logger.warn(
+          { err, renderId: render.id },
+          'deleting the Render of a cancelled render failed; the operator stops its Jobs',
+        );
+      })
+      .finally(() => this.deleting.delete(deleting));
+    this.deleting.add(deleting);
   }
 
   /** Stores the movie and creates the Render; an existing Render (a retry) is fine. */
@@ -139,9 +165,9 @@ export class KubernetesExecutor implements ExecutorPort {
     if (created) this.opts.logger.info({ created }, 'created Renders for queued renders that had none');
     for (const id of started) {
       if (existing.has(renderResourceName(id))) continue;
-      // Without a lease: whatever holds it, the render can no longer finish. Once only.
-      const error = errorBody(this.opts.publicBaseUrl ?? '', 'RENDER_CANCELLED', RENDER_GONE_MESSAGE);
-      if (await lifecycle.fail({ db: this.opts.db, now: this.now }, id, null, error)) {
+      // Whatever holds it, the render can no longer finish. Once only.
+      const error = lifecycle.cancelledError(this.opts.publicBaseUrl ?? '', RENDER_GONE_MESSAGE);
+      if ((await lifecycle.cancel({ db: this.opts.db, now: this.now }, id, error))?.cancelled) {
         this.opts.logger.warn({ renderId: id }, 'render cancelled: its Render is gone; credits released');
       }
     }
@@ -151,6 +177,6 @@ export class KubernetesExecutor implements ExecutorPort {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    await Promise.all([this.running, ...this.creating]);
+    await Promise.all([this.running, ...this.creating.values(), ...this.deleting]);
   }
 }

@@ -17,6 +17,7 @@ describe('decideOutcome', () => {
     attempt: 1,
     maxAttempts: 2,
     stopping: false,
+    cancelled: false,
     ...over,
   });
   const interrupted = (times: number, detail?: string): OutcomeDecision => ({
@@ -24,6 +25,7 @@ describe('decideOutcome', () => {
     cause: 'interrupted',
     error: { code: 'INTERNAL', message: stoppedUnexpectedly(times, detail) },
   });
+  const cancelled: OutcomeDecision = { action: 'cancelled' };
   const cases: [string, AttemptReport, OutcomeDecision][] = [
     ['done: complete', report({ outcome: 'done' }), { action: 'complete' }],
     ['done on the last attempt: complete', report({ outcome: 'done', attempt: 2 }), { action: 'complete' }],
@@ -50,6 +52,19 @@ describe('decideOutcome', () => {
       'crashed on the last attempt while draining: handed back, not failed',
       report({ outcome: 'crashed', attempt: 2, stopping: true }),
       { action: 'hand-back' },
+    ],
+    ['cancelled, stopped without an answer: nothing more', report({ outcome: 'crashed', cancelled: true }), cancelled],
+    [
+      'cancelled, on the last attempt: not failed INTERNAL',
+      report({ outcome: 'crashed', attempt: 2, cancelled: true }),
+      cancelled,
+    ],
+    ['cancelled as it finished: the output is not kept', report({ outcome: 'done', cancelled: true }), cancelled],
+    ['cancelled as it failed: its error is not recorded', report({ outcome: 'failed', cancelled: true }), cancelled],
+    [
+      'cancelled while draining: not handed back',
+      report({ outcome: 'crashed', stopping: true, cancelled: true }),
+      cancelled,
     ],
   ];
   for (const [name, input, want] of cases) {

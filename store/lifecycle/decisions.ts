@@ -41,6 +41,8 @@ export interface AttemptReport {
   maxAttempts: number;
   /** The executor is draining and stopped this worker itself. */
   stopping: boolean;
+  /** The render was cancelled (lifecycle.cancel recorded it) and the executor stopped its worker. */
+  cancelled: boolean;
   /** What is known of a crash (exit code, the tail of stderr), for the message. */
   detail?: string | undefined;
 }
@@ -55,15 +57,19 @@ export type OutcomeDecision =
   /** Run it again from the start at once: lifecycle.retryAfterCrash. */
   | { action: 'retry' }
   /** Give it back unfailed, the attempt returned, for another executor: lifecycle.release. */
-  | { action: 'hand-back' };
+  | { action: 'hand-back' }
+  /** Nothing to record: the render was cancelled, and its output (if any) is not kept. */
+  | { action: 'cancelled' };
 
 /**
- * What an attempt's end means. A finished output is always kept, even while draining; a render
+ * What an attempt's end means. A cancelled render records nothing more, whatever its worker
+ * answered (the cancellation ended it). A finished output is always kept, even while draining; a render
  * stopped by its own draining executor is handed back whatever the worker said on its way out
  * (a SIGTERM may surface as an error); the worker's own error is final; a crash is retried while
  * attempts are left, then fails with INTERNAL.
  */
 export function decideOutcome(report: AttemptReport): OutcomeDecision {
+  if (report.cancelled) return { action: 'cancelled' };
   if (report.outcome === 'done') return { action: 'complete' };
   if (report.stopping) return { action: 'hand-back' };
   if (report.outcome === 'failed') return { action: 'fail', cause: 'worker' };

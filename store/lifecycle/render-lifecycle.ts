@@ -1,7 +1,7 @@
-import type { ErrorBody } from '../../lib/errors.ts';
+import { type ErrorBody, errorBody } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Database, Queryable } from '../database.ts';
-import type { Plan, RenderRow } from '../types.ts';
+import type { Owner, Plan, RenderRow } from '../types.ts';
 import type { CompletedOutput } from './decisions.ts';
 import { priceRender } from './pricing.ts';
 import { outputExpiry } from './retention.ts';
@@ -230,15 +230,66 @@ export async function fail(deps: LifecycleDeps, id: string, lease: Lease | null,
   const now = deps.now();
   const changed = await deps.db.sql.begin(async (tx) => {
     if (!(await lockHeld(tx, id, lease))) return false;
-    const [failed] = await tx<RenderRow[]>`
-      UPDATE renders SET status = 'failed', error = ${tx.json(error as never)}, reserved_credits = 0, charged_credits = 0,
-        lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
-      WHERE id = ${id} RETURNING *`;
-    await enqueueWebhook(tx, failed as RenderRow, 'render.failed', now);
+    await failLocked(tx, id, error, now);
     return true;
   });
   if (changed) deps.observer?.failed(id, error.code, now);
   return announce(deps, id, changed);
+}
+
+/** The failing statement of fail() and cancel(), on a row this transaction has locked unfinished. */
+async function failLocked(tx: Queryable, id: string, error: ErrorBody, now: Date): Promise<RenderRow> {
+  const [failed] = await tx<RenderRow[]>`
+    UPDATE renders SET status = 'failed', error = ${tx.json(error as never)}, reserved_credits = 0, charged_credits = 0,
+      lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
+    WHERE id = ${id} RETURNING *`;
+  await enqueueWebhook(tx, failed as RenderRow, 'render.failed', now);
+  return failed as RenderRow;
+}
+
+/** A RENDER_CANCELLED error: why the render was cancelled is its message. */
+type CancelledError = ErrorBody & { code: 'RENDER_CANCELLED' };
+
+/** The error of a render cancelled for `message`, its docsUrl under `publicBaseUrl`. */
+export function cancelledError(publicBaseUrl: string, message: string): CancelledError {
+  return { ...errorBody(publicBaseUrl, 'RENDER_CANCELLED', message), code: 'RENDER_CANCELLED' };
+}
+
+export interface CancelResult {
+  /** This call ended the render; false when it had finished before (done, or failed: cancelled or not). */
+  cancelled: boolean;
+  /** The render as it is now. */
+  render: RenderRow;
+}
+
+/**
+ * Cancels a render that has not finished (queued, preparing or rendering), whoever holds it: it
+ * fails as fail() fails one (the error recorded, nothing charged, the reservation released, the
+ * render.failed outbox row) and its lease ends with it, so its holder's heartbeat, progress and
+ * outcome are refused from now on (a late `complete` can never make it done). The one way a
+ * render is cancelled: through the API, by deleting its Render (the operator), or because its
+ * Render is gone (the API's resync). `owner` limits it to one account's renders of one key mode
+ * (the API); undefined when there is no such render. A finished render is answered as it is.
+ */
+export async function cancel(
+  deps: LifecycleDeps,
+  id: string,
+  error: CancelledError,
+  owner?: Owner,
+): Promise<CancelResult | undefined> {
+  const now = deps.now();
+  const result = await deps.db.sql.begin(async (tx): Promise<CancelResult | undefined> => {
+    const [row] = await tx<RenderRow[]>`
+      SELECT * FROM renders
+      WHERE id = ${id} ${owner ? tx`AND account_id = ${owner.accountId} AND mode = ${owner.mode}` : tx``}
+      FOR UPDATE`;
+    if (!row) return undefined;
+    if (isTerminal(row.status)) return { cancelled: false, render: row };
+    return { cancelled: true, render: await failLocked(tx, id, error, now) };
+  });
+  if (result?.cancelled) deps.observer?.failed(id, error.code, now);
+  announce(deps, id, result?.cancelled === true);
+  return result;
 }
 
 /**

@@ -32,6 +32,7 @@ const key: IdRoute = {
 const ID_ROUTES: Record<string, IdRoute> = {
   '/v1/renders/:id': render,
   '/v1/renders/:id/movie': render,
+  '/v1/renders/:id/cancel': render,
   '/v1/templates/:id': template,
   '/v1/templates/:id/renders': template,
   '/v1/scripts/:id': script,

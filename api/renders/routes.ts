@@ -4,6 +4,7 @@ import { getRender, listRenders } from '../../store/renders-repo.ts';
 import type { RenderStatus } from '../../store/types.ts';
 import { requireAuth } from '../auth/require-auth.ts';
 import { errorResponses, IdempotencyHeader, IdParams } from '../http/schemas.ts';
+import { cancelRender } from './cancel-render.ts';
 import { createRender } from './create-render.ts';
 import { RenderCache } from './render-cache.ts';
 import { type RenderResource, renderResource } from './render-resource.ts';
@@ -125,6 +126,25 @@ const renders: FastifyPluginAsyncTypebox = async (app) => {
       const resource = renderResource(row, app.links);
       cache.set(resource, auth, generation, app.now().getTime());
       return resource;
+    },
+  );
+
+  app.post(
+    '/renders/:id/cancel',
+    {
+      schema: {
+        operationId: 'cancelRender',
+        tags: ['renders'],
+        summary: 'Cancel a render',
+        description:
+          'A queued, preparing or rendering render ends `failed` with `error.code` RENDER_CANCELLED: nothing is charged, its reserved credits are released, `render.failed` goes to its webhook, and its worker (or its Render and Jobs in a cluster) is stopped. Answers the render as it now is. Cancelling a cancelled render answers it unchanged; any other finished render is RENDER_NOT_CANCELLABLE.',
+        params: IdParams,
+        response: { 200: RenderResourceSchema, ...errorResponses('NOT_FOUND', 'RENDER_NOT_CANCELLABLE') },
+      },
+    },
+    async (request) => {
+      const auth = requireAuth(request);
+      return renderResource(await cancelRender(app, auth, request.params.id), app.links);
     },
   );
 };

@@ -76,6 +76,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/renders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a render
+         * @description A queued, preparing or rendering render ends `failed` with `error.code` RENDER_CANCELLED: nothing is charged, its reserved credits are released, `render.failed` goes to its webhook, and its worker (or its Render and Jobs in a cluster) is stopped. Answers the render as it now is. Cancelling a cancelled render answers it unchanged; any other finished render is RENDER_NOT_CANCELLABLE.
+         */
+        post: operations["cancelRender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/templates": {
         parameters: {
             query?: never;
@@ -427,7 +447,7 @@ export interface components {
                  * @description Stable, machine-matchable code.
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
+                code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "RENDER_NOT_CANCELLABLE" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
                 message: string;
                 /** @description Exact JSON path of the offending field. */
                 path?: string;
@@ -440,7 +460,7 @@ export interface components {
                  * @description Stable, machine-matchable code.
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
+                code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "RENDER_NOT_CANCELLABLE" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
                 message: string;
                 /** @description Exact JSON path of the offending field. */
                 path?: string;
@@ -1103,7 +1123,7 @@ export interface operations {
                                  * @description Stable, machine-matchable code.
                                  * @enum {string}
                                  */
-                                code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
+                                code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "RENDER_NOT_CANCELLABLE" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
                                 message: string;
                                 /** @description Exact JSON path of the offending field. */
                                 path?: string;
@@ -1257,7 +1277,7 @@ export interface operations {
                              * @description Stable, machine-matchable code.
                              * @enum {string}
                              */
-                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
+                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "RENDER_NOT_CANCELLABLE" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
                             message: string;
                             /** @description Exact JSON path of the offending field. */
                             path?: string;
@@ -1299,7 +1319,7 @@ export interface operations {
                              * @description Stable, machine-matchable code.
                              * @enum {string}
                              */
-                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
+                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "RENDER_NOT_CANCELLABLE" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
                             message: string;
                             /** @description Exact JSON path of the offending field. */
                             path?: string;
@@ -1437,7 +1457,7 @@ export interface operations {
                              * @description Stable, machine-matchable code.
                              * @enum {string}
                              */
-                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
+                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "RENDER_NOT_CANCELLABLE" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
                             message: string;
                             /** @description Exact JSON path of the offending field. */
                             path?: string;
@@ -1477,6 +1497,126 @@ export interface operations {
             };
             /** @description Error envelope; codes: NOT_FOUND. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: INTERNAL. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope of any status not listed, e.g. 405 METHOD_NOT_ALLOWED for a method the path does not serve, or 503 SERVICE_UNAVAILABLE (with Retry-After) while the database cannot be reached. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (429 and 503). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancelRender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A render as the API shows it: every field present, explicit nulls (docs/api.md, The render resource). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        status: "queued" | "preparing" | "rendering" | "done" | "failed";
+                        progress: number;
+                        draft: boolean;
+                        watermark: boolean;
+                        /** Format: uri */
+                        outputUrl: string | null;
+                        /** Format: date-time */
+                        expiresAt: string | null;
+                        error: {
+                            /**
+                             * @description Stable, machine-matchable code.
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "RENDER_NOT_CANCELLABLE" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
+                            message: string;
+                            /** @description Exact JSON path of the offending field. */
+                            path?: string;
+                            /** Format: uri */
+                            docsUrl: string;
+                        } | null;
+                        durationSec: number | null;
+                        meteredMinutes: number | null;
+                        fps: number;
+                        templateId: string | null;
+                        /** Format: uri */
+                        webhookUrl: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Error envelope; codes: VALIDATION_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: RENDER_NOT_CANCELLABLE. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2125,7 +2265,7 @@ export interface operations {
                              * @description Stable, machine-matchable code.
                              * @enum {string}
                              */
-                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
+                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "RENDER_NOT_CANCELLABLE" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
                             message: string;
                             /** @description Exact JSON path of the offending field. */
                             path?: string;
@@ -2167,7 +2307,7 @@ export interface operations {
                              * @description Stable, machine-matchable code.
                              * @enum {string}
                              */
-                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
+                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "RENDER_NOT_CANCELLABLE" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
                             message: string;
                             /** @description Exact JSON path of the offending field. */
                             path?: string;
@@ -2968,7 +3108,7 @@ export interface operations {
                              * @description Stable, machine-matchable code.
                              * @enum {string}
                              */
-                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
+                            code: "VALIDATION_ERROR" | "SCHEMA_INVALID" | "UNSUPPORTED_SCHEMA_VERSION" | "ELEMENT_ID_DUPLICATE" | "SCENE_ID_DUPLICATE" | "SCENE_EMPTY" | "VARIABLE_MISSING" | "VARIABLE_TYPE_MISMATCH" | "VARIABLE_UNDECLARED" | "UNAUTHORIZED" | "INSUFFICIENT_CREDITS" | "WEBHOOKS_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_REUSED" | "OUTPUT_EXPIRED" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "ASSET_UNREACHABLE" | "ASSET_INVALID" | "RATE_LIMITED" | "CONCURRENCY_LIMIT" | "INTERNAL" | "SERVICE_UNAVAILABLE" | "STORAGE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "RENDER_FAILED" | "RENDER_CANCELLED" | "RENDER_NOT_CANCELLABLE" | "TTS_FAILED" | "LLM_FAILED" | "VARIABLE_UNUSED" | "TEXT_GLYPH_MISSING";
                             message: string;
                             /** @description Exact JSON path of the offending field. */
                             path?: string;

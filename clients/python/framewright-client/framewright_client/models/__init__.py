@@ -2,6 +2,10 @@
 
 from .asset_resource import AssetResource
 from .asset_resource_kind import AssetResourceKind
+from .cancel_render_response_200 import CancelRenderResponse200
+from .cancel_render_response_200_error_type_0 import CancelRenderResponse200ErrorType0
+from .cancel_render_response_200_error_type_0_code import CancelRenderResponse200ErrorType0Code
+from .cancel_render_response_200_status import CancelRenderResponse200Status
 from .check_template_body import CheckTemplateBody
 from .check_template_response_200 import CheckTemplateResponse200
 from .check_template_response_200_errors_item import CheckTemplateResponse200ErrorsItem
@@ -221,6 +225,10 @@ from .voice_engine_type_1 import VoiceEngineType1
 __all__ = (
     "AssetResource",
     "AssetResourceKind",
+    "CancelRenderResponse200",
+    "CancelRenderResponse200ErrorType0",
+    "CancelRenderResponse200ErrorType0Code",
+    "CancelRenderResponse200Status",
     "CheckTemplateBody",
     "CheckTemplateResponse200",
     "CheckTemplateResponse200ErrorsItem",

@@ -1,0 +1,233 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.cancel_render_response_200_status import (
+    CancelRenderResponse200Status,
+    check_cancel_render_response_200_status,
+)
+
+if TYPE_CHECKING:
+    from ..models.cancel_render_response_200_error_type_0 import CancelRenderResponse200ErrorType0
+
+
+T = TypeVar("T", bound="CancelRenderResponse200")
+
+
+@_attrs_define
+class CancelRenderResponse200:
+    """A render as the API shows it: every field present, explicit nulls (docs/api.md, The render resource).
+
+    Attributes:
+        id (str):
+        status (CancelRenderResponse200Status):
+        progress (int):
+        draft (bool):
+        watermark (bool):
+        output_url (None | str):
+        expires_at (datetime.datetime | None):
+        error (CancelRenderResponse200ErrorType0 | None):
+        duration_sec (float | None):
+        metered_minutes (float | None):
+        fps (int):
+        template_id (None | str):
+        webhook_url (None | str):
+        created_at (datetime.datetime):
+        updated_at (datetime.datetime):
+    """
+
+    id: str
+    status: CancelRenderResponse200Status
+    progress: int
+    draft: bool
+    watermark: bool
+    output_url: None | str
+    expires_at: datetime.datetime | None
+    error: CancelRenderResponse200ErrorType0 | None
+    duration_sec: float | None
+    metered_minutes: float | None
+    fps: int
+    template_id: None | str
+    webhook_url: None | str
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.cancel_render_response_200_error_type_0 import CancelRenderResponse200ErrorType0  # noqa: PLC0415
+
+        id = self.id
+
+        status: str = self.status
+
+        progress = self.progress
+
+        draft = self.draft
+
+        watermark = self.watermark
+
+        output_url: None | str
+        output_url = self.output_url
+
+        expires_at: None | str
+        if isinstance(self.expires_at, datetime.datetime):
+            expires_at = self.expires_at.isoformat()
+        else:
+            expires_at = self.expires_at
+
+        error: dict[str, Any] | None
+        if isinstance(self.error, CancelRenderResponse200ErrorType0):
+            error = self.error.to_dict()
+        else:
+            error = self.error
+
+        duration_sec: float | None
+        duration_sec = self.duration_sec
+
+        metered_minutes: float | None
+        metered_minutes = self.metered_minutes
+
+        fps = self.fps
+
+        template_id: None | str
+        template_id = self.template_id
+
+        webhook_url: None | str
+        webhook_url = self.webhook_url
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "id": id,
+                "status": status,
+                "progress": progress,
+                "draft": draft,
+                "watermark": watermark,
+                "outputUrl": output_url,
+                "expiresAt": expires_at,
+                "error": error,
+                "durationSec": duration_sec,
+                "meteredMinutes": metered_minutes,
+                "fps": fps,
+                "templateId": template_id,
+                "webhookUrl": webhook_url,
+                "createdAt": created_at,
+                "updatedAt": updated_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.cancel_render_response_200_error_type_0 import CancelRenderResponse200ErrorType0  # noqa: PLC0415
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        status = check_cancel_render_response_200_status(d.pop("status"))
+
+        progress = d.pop("progress")
+
+        draft = d.pop("draft")
+
+        watermark = d.pop("watermark")
+
+        def _parse_output_url(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        output_url = _parse_output_url(d.pop("outputUrl"))
+
+        def _parse_expires_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                expires_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return expires_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        expires_at = _parse_expires_at(d.pop("expiresAt"))
+
+        def _parse_error(data: object) -> CancelRenderResponse200ErrorType0 | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                error_type_0 = CancelRenderResponse200ErrorType0.from_dict(data)
+
+                return error_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CancelRenderResponse200ErrorType0 | None, data)
+
+        error = _parse_error(d.pop("error"))
+
+        def _parse_duration_sec(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        duration_sec = _parse_duration_sec(d.pop("durationSec"))
+
+        def _parse_metered_minutes(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        metered_minutes = _parse_metered_minutes(d.pop("meteredMinutes"))
+
+        fps = d.pop("fps")
+
+        def _parse_template_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        template_id = _parse_template_id(d.pop("templateId"))
+
+        def _parse_webhook_url(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        webhook_url = _parse_webhook_url(d.pop("webhookUrl"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
+
+        cancel_render_response_200 = cls(
+            id=id,
+            status=status,
+            progress=progress,
+            draft=draft,
+            watermark=watermark,
+            output_url=output_url,
+            expires_at=expires_at,
+            error=error,
+            duration_sec=duration_sec,
+            metered_minutes=metered_minutes,
+            fps=fps,
+            template_id=template_id,
+            webhook_url=webhook_url,
+            created_at=created_at,
+            updated_at=updated_at,
+        )
+
+        return cancel_render_response_200

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.cancel_render_response_200_error_type_0_code import (
+    CancelRenderResponse200ErrorType0Code,
+    check_cancel_render_response_200_error_type_0_code,
+)
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="CancelRenderResponse200ErrorType0")
+
+
+@_attrs_define
+class CancelRenderResponse200ErrorType0:
+    """
+    Attributes:
+        code (CancelRenderResponse200ErrorType0Code): Stable, machine-matchable code.
+        message (str):
+        docs_url (str):
+        path (str | Unset): Exact JSON path of the offending field.
+    """
+
+    code: CancelRenderResponse200ErrorType0Code
+    message: str
+    docs_url: str
+    path: str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        code: str = self.code
+
+        message = self.message
+
+        docs_url = self.docs_url
+
+        path = self.path
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "code": code,
+                "message": message,
+                "docsUrl": docs_url,
+            }
+        )
+        if path is not UNSET:
+            field_dict["path"] = path
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        code = check_cancel_render_response_200_error_type_0_code(d.pop("code"))
+
+        message = d.pop("message")
+
+        docs_url = d.pop("docsUrl")
+
+        path = d.pop("path", UNSET)
+
+        cancel_render_response_200_error_type_0 = cls(
+            code=code,
+            message=message,
+            docs_url=docs_url,
+            path=path,
+        )
+
+        return cancel_render_response_200_error_type_0

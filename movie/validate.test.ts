@@ -195,6 +195,25 @@ const INVALID: [string, (d: Doc) => unknown, [string, string][]][] = [
     (d) => (d.soundtrack = { src: 'https://e.com/m.mp3', ducking: 1.5 }),
     [['VALIDATION_ERROR', 'soundtrack.ducking']],
   ],
+  [
+    'loudness target above -5 LUFS and ceiling under -9 dBTP',
+    (d) => (d.loudness = { target: -4, truePeak: -9.5 }),
+    [
+      ['VALIDATION_ERROR', 'loudness.target'],
+      ['VALIDATION_ERROR', 'loudness.truePeak'],
+    ],
+  ],
+  [
+    'loudness target under -70 LUFS, ceiling over 0 dBTP',
+    (d) => (d.loudness = { target: -71, truePeak: 0.5 }),
+    [
+      ['VALIDATION_ERROR', 'loudness.target'],
+      ['VALIDATION_ERROR', 'loudness.truePeak'],
+    ],
+  ],
+  ['loudness as a number', (d) => (d.loudness = -14), [['SCHEMA_INVALID', 'loudness']]],
+  ['loudness target as a string', (d) => (d.loudness = { target: '-14' }), [['SCHEMA_INVALID', 'loudness.target']]],
+  ['unknown loudness field', (d) => (d.loudness = { lufs: -14 }), [['SCHEMA_INVALID', 'loudness.lufs']]],
   ['bad background colour', (d) => (scene(d, 0).background = '#12345'), [['VALIDATION_ERROR', 'scenes[0].background']]],
   [
     'capitalised named colour',
@@ -596,6 +615,8 @@ describe('messages say what is wrong and what is allowed', () => {
     ['enum', (d) => (el(d, 0, 1).fit = 'x'), /fit must be one of "contain", "cover", "fill"; got "x"/],
     ['duplicate', (d) => (el(d, 1, 0).id = 'i1'), /element id "i1" is already used by scenes\[0\]\.elements\[1\]/],
     ['version', (d) => (d.schema = 'v0'), /schema "v0" is not a supported version; supported: v1/],
+    ['loudness target', (d) => (d.loudness = { target: -4 }), /^target must be a number from -70 to -5; got -4$/],
+    ['loudness kind', (d) => (d.loudness = 'loud'), /^loudness must be true, false or a loudness object; got "loud"$/],
     [
       'size',
       (d) => {
@@ -634,6 +655,7 @@ describe('valid documents', () => {
       fadeOut: 2.5,
       ducking: 0.4,
     },
+    loudness: { target: -16, truePeak: -1.5 },
     variables: {
       headline: { type: 'string', default: 'Hi', description: 'Main line' },
       size: { type: 'number', default: 40 },
@@ -766,6 +788,10 @@ describe('valid documents', () => {
     ['base of the corpus', base()],
     ['every field', everything],
     ['width and height', { ...minimalDoc(), preset: undefined, width: 1280, height: 720 }],
+    ['loudness off', { ...minimalDoc(), loudness: false }],
+    ['loudness at its defaults', { ...minimalDoc(), loudness: true }],
+    ['loudness at its bounds', { ...minimalDoc(), loudness: { target: -70, truePeak: -9 } }],
+    ['loudness target only', { ...minimalDoc(), loudness: { target: -5 } }],
     ['500 rich scenes', bigDoc(500)],
     [
       'element ending exactly at the scene end (float sum)',
@@ -797,6 +823,7 @@ describe('valid documents', () => {
       MovieV1,
       VariableDeclaration,
       Soundtrack,
+      Loudness,
       Transition,
     } = await import('./v1/schema.ts');
     const seen = (objs: Json[]) => new Set(objs.flatMap((o) => Object.keys(o)));
@@ -813,6 +840,7 @@ describe('valid documents', () => {
       ['video', VideoElement, seen(ofType('video'))],
       ['audio', AudioElement, seen(ofType('audio'))],
       ['soundtrack', Soundtrack, seen([everything.soundtrack as unknown as Json])],
+      ['loudness', Loudness, seen([everything.loudness as unknown as Json])],
       ['transition', Transition, seen(scenes.flatMap((sc) => (sc.transition ? [sc.transition as Json] : [])))],
       ['variable', VariableDeclaration, seen(Object.values(everything.variables) as Json[])],
     ];

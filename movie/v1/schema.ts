@@ -665,6 +665,38 @@ export const Soundtrack = Type.Object(
   },
 );
 
+/** The final mix's integrated loudness (LUFS) and true-peak ceiling (dBTP) when the movie names neither. */
+export const DEFAULT_LOUDNESS = { target: -14, truePeak: -1 } as const;
+
+export const Loudness = Type.Object(
+  {
+    target: Type.Optional(
+      Type.Number({
+        minimum: -70,
+        maximum: -5,
+        default: DEFAULT_LOUDNESS.target,
+        description:
+          "Integrated loudness of the whole mix in LUFS (EBU R128 / ITU-R BS.1770), as ffmpeg's ebur128 filter measures it. -14 suits streaming platforms, -23 broadcast, -16 podcasts.",
+      }),
+    ),
+    truePeak: Type.Optional(
+      Type.Number({
+        minimum: -9,
+        maximum: 0,
+        default: DEFAULT_LOUDNESS.truePeak,
+        description:
+          'Ceiling for the true peak (4x oversampled) in dBTP: a mix that would pass it at the target loudness is limited.',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'The final mix normalised to one integrated loudness, measured first and then gained (limited only where the true-peak ceiling requires).',
+    ...fw({ docName: 'loudness' }),
+  },
+);
+
 export const MovieV1 = Type.Object(
   {
     schema: Type.Literal('v1', { description: 'Schema version tag.', ...fw({ noPlaceholder: true }) }),
@@ -705,6 +737,12 @@ export const MovieV1 = Type.Object(
       }),
     ),
     soundtrack: Type.Optional(Soundtrack),
+    loudness: Type.Optional(
+      Type.Union([Type.Boolean(), Loudness], {
+        description: `Loudness normalisation of the final mix: on by default (${DEFAULT_LOUDNESS.target} LUFS, true peak at most ${DEFAULT_LOUDNESS.truePeak} dBTP); an object sets the target or the ceiling; false leaves the mix as mixed. A movie without sound has nothing to normalise.`,
+        ...fw({ expect: 'true, false or a loudness object', docDefault: 'on: -14 LUFS, -1 dBTP' }),
+      }),
+    ),
     variables: Type.Optional(
       Type.Record(Type.String({ pattern: VARIABLE_NAME_PATTERN }), VariableDeclaration, {
         maxProperties: LIMITS.variables,

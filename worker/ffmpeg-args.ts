@@ -151,24 +151,24 @@ export interface AudioInput {
   channels?: 1 | 2;
 }
 
+/** The mixed PCM as an ffmpeg input. */
+export function pcmInputArgs(audio: AudioInput): string[] {
+  return ['-f', 's16le', '-ar', String(audio.sampleRate), '-ac', String(audio.channels ?? 1), '-i', audio.file];
+}
+
 /**
  * The mixed PCM -> AAC in an MP4 (audio only). Run while the frames render, so the final mux only
  * copies streams. The fast coder: ~3x quicker than the default two-loop search (0.4 s against
  * 1.2 s for a minute of speech here), and speech at 128 kb/s does not need the search. A stereo
- * mix (music, recorded sound) gets 192 kb/s.
+ * mix (music, recorded sound) gets 192 kb/s. `filters`: the loudness normalisation's
+ * (worker/audio/loudness.ts), applied on the way in.
  */
-export function audioEncodeArgs(audio: AudioInput, output: string): string[] {
+export function audioEncodeArgs(audio: AudioInput, output: string, filters: readonly string[] = []): string[] {
   return [
     ...QUIET,
     '-y',
-    '-f',
-    's16le',
-    '-ar',
-    String(audio.sampleRate),
-    '-ac',
-    String(audio.channels ?? 1),
-    '-i',
-    audio.file,
+    ...pcmInputArgs(audio),
+    ...(filters.length > 0 ? ['-af', filters.join(',')] : []),
     '-c:a',
     'aac',
     '-aac_coder',

@@ -19,6 +19,7 @@ import {
 } from '../movie/index.ts';
 import { type FetchPolicy, fetchAsset } from './assets/fetch-asset.ts';
 import { decodeImage, IMAGE_TYPES } from './assets/image-asset.ts';
+import { type LoudnessTarget, loudnessTarget } from './audio/loudness.ts';
 import { type Clip, MIX_RATE, mixClips, type Span } from './audio/mix.ts';
 import { groupCaptions } from './captions.ts';
 import { parseColor } from './color.ts';
@@ -66,7 +67,7 @@ export interface Prepared {
   timeline: Timeline;
   format: OutputFormat;
   /** The one mix of voiceover, sounds, clips' sound and soundtrack, when the movie has any. */
-  audio?: { file: string; sampleRate: number; channels: 1 | 2 } | undefined;
+  audio?: { file: string; sampleRate: number; channels: 1 | 2; loudness: LoudnessTarget | undefined } | undefined;
   /** Word timings per subtitles element path, absolute seconds (what the captions show). */
   captions: Map<string, { text: string; startSec: number; endSec: number }[]>;
 }
@@ -301,7 +302,8 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     const pcm = mixClips(clips, totalSec, MIX_RATE, channels);
     const file = join(tmpDir, 'mix.pcm');
     writeFileSync(file, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
-    audio = { file, sampleRate: MIX_RATE, channels };
+    // Normalised where it is encoded (worker/audio/loudness.ts), once for every segment.
+    audio = { file, sampleRate: MIX_RATE, channels, loudness: loudnessTarget(movie) };
     opts.onAudio?.(audio);
   }
 

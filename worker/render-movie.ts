@@ -7,9 +7,9 @@ import type { Logger } from '../lib/logger.ts';
 import type { TrustedPrefix } from '../lib/net/trusted-prefixes.ts';
 import { preparingProgress, renderingProgress } from '../lib/render-progress.ts';
 import type { Movie } from '../movie/index.ts';
+import { encodeMix } from './audio/loudness.ts';
 import { chooseCodec } from './encoder-probe.ts';
-import { audioEncodeArgs } from './ffmpeg-args.ts';
-import { joinSegments, runFfmpeg } from './ffmpeg-process.ts';
+import { joinSegments } from './ffmpeg-process.ts';
 import type { EncodeQuality, RenderPlan, VideoCodec } from './plan.ts';
 import { prepare } from './prepare.ts';
 import type { SegmentStats } from './render-segment.ts';
@@ -147,7 +147,10 @@ export async function prepareRender(opts: PrepareRenderOptions, stopAudio: Abort
     onAudio: (mixed) => {
       const file = join(opts.tmpDir, 'audio.m4a');
       const audioSignal = signal ? AbortSignal.any([signal, stopAudio]) : stopAudio;
-      audio = runFfmpeg(config.ffmpegPath, audioEncodeArgs(mixed, file), audioSignal).then(() => file);
+      audio = encodeMix(config.ffmpegPath, mixed, file, mixed.loudness, audioSignal).then((done) => {
+        if (done) logger?.info({ loudness: done }, `audio loudness: ${done.mode}`);
+        return file;
+      });
       audio.catch(() => {});
     },
     signal,

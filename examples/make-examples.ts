@@ -383,6 +383,7 @@ async function everyField() {
     height: 360,
     fps: 25,
     draft: false,
+    loudness: { target: -16, truePeak: -1.5 },
     variables: {
       headline: { type: 'string', default: 'Every field', description: 'Shown in the first scene' },
     },

@@ -542,6 +542,19 @@ export interface components {
                  */
                 ducking?: number;
             };
+            /** @description Loudness normalisation of the final mix: on by default (-14 LUFS, true peak at most -1 dBTP); an object sets the target or the ceiling; false leaves the mix as mixed. A movie without sound has nothing to normalise. */
+            loudness?: boolean | {
+                /**
+                 * @description Integrated loudness of the whole mix in LUFS (EBU R128 / ITU-R BS.1770), as ffmpeg's ebur128 filter measures it. -14 suits streaming platforms, -23 broadcast, -16 podcasts.
+                 * @default -14
+                 */
+                target?: number;
+                /**
+                 * @description Ceiling for the true peak (4x oversampled) in dBTP: a mix that would pass it at the target loudness is limited.
+                 * @default -1
+                 */
+                truePeak?: number;
+            };
             /** @description Variables referenced as {{name}} in any string value. */
             variables?: {
                 [key: string]: {

@@ -77,6 +77,7 @@ from .error_envelope_error_code import ErrorEnvelopeErrorCode
 from .error_envelope_errors_item import ErrorEnvelopeErrorsItem
 from .error_envelope_errors_item_code import ErrorEnvelopeErrorsItemCode
 from .framewright_movie_document_v1 import FramewrightMovieDocumentV1
+from .framewright_movie_document_v1_loudness_type_1 import FramewrightMovieDocumentV1LoudnessType1
 from .framewright_movie_document_v1_scenes_item import FramewrightMovieDocumentV1ScenesItem
 from .framewright_movie_document_v1_scenes_item_elements_item_type_0 import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType0,
@@ -288,6 +289,7 @@ __all__ = (
     "ErrorEnvelopeErrorsItem",
     "ErrorEnvelopeErrorsItemCode",
     "FramewrightMovieDocumentV1",
+    "FramewrightMovieDocumentV1LoudnessType1",
     "FramewrightMovieDocumentV1ScenesItem",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType0",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation",

@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.framewright_movie_document_v1_loudness_type_1 import FramewrightMovieDocumentV1LoudnessType1
     from ..models.framewright_movie_document_v1_scenes_item import FramewrightMovieDocumentV1ScenesItem
     from ..models.framewright_movie_document_v1_soundtrack import FramewrightMovieDocumentV1Soundtrack
     from ..models.framewright_movie_document_v1_variables import FramewrightMovieDocumentV1Variables
@@ -40,6 +41,9 @@ class FramewrightMovieDocumentV1:
                 about 4x larger. small: the smallest files, encoding about twice as long. Default: 'balanced'.
             soundtrack (FramewrightMovieDocumentV1Soundtrack | Unset): Music under the whole movie, across scenes, lowered
                 automatically under voiceover.
+            loudness (bool | FramewrightMovieDocumentV1LoudnessType1 | Unset): Loudness normalisation of the final mix: on
+                by default (-14 LUFS, true peak at most -1 dBTP); an object sets the target or the ceiling; false leaves the mix
+                as mixed. A movie without sound has nothing to normalise.
             variables (FramewrightMovieDocumentV1Variables | Unset): Variables referenced as {{name}} in any string value.
     """
 
@@ -55,9 +59,12 @@ class FramewrightMovieDocumentV1:
     draft: bool | Unset = False
     quality: Literal["balanced"] | Literal["fast"] | Literal["small"] | Unset = "balanced"
     soundtrack: FramewrightMovieDocumentV1Soundtrack | Unset = UNSET
+    loudness: bool | FramewrightMovieDocumentV1LoudnessType1 | Unset = UNSET
     variables: FramewrightMovieDocumentV1Variables | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.framewright_movie_document_v1_loudness_type_1 import FramewrightMovieDocumentV1LoudnessType1  # noqa: PLC0415
+
         schema = self.schema
 
         scenes = []
@@ -95,6 +102,14 @@ class FramewrightMovieDocumentV1:
         if not isinstance(self.soundtrack, Unset):
             soundtrack = self.soundtrack.to_dict()
 
+        loudness: bool | dict[str, Any] | Unset
+        if isinstance(self.loudness, Unset):
+            loudness = UNSET
+        elif isinstance(self.loudness, FramewrightMovieDocumentV1LoudnessType1):
+            loudness = self.loudness.to_dict()
+        else:
+            loudness = self.loudness
+
         variables: dict[str, Any] | Unset = UNSET
         if not isinstance(self.variables, Unset):
             variables = self.variables.to_dict()
@@ -123,6 +138,8 @@ class FramewrightMovieDocumentV1:
             field_dict["quality"] = quality
         if soundtrack is not UNSET:
             field_dict["soundtrack"] = soundtrack
+        if loudness is not UNSET:
+            field_dict["loudness"] = loudness
         if variables is not UNSET:
             field_dict["variables"] = variables
 
@@ -130,6 +147,7 @@ class FramewrightMovieDocumentV1:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.framewright_movie_document_v1_loudness_type_1 import FramewrightMovieDocumentV1LoudnessType1  # noqa: PLC0415
         from ..models.framewright_movie_document_v1_scenes_item import FramewrightMovieDocumentV1ScenesItem  # noqa: PLC0415
         from ..models.framewright_movie_document_v1_soundtrack import FramewrightMovieDocumentV1Soundtrack  # noqa: PLC0415
         from ..models.framewright_movie_document_v1_variables import FramewrightMovieDocumentV1Variables  # noqa: PLC0415
@@ -291,6 +309,21 @@ class FramewrightMovieDocumentV1:
         else:
             soundtrack = FramewrightMovieDocumentV1Soundtrack.from_dict(_soundtrack)
 
+        def _parse_loudness(data: object) -> bool | FramewrightMovieDocumentV1LoudnessType1 | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                loudness_type_1 = FramewrightMovieDocumentV1LoudnessType1.from_dict(data)
+
+                return loudness_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(bool | FramewrightMovieDocumentV1LoudnessType1 | Unset, data)
+
+        loudness = _parse_loudness(d.pop("loudness", UNSET))
+
         _variables = d.pop("variables", UNSET)
         variables: FramewrightMovieDocumentV1Variables | Unset
         if isinstance(_variables, Unset):
@@ -309,6 +342,7 @@ class FramewrightMovieDocumentV1:
             draft=draft,
             quality=quality,
             soundtrack=soundtrack,
+            loudness=loudness,
             variables=variables,
         )
 

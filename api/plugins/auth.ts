@@ -48,6 +48,19 @@ export const authPlugin = fp(
       );
       app.addHook('onClose', stop);
     }
+    // The failure gate of each client address, made once (the same key string each time hashes
+    // once in the limiter's maps); forgotten wholesale past 10,000 addresses.
+    const gates = new Map<string, Window>();
+    const gateOf = (ip: string): Window => {
+      let gate = gates.get(ip);
+      if (gate === undefined) {
+        if (gates.size >= 10_000) gates.clear();
+        gate = { key: `authfail:${ip}`, limit: app.config.authFailuresPerMinute, windowMs: FAILURE_WINDOW_MS };
+        gates.set(ip, gate);
+      }
+      return gate;
+    };
+
     /** A key not verified lately (or none, or a wrong one): the failure gate, then the database. */
     async function verify(request: FastifyRequest, token: string, hash: string, gate: Window, now: number) {
       const gateDecision = await app.limiter.peek(gate.key, gate.limit, gate.windowMs, now);
@@ -81,11 +94,7 @@ export const authPlugin = fp(
     app.addHook('onRequest', (request, _reply, done) => {
       if (request.routeOptions.config.public || request.is404) return done();
       const now = app.now().getTime();
-      const gate = {
-        key: `authfail:${request.ip}`,
-        limit: app.config.authFailuresPerMinute,
-        windowMs: FAILURE_WINDOW_MS,
-      };
+      const gate = gateOf(request.ip);
       const header = request.headers.authorization ?? '';
       const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
       const hash = hashApiKey(token);

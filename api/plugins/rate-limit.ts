@@ -6,9 +6,18 @@ import { type LimitDecision, retryAfterSec, type Window } from '../rate-limit/li
 
 export const RATE_WINDOW_MS = 60_000;
 
-/** The per-key window of the caller's plan. */
+/** Each cached key's window, made once: the same key string each time hashes once (limiter maps). */
+const windows = new WeakMap<AuthContext, Window>();
+
+/** The per-key window of the caller's plan (do not change it: it is shared). */
 export function rateWindow(app: FastifyInstance, auth: AuthContext): Window {
-  return { key: `key:${auth.keyId}`, limit: app.plans[auth.plan].rateLimitPerMinute, windowMs: RATE_WINDOW_MS };
+  const limit = app.plans[auth.plan].rateLimitPerMinute;
+  let window = windows.get(auth);
+  if (window === undefined || window.limit !== limit) {
+    window = { key: `key:${auth.keyId}`, limit, windowMs: RATE_WINDOW_MS };
+    windows.set(auth, window);
+  }
+  return window;
 }
 
 function headersOf(d: LimitDecision): Record<string, string> {

@@ -33,10 +33,10 @@ const ARGS_PER_CHECK = 6;
 // One call runs a batch of checks, in order, each as if alone (a key checked twice in a batch
 // sees the first check's entry). Check i uses KEYS[2i-1] (its gate) and KEYS[2i] (the counted
 // window), and ARGV[6(i-1)+1 ..]: now, gate window (0: no gate), gate limit, window, limit,
-// member ('' : only look, count nothing). It answers six values per check: the gate's
+// member ('' : only look, count nothing). It answers six integers per check: the gate's
 // {allowed, count, oldest} ({-1, -1, -1} without a gate) and the counted window's ({-1, -1, -1}
 // when the gate refused). A check that fails (a key of the wrong type) answers its error message
-// in its first slot and fails alone: the other checks of the batch are unaffected.
+// instead and fails alone: the other checks of the batch are unaffected.
 const BATCH_LUA = `
 local function slide(key, now, window, limit, member)
   local n = redis.call('ZCARD', key)
@@ -70,24 +70,27 @@ local function check(i)
   return g1, g2, g3, h1, h2, h3
 end
 
+-- One string for the whole batch: one reply item to write and to decode instead of six per
+-- check. Checks are separated by ';', values by ','; the integers as RESP would give them (%d
+-- truncates, as Redis does when it turns a Lua number into an integer reply); a failed check is
+-- 'E' and its message, with any ',' or ';' in it made a space.
 local out = {}
-local o = 0
 for i = 1, #KEYS / 2 do
   local ok, v1, v2, v3, v4, v5, v6 = pcall(check, i)
-  if not ok then
-    v1 = type(v1) == 'table' and v1.err or tostring(v1)
-    v2, v3, v4, v5, v6 = 0, 0, 0, 0, 0
+  if ok then
+    out[i] = string.format('%d,%d,%d,%d,%d,%d', v1, v2, v3, v4, v5, v6)
+  else
+    local message = type(v1) == 'table' and v1.err or tostring(v1)
+    out[i] = 'E' .. string.gsub(message, '[,;]', ' ')
   end
-  out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5], out[o + 6] = v1, v2, v3, v4, v5, v6
-  o = o + 6
 end
-return out
+return table.concat(out, ';')
 `;
 
-type Sextuple = [number | string, number, number, number, number, number];
+type Sextuple = [number, number, number, number, number, number];
 type BatchRedis = Redis & {
   /** numKeys, then the keys, then the arguments (ioredis's form for a variable key count). */
-  slidingWindows(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<Sextuple[number][]>;
+  slidingWindows(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<string>;
 };
 
 interface Check {
@@ -171,7 +174,7 @@ export class RedisRateLimiter implements RateLimiter {
   async hitUnlessGated(gate: Window, counted: Window, nowMs: number): Promise<GatedDecision> {
     const v = await this.check(gate, counted, nowMs, this.member(nowMs));
     return {
-      gate: decision(gate.limit, gate.windowMs, v[0] as number, v[1], v[2]),
+      gate: decision(gate.limit, gate.windowMs, v[0], v[1], v[2]),
       hit: v[3] === -1 ? null : decision(counted.limit, counted.windowMs, v[3], v[4], v[5]),
     };
   }
@@ -209,12 +212,17 @@ export class RedisRateLimiter implements RateLimiter {
     const ready = this.redis.status === 'ready' ? undefined : this.firstConnection;
     const call = () => this.redis.slidingWindows(keys.length, ...keys, ...args);
     (ready ? ready.then(call) : call()).then(
-      (out) => {
+      (reply) => {
+        const checks = reply.split(';');
         for (let i = 0; i < batch.length; i++) {
           const c = batch[i] as Check;
-          const v = out.slice(i * 6, i * 6 + 6) as Sextuple;
-          if (typeof v[0] === 'string') c.reject(new Error(`rate limiter: ${v[0]}`));
-          else c.resolve(v);
+          const text = checks[i] ?? 'Eno answer for this check';
+          if (text.charCodeAt(0) === 69 /* E */) {
+            c.reject(new Error(`rate limiter: ${text.slice(1)}`));
+            continue;
+          }
+          const v = text.split(',');
+          c.resolve([Number(v[0]), Number(v[1]), Number(v[2]), Number(v[3]), Number(v[4]), Number(v[5])]);
         }
       },
       (error: Error) => {

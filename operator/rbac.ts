@@ -7,8 +7,11 @@ import { GROUP, PLURAL } from '../lib/kube/render-resource.ts';
  * needed (and that a call outside them is refused).
  */
 export const ROLE_RULES = {
-  /** The API creates Renders after gating and lists them to find queued renders without one. */
-  api: [{ apiGroups: [GROUP], resources: [PLURAL], verbs: ['create', 'get', 'list'] }],
+  /**
+   * The API creates Renders after gating, lists them to find queued renders without one, and
+   * deletes the Render of a render cancelled through it (its Jobs go with it). Never a Job itself.
+   */
+  api: [{ apiGroups: [GROUP], resources: [PLURAL], verbs: ['create', 'get', 'list', 'delete'] }],
   /** The operator reconciles Renders into Jobs, writes status and events, and elects a leader. */
   operator: [
     { apiGroups: [GROUP], resources: [PLURAL], verbs: ['get', 'list', 'watch', 'delete'] },

@@ -230,10 +230,12 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
   const renderName = (id: string) => id.replace('_', '-');
   const job = async (name: string) =>
     JSON.parse(await kubectl('get', 'job', name, '-o', 'json').catch(() => 'null')) as V1Job | null;
-  const jobsOf = async (name: string) =>
+  const jobsOf = async (name: string, stages = false) =>
     (JSON.parse(await kubectl('get', 'jobs', '-o', 'json')) as { items: V1Job[] }).items.filter(
-      (j) => j.metadata?.name === name,
+      (j) => j.metadata?.name === name || (stages && j.metadata?.name?.startsWith(`${name}-`)),
     );
+  /** Every Job of a render: the one of a whole render, or its prepare, segments and join Jobs. */
+  const renderJobs = async (name: string) => (await jobsOf(name, true)).map((j) => j.metadata?.name);
   const balance = async (accountId: string) =>
     (await db.sql<{ creditBalance: number }[]>`SELECT credit_balance FROM accounts WHERE id = ${accountId}`)[0]
       ?.creditBalance;
@@ -541,14 +543,54 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     const id = (await post(key, { movie: tinyMovie({ duration: 60 }) })).body.id as string;
     const name = renderName(id);
     await until('the pod to run', async () => node.running().find((p) => p.startsWith(name)), 60_000);
+    assert.ok((await renderJobs(name)).length >= 1, 'its Jobs run');
     await kubectl('delete', 'render', name, '--wait=true');
     const failed = await finished(id, 60_000);
     assert.equal(failed.status, 'failed');
     assert.equal(failed.error?.code, 'RENDER_CANCELLED');
     assert.equal(failed.reservedCredits, 0);
     assert.equal(await balance(accountId), 1000);
-    await until('the Job to be gone', async () => (await jobsOf(name)).length === 0, 60_000);
+    await until('its Jobs to be gone', async () => (await renderJobs(name)).length === 0, 60_000);
     await until('the pod process to stop', async () => !node.running().some((p) => p.startsWith(name)), 60_000);
+  });
+
+  it('POST /v1/renders/{id}/cancel while it renders: the Render, its Job and pod go; failed RENDER_CANCELLED, nothing charged', async () => {
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const id = (await post(key, { movie: tinyMovie({ duration: 60 }) })).body.id as string;
+    const name = renderName(id);
+    await until('the pod to run', async () => node.running().find((p) => p.startsWith(name)), 60_000);
+    await until('the render to be rendering', async () => (await row(id))?.status === 'rendering', 60_000);
+    const jobs = await renderJobs(name);
+    assert.ok(jobs.length >= 1, `its Jobs run: ${jobs.join(', ')}`);
+    const cancel = () =>
+      fetch(`${api.base}/v1/renders/${id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+    const res = await cancel();
+    const body = (await res.json()) as { status: string; error: { code: string; message: string } | null };
+    assert.equal(res.status, 200, JSON.stringify(body));
+    assert.equal(body.status, 'failed');
+    assert.equal(body.error?.code, 'RENDER_CANCELLED');
+    // The API deleted the Render (its identity may, since cancellation); its Job and pod go with it.
+    await until(
+      'the Render to be deleted',
+      async () => !(await kubectl('get', 'renders', '-o', 'name')).includes(name),
+      30_000,
+    );
+    await until('its Jobs to be gone', async () => (await renderJobs(name)).length === 0, 60_000);
+    await until('the pod processes to stop', async () => !node.running().some((p) => p.startsWith(name)), 60_000);
+    const failed = await row(id);
+    assert.equal(failed?.status, 'failed');
+    assert.equal(failed?.error?.code, 'RENDER_CANCELLED');
+    assert.match(failed?.error?.message ?? '', /cancelled by a request/, 'the API cancelled it, not the operator');
+    assert.equal(failed?.chargedCredits, 0);
+    assert.equal(failed?.reservedCredits, 0);
+    assert.equal(await balance(accountId), 1000);
+    // Nothing comes back: no Job is made again, and the row stays as the cancellation left it.
+    await sleep(3000);
+    assert.deepEqual(await renderJobs(name), [], 'no Job made again');
+    assert.deepEqual(await row(id), failed);
+    const again = await cancel();
+    assert.equal(again.status, 200, 'cancelling again answers the same render');
+    assert.equal(((await again.json()) as { status: string }).status, 'failed');
   });
 
   it('the operator killed mid-render and restarted makes no second Job and loses nothing', async () => {
@@ -734,7 +776,8 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     assert.equal(await as('worker', 'get', 'renders'), 'forbidden', 'a worker may not list Renders');
     assert.equal(await as('worker', 'get', 'jobs'), 'forbidden');
     assert.equal(await as('worker', 'get', 'secrets'), 'forbidden');
-    assert.equal(await as('api', 'delete', 'render', 'x'), 'forbidden', 'the API never deletes Renders');
+    assert.equal(await can('api', 'delete', 'renders.framewright.dev'), 'yes', 'the API deletes a cancelled Render');
+    assert.equal(await can('api', 'delete', 'jobs.batch'), 'no', 'never a Job');
     assert.equal(await as('api', 'get', 'jobs'), 'forbidden');
     assert.equal(await as('operator', 'get', 'secrets'), 'forbidden');
     assert.equal(await as('operator', 'get', 'pods'), 'forbidden', 'the operator reads Jobs, not pods');

@@ -151,6 +151,7 @@ export class Api {
   listRenders = (q: Page & { status?: RenderStatus }) => this.call<RenderList>('GET', `/v1/renders${query(q)}`);
   getRender = (id: string) => this.call<Render>('GET', `/v1/renders/${encodeURIComponent(id)}`);
   renderMovie = (id: string) => this.call<Json>('GET', `/v1/renders/${encodeURIComponent(id)}/movie`);
+  cancelRender = (id: string) => this.call<Render>('POST', `/v1/renders/${encodeURIComponent(id)}/cancel`);
   createRender = (body: Static<typeof CreateRenderBody>, idempotencyKey: string) =>
     this.call<Render>('POST', '/v1/renders', body, { 'idempotency-key': idempotencyKey });
 

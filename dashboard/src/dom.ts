@@ -90,12 +90,18 @@ export function copyButton(label: string, text: () => string | Promise<string>):
 
 /**
  * Asks for confirmation in a modal <dialog> (focus moves into it and stays there; Escape cancels).
- * Resolves true when the person confirms.
+ * Resolves true when the person confirms. `dismissLabel` names the other button where "Cancel"
+ * would be ambiguous (cancelling a render).
  */
-export function confirmDialog(title: string, text: string, confirmLabel: string): Promise<boolean> {
+export function confirmDialog(
+  title: string,
+  text: string,
+  confirmLabel: string,
+  dismissLabel = 'Cancel',
+): Promise<boolean> {
   return new Promise((resolve) => {
     const titleId = uniqueId('dlg');
-    const cancel = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
+    const cancel = h('button', { type: 'button', class: 'secondary' }, dismissLabel);
     const ok = h('button', { type: 'button', class: 'danger' }, confirmLabel);
     const dialog = h(
       'dialog',

@@ -368,6 +368,57 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
     await shot('renders');
   });
 
+  await t.test('cancel a render from its page, with confirmation: it ends cancelled, nothing charged', async () => {
+    const usage = async () =>
+      ((await (await api(signedInKey, '/v1/usage')).json()) as { credits: { reserved: number; balance: number } })
+        .credits;
+    const before = await usage();
+    // A minute long: still running when the person cancels it.
+    const res = await api(signedInKey, '/v1/renders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        movie: {
+          ...TINY_TEMPLATE,
+          variables: undefined,
+          scenes: [
+            { ...TINY_TEMPLATE.scenes[0], duration: 60, elements: [{ id: 't', type: 'text', text: 'A long one' }] },
+          ],
+        },
+      }),
+    });
+    assert.equal(res.status, 201, await res.clone().text());
+    const { id } = (await res.json()) as { id: string };
+    assert.ok((await usage()).reserved > before.reserved, 'credits reserved while it runs');
+    await page.goto(`${base}/dashboard#/renders/${id}`);
+    const cancel = page.getByRole('button', { name: 'Cancel render' });
+    await cancel.waitFor();
+    assert.deepEqual(await axeViolations(page, axeSource), [], 'the page with its Cancel button');
+    // Keep it: nothing happens.
+    await cancel.click();
+    const dialog = page.getByRole('dialog', { name: `Cancel render ${id}?` });
+    await dialog.waitFor();
+    assert.deepEqual(await axeViolations(page, axeSource), [], 'the confirmation');
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const kept = (await (await api(signedInKey, `/v1/renders/${id}`)).json()) as { status: string };
+    assert.notEqual(kept.status, 'failed', 'kept: still running');
+    // Confirmed: cancelled, the page shows why, and the button is gone.
+    await cancel.click();
+    await dialog.getByRole('button', { name: 'Cancel render' }).click();
+    await page.locator('[data-status="failed"]').waitFor();
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /RENDER_CANCELLED[\s\S]*Nothing was charged/);
+    assert.equal(await cancel.count(), 0, 'no Cancel button on a finished render');
+    await shot('render-cancelled');
+    const after = (await (await api(signedInKey, `/v1/renders/${id}`)).json()) as {
+      status: string;
+      error: { code: string } | null;
+    };
+    assert.equal(after.status, 'failed');
+    assert.equal(after.error?.code, 'RENDER_CANCELLED');
+    assert.deepEqual(await usage(), before, 'its reservation released, nothing charged');
+  });
+
   await t.test('roll, then revoke, with confirmation; the old keys are refused at once', async () => {
     await page.goto(`${base}/dashboard#/keys`);
     const row = page.locator('tr', { hasText: created.slice(0, 12) });

@@ -1,7 +1,7 @@
 import { ApiError, type Render } from '../api.ts';
 import { attempt, type Ctx, errorView, heading } from '../context.ts';
 import { curlCommand } from '../curl.ts';
-import { copyButton, field, h, time } from '../dom.ts';
+import { confirmDialog, copyButton, field, h, time } from '../dom.ts';
 import { pythonCode, typescriptCode } from '../request-code.ts';
 import { FINAL, progressBar, statusBadge } from './renders.ts';
 
@@ -62,7 +62,26 @@ export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
     if (details.open && !codeText.textContent) void attempt(problem, show);
   });
 
+  // Cancel: offered while the render has not finished (POST /v1/renders/{id}/cancel).
+  const cancelSlot = h('span', {});
+  const cancelButton = h('button', { type: 'button', class: 'danger' }, 'Cancel render');
+  cancelButton.addEventListener('click', async () => {
+    const text =
+      'It stops now and ends failed (RENDER_CANCELLED). Nothing is charged and its reserved credits are released. This cannot be undone.';
+    if (!(await confirmDialog(`Cancel render ${id}?`, text, 'Cancel render', 'Keep it'))) return;
+    cancelButton.disabled = true;
+    const cancelled = await attempt(problem, () => ctx.api.cancelRender(id));
+    cancelButton.disabled = false;
+    if (!cancelled || stopped) return;
+    clearTimeout(timer);
+    render = cancelled;
+    draw(cancelled);
+    ctx.announce('Render cancelled. Nothing was charged.');
+  });
+
   function draw(r: Render): void {
+    if (FINAL.has(r.status)) cancelSlot.replaceChildren();
+    else if (!cancelButton.isConnected) cancelSlot.replaceChildren(cancelButton);
     summary.replaceChildren(
       h(
         'dl',
@@ -118,8 +137,10 @@ export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
 
   async function poll(): Promise<void> {
     try {
-      render = await ctx.api.getRender(id);
-      if (stopped) return;
+      const got = await ctx.api.getRender(id);
+      // Stopped, or cancelled from this page while the answer was on its way.
+      if (stopped || (render && FINAL.has(render.status))) return;
+      render = got;
       problem.replaceChildren();
       draw(render);
       if (!FINAL.has(render.status)) timer = setTimeout(poll, POLL_MS);
@@ -139,6 +160,7 @@ export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
     h(
       'div',
       { class: 'actions' },
+      cancelSlot,
       copyButton('Copy as curl', () => code('curl')),
       copyButton('Copy as TypeScript', () => code('typescript')),
       copyButton('Copy as Python', () => code('python')),

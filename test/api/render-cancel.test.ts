@@ -48,9 +48,12 @@ test('POST /v1/renders/{id}/cancel', async (t) => {
         SELECT charged_credits, reserved_credits, lease_owner FROM renders WHERE id = ${id}`;
       return r;
     };
+    /** Charges of renders in the account's ledger (its grant is there too). */
     const ledger = async (accountId: string) =>
-      (await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = ${accountId} AND reason = 'render'`)[0]
-        ?.n;
+      (
+        await db.sql<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = ${accountId} AND reason = 'render'`
+      )[0]?.n;
     /** As the in-process executor leaves a render it runs: claimed with a lease, at `phase`. */
     const hold = async (id: string, phase: 'preparing' | 'rendering', owner: string) => {
       await db.sql`UPDATE renders SET status = 'preparing', attempts = 1, lease_owner = ${owner},

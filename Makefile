@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/.cache/node/bin:$(PATH)
 .DEFAULT_GOAL := help
 
-.PHONY: help install build run test lint format typecheck test-only fuzz crds clients bench-movie bench-api bench-render bench-e2e bench-operator bench-parallel soak clean
+.PHONY: help install build run test lint format typecheck test-only fuzz crds clients bench-movie bench-api bench-api-profile bench-render bench-e2e bench-operator bench-parallel soak clean
 
 help: ## Show the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -50,6 +50,9 @@ bench-movie: install ## Validation + resolution of a 500-scene document vs JSON.
 
 bench-api: install ## autocannon against the API vs a bare Fastify route
 	scripts/with-services.sh ./bin/framewright bench api
+
+bench-api-profile: install ## Where GET /v1/renders/{id} spends its CPU, per plugin and process (bench/profiles/)
+	scripts/with-services.sh node --import tsx bench/api.ts --profile
 
 bench-render: install ## Render examples/bench-60s.json (and the text-heavy bench-60s-text.json) vs the ffmpeg encode floor
 	./bin/framewright bench render

@@ -42,8 +42,8 @@ export interface InProcessExecutorOptions {
   /** How long close() lets running renders finish before handing them back. */
   drainMs?: number;
   now?: () => Date;
-  /** Environment of the worker processes (default: this process's). */
-  workerEnv?: NodeJS.ProcessEnv;
+  /** Environment of the worker processes (read once by the command: pipelineConfig). */
+  workerEnv: NodeJS.ProcessEnv;
   /** Told of each lifecycle transition this executor commits (metrics). */
   observer?: lifecycle.LifecycleObserver | undefined;
 }
@@ -304,7 +304,7 @@ export class InProcessExecutor implements ExecutorPort {
       module: CLI,
       args: ['worker'],
       execArgv: WORKER_EXEC_ARGV,
-      env: this.opts.workerEnv ?? process.env,
+      env: this.opts.workerEnv,
     });
     const worker: WorkerProcess = { child, jobs: 0 };
     // An idle worker that dies is simply dropped from the pool.

@@ -99,6 +99,7 @@ interface Check {
   nowMs: number;
   /** '' when the check only looks. */
   member: string;
+  /** Settles the caller's promise with what it asked for, made of the check's six values. */
   resolve(values: Sextuple): void;
   reject(error: Error): void;
 }
@@ -161,31 +162,39 @@ export class RedisRateLimiter implements RateLimiter {
     });
   }
 
-  async hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision> {
-    const v = await this.check(null, { key, limit, windowMs }, nowMs, this.member(nowMs));
-    return decision(limit, windowMs, v[3], v[4], v[5]);
+  hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision> {
+    return this.check(null, { key, limit, windowMs }, nowMs, this.member(nowMs), (v) =>
+      decision(limit, windowMs, v[3], v[4], v[5]),
+    );
   }
 
-  async peek(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision> {
-    const v = await this.check(null, { key, limit, windowMs }, nowMs, '');
-    return decision(limit, windowMs, v[3], v[4], v[5]);
+  peek(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision> {
+    return this.check(null, { key, limit, windowMs }, nowMs, '', (v) => decision(limit, windowMs, v[3], v[4], v[5]));
   }
 
-  async hitUnlessGated(gate: Window, counted: Window, nowMs: number): Promise<GatedDecision> {
-    const v = await this.check(gate, counted, nowMs, this.member(nowMs));
-    return {
+  hitUnlessGated(gate: Window, counted: Window, nowMs: number): Promise<GatedDecision> {
+    return this.check(gate, counted, nowMs, this.member(nowMs), (v) => ({
       gate: decision(gate.limit, gate.windowMs, v[0], v[1], v[2]),
       hit: v[3] === -1 ? null : decision(counted.limit, counted.windowMs, v[3], v[4], v[5]),
-    };
+    }));
   }
 
   async close(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
-  private check(gate: Window | null, counted: Window, nowMs: number, member: string): Promise<Sextuple> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ gate, counted, nowMs, member, resolve, reject });
+  /** Queues a check for this turn's batch; its promise settles with `answer` of its values. */
+  private check<T>(
+    gate: Window | null,
+    counted: Window,
+    nowMs: number,
+    member: string,
+    answer: (values: Sextuple) => T,
+  ): Promise<T> {
+    // One promise per check, settled with the caller's answer itself (no second promise of an
+    // async method awaiting the first).
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ gate, counted, nowMs, member, resolve: (v) => resolve(answer(v)), reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         // setImmediate, not a microtask: every request parsed in this turn's I/O joins the batch.

@@ -484,6 +484,13 @@ async function everyField() {
             duration: 3,
           },
           {
+            id: 'captions-file',
+            type: 'subtitles',
+            src: `data:text/vtt;base64,${Buffer.from('WEBVTT\n\n00:00.500 --> 00:02.000\nCaptions from a <i>WebVTT</i> file\n').toString('base64')}`,
+            fontSize: 18,
+            position: { x: 40, y: 20 },
+          },
+          {
             id: 'code',
             type: 'text',
             text: 'renderMovie()',

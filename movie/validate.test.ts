@@ -372,6 +372,11 @@ const INVALID: [string, (d: Doc) => unknown, [string, string][]][] = [
     [['VALIDATION_ERROR', 'scenes[0].elements[2]']],
   ],
   [
+    'subtitles src neither http(s) nor data:',
+    (d) => (el(d, 1, 1).src = 'captions.srt'),
+    [['VALIDATION_ERROR', 'scenes[1].elements[1].src']],
+  ],
+  [
     'subtitles wordsPerLine 0',
     (d) => (el(d, 1, 1).wordsPerLine = 0),
     [['VALIDATION_ERROR', 'scenes[1].elements[1].wordsPerLine']],
@@ -778,6 +783,7 @@ describe('valid documents', () => {
             lang: 'ja',
           },
           { id: 'captions-boxed', type: 'subtitles', background: { color: '#000000a0' } },
+          { id: 'captions-file', type: 'subtitles', src: 'https://cdn.example.com/captions.vtt' },
         ],
       },
     ],

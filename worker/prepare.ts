@@ -21,7 +21,7 @@ import { type FetchPolicy, fetchAsset } from './assets/fetch-asset.ts';
 import { decodeImage, IMAGE_TYPES } from './assets/image-asset.ts';
 import { type LoudnessTarget, loudnessTarget } from './audio/loudness.ts';
 import { type Clip, MIX_RATE, mixClips, type Span } from './audio/mix.ts';
-import { groupCaptions } from './captions.ts';
+import { type FileCue, groupCaptions, parseSubtitleFile } from './captions.ts';
 import { parseColor } from './color.ts';
 import { compositeChunk } from './composite.ts';
 import { indexPlan } from './frame-state.ts';
@@ -37,6 +37,7 @@ import {
   type Raster,
   rasteriseCaption,
   rasteriseText,
+  type TextRaster,
   type TextStyle,
 } from './text/text-raster.ts';
 import { type Speech, type SpeechConfig, SpeechSynthesizer } from './tts/speech.ts';
@@ -410,6 +411,19 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
           endSec,
           ...animation,
         });
+      } else if (el.type === 'subtitles' && el.src !== undefined) {
+        const file = await fetchAsset(el.src, `${path}.src`, isSubtitleType, opts.fetchPolicy, signal);
+        const at = ts.startSec + (el.start ?? 0);
+        const cues = (await parseSubtitleFile(file.bytes, `${path}.src`)).map((c) => ({
+          ...c,
+          startSec: at + c.startSec,
+          endSec: at + c.endSec,
+        }));
+        captions.set(path, cues);
+        const style = textStyleOf(el, k, W, await fontFor(el.font, path));
+        layers.push(
+          ...(await fileCaptionLayers(el, cues, path, s, startSec, endSec, k, W, H, style, writeTexture, opts.logger)),
+        );
       } else if (el.type === 'subtitles') {
         const words = scene.elements.flatMap((v, j) => {
           const sp = v.type === 'voice' ? speeches.get(elementPath(s, j)) : undefined;
@@ -550,17 +564,7 @@ async function captionLayers(
     noteMissing(logger, path, line.raster.missing);
     const r = line.raster;
     // Placed by its text box (and the box's padding around it).
-    const pos = el.position;
-    const bx = Math.round(pos && pos !== 'center' ? pos.x * k + pad : (W - r.boxWidth) / 2);
-    const by = Math.round(
-      pos && pos !== 'center'
-        ? pos.y * k + pad
-        : pos === 'center'
-          ? (H - r.boxHeight) / 2
-          : H * 0.9 - r.boxHeight - pad,
-    );
-    const x = bx + r.offsetX;
-    const y = by + r.offsetY;
+    const { x, y } = captionOrigin(el, r, pad, k, W, H);
     out.push({
       path,
       sceneIndex,
@@ -591,6 +595,61 @@ async function captionLayers(
           endSec: wEnd,
         });
       }
+    });
+  }
+  return out;
+}
+
+/** Media types a subtitle file may be served as (servers label SRT in many ways; the content decides). */
+function isSubtitleType(t: string): boolean {
+  return t.startsWith('text/') || t === 'application/x-subrip' || t === 'application/octet-stream' || t === '';
+}
+
+/** Where a caption's text box goes: `position` (its padded box's top-left), centred, or bottom centre. */
+function captionOrigin(el: SubtitlesElement, r: TextRaster, pad: number, k: number, W: number, H: number) {
+  const pos = el.position;
+  const bx = Math.round(pos && pos !== 'center' ? pos.x * k + pad : (W - r.boxWidth) / 2);
+  const by = Math.round(
+    pos && pos !== 'center' ? pos.y * k + pad : pos === 'center' ? (H - r.boxHeight) / 2 : H * 0.9 - r.boxHeight - pad,
+  );
+  return { x: bx + r.offsetX, y: by + r.offsetY };
+}
+
+/** The cues of a subtitle file: each shown as the file times it, its lines as written and wrapped at maxWidth. */
+async function fileCaptionLayers(
+  el: SubtitlesElement,
+  cues: FileCue[],
+  path: string,
+  sceneIndex: number,
+  startSec: number,
+  endSec: number,
+  k: number,
+  W: number,
+  H: number,
+  style: TextStyle,
+  writeTexture: (r: Raster) => TextureRef,
+  logger: Logger | undefined,
+): Promise<LayerPlan[]> {
+  // A cue is never cut: it draws every line it needs, whatever maxLines says.
+  const unlimited = { ...style, maxLines: undefined };
+  const pad = boxPadding(style, style.fontSize);
+  const out: LayerPlan[] = [];
+  for (const cue of cues) {
+    const from = Math.max(startSec, cue.startSec);
+    const to = Math.min(endSec, cue.endSec);
+    if (to <= from) continue;
+    const r = await rasteriseText(cue.text, unlimited);
+    noteMissing(logger, path, r.missing);
+    const at = captionOrigin(el, r, pad, k, W, H);
+    out.push({
+      path,
+      sceneIndex,
+      texture: writeTexture(r),
+      ...at,
+      width: r.width,
+      height: r.height,
+      startSec: from,
+      endSec: to,
     });
   }
   return out;

@@ -168,11 +168,11 @@ const scene: Rule = (s, ctx) => {
   for (let j = 0; j < all.length && j < 50; j++) {
     const el = all[j];
     if (!isPlainObject(el)) continue;
-    if (el.type === 'subtitles' && !hasVoice) {
+    if (el.type === 'subtitles' && !hasVoice && el.src === undefined) {
       report(
         ctx,
         'VALIDATION_ERROR',
-        "subtitles caption the scene's voice elements, and this scene has none; add a voice element",
+        "subtitles caption the scene's voice elements, and this scene has none; add a voice element or give the subtitles an SRT or WebVTT file as src",
         'elements',
         j,
       );

@@ -544,10 +544,20 @@ export const SubtitlesElement = Type.Object(
       }),
     ),
     lang: Type.Optional(Lang),
+    src: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: LIMITS.dataUriLength,
+        pattern: '^(https?://|data:)',
+        ...fw({ patternText: 'an absolute http(s) URL or a data: URI' }),
+        description: `An SRT or WebVTT file to show instead of the voice's words: an absolute http(s) URL (an uploaded asset's url, or any public address; at most ${LIMITS.urlLength} characters) or a data: URI. Each cue is shown from its start to its end, timed from the element's start (its scene's start plus start), with the fields above (its lines as the file writes them, wrapped at maxWidth; no word highlight); markup such as <i> is dropped. A file that cannot be parsed fails the render with ASSET_INVALID naming this path and the file's line.`,
+      }),
+    ),
   },
   {
     additionalProperties: false,
-    description: "Word-timed captions of the scene's voice elements; the scene needs at least one voice element.",
+    description:
+      "Captions: word-timed from the scene's voice elements (the scene then needs at least one), or the cues of an SRT or WebVTT file given as src.",
     ...fw({ rule: 'element' }),
   },
 );

@@ -958,6 +958,8 @@ export interface components {
                     maxLines?: number;
                     /** @description BCP 47 language tag of the text, e.g. ja, zh-CN, ko, ar. Picks which CJK font draws the Han characters Chinese, Japanese and Korean share. Default: guessed from the text (kana: Japanese, hangul: Korean, otherwise Simplified Chinese). */
                     lang?: string;
+                    /** @description An SRT or WebVTT file to show instead of the voice's words: an absolute http(s) URL (an uploaded asset's url, or any public address; at most 2048 characters) or a data: URI. Each cue is shown from its start to its end, timed from the element's start (its scene's start plus start), with the fields above (its lines as the file writes them, wrapped at maxWidth; no word highlight); markup such as <i> is dropped. A file that cannot be parsed fails the render with ASSET_INVALID naming this path and the file's line. */
+                    src?: string;
                 } | {
                     /** @description Element id, unique across the document. */
                     id: string;

@@ -27,47 +27,53 @@ T = TypeVar("T", bound="FramewrightMovieDocumentV1ScenesItemElementsItemType4")
 
 @_attrs_define
 class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
-    """Word-timed captions of the scene's voice elements; the scene needs at least one voice element.
+    """Captions: word-timed from the scene's voice elements (the scene then needs at least one), or the cues of an SRT or
+    WebVTT file given as src.
 
-    Attributes:
-        id (str): Element id, unique across the document.
-        type_ (Literal['subtitles']):
-        font (Literal['Inter'] | Literal['Lato'] | Literal['Merriweather'] | Literal['Montserrat'] | Literal['Noto
-            Sans'] | Literal['Open Sans'] | Literal['Oswald'] | Literal['Playfair Display'] | Literal['Roboto'] |
-            Literal['Source Code Pro'] | str | Unset): A bundled family (see the catalogue) or an absolute http(s) or base64
-            data: URL of a TTF/OTF/WOFF/WOFF2 file. Default: 'Inter'.
-        font_size (float | Unset): Font size in output pixels. Default: 48.0.
-        font_weight (int | Unset): CSS font weight. Default: 700.
-        color (str | Unset): Colour of the words. Default: '#ffffff'.
-        highlight_color (str | Unset): Colour of the word being spoken. Default: '#ffd400'.
-        background_color (str | Unset): Colour of a box behind the caption; shorthand for background: {color}, so not
-            together with background. Default: no box.
-        words_per_line (int | Unset): Words shown at once (one caption); fewer when the next word would not fit maxWidth
-            and maxLines. Default: 6.
-        position (FramewrightMovieDocumentV1ScenesItemElementsItemType4PositionType1 | Literal['center'] | Unset):
-            Default: centred horizontally, 10% of the frame height above the bottom; {x, y} is the top-left.
-        start (float | Unset): Seconds from the scene start at which the element appears. Must be before the scene ends.
-            Default: 0.0.
-        duration (float | Unset): Seconds the element stays visible. Default: until the scene ends. Must end within the
-            scene.
-        stroke (FramewrightMovieDocumentV1ScenesItemElementsItemType4Stroke | Unset): An outline around the glyphs,
-            centred on their outline and drawn under the fill.
-        shadow (FramewrightMovieDocumentV1ScenesItemElementsItemType4Shadow | Unset): A drop shadow of the glyphs (and
-            of their stroke), drawn under them; `{}` is the default shadow.
-        background (FramewrightMovieDocumentV1ScenesItemElementsItemType4Background | Unset): A box behind the text
-            block, under the shadow, stroke and fill.
-        letter_spacing (float | Unset): Output pixels added between characters (negative: tighter). Counts when lines
-            wrap. Default: 0.0.
-        line_height (float | Unset): Line height as a multiple of fontSize. Default: 1.3.
-        align (Literal['center'] | Literal['left'] | Literal['right'] | Unset): Alignment of lines in the block.
-            Default: 'center'.
-        max_width (int | Unset): Width in output pixels of a caption's lines: a word that would make a line wider wraps
-            to the next line, or starts the next caption. Default: 90% of the frame width.
-        max_lines (int | Unset): Lines a caption may take; a word that would need one more starts the next caption, so
-            no word is dropped. Default: 1.
-        lang (str | Unset): BCP 47 language tag of the text, e.g. ja, zh-CN, ko, ar. Picks which CJK font draws the Han
-            characters Chinese, Japanese and Korean share. Default: guessed from the text (kana: Japanese, hangul: Korean,
-            otherwise Simplified Chinese).
+        Attributes:
+            id (str): Element id, unique across the document.
+            type_ (Literal['subtitles']):
+            font (Literal['Inter'] | Literal['Lato'] | Literal['Merriweather'] | Literal['Montserrat'] | Literal['Noto
+                Sans'] | Literal['Open Sans'] | Literal['Oswald'] | Literal['Playfair Display'] | Literal['Roboto'] |
+                Literal['Source Code Pro'] | str | Unset): A bundled family (see the catalogue) or an absolute http(s) or base64
+                data: URL of a TTF/OTF/WOFF/WOFF2 file. Default: 'Inter'.
+            font_size (float | Unset): Font size in output pixels. Default: 48.0.
+            font_weight (int | Unset): CSS font weight. Default: 700.
+            color (str | Unset): Colour of the words. Default: '#ffffff'.
+            highlight_color (str | Unset): Colour of the word being spoken. Default: '#ffd400'.
+            background_color (str | Unset): Colour of a box behind the caption; shorthand for background: {color}, so not
+                together with background. Default: no box.
+            words_per_line (int | Unset): Words shown at once (one caption); fewer when the next word would not fit maxWidth
+                and maxLines. Default: 6.
+            position (FramewrightMovieDocumentV1ScenesItemElementsItemType4PositionType1 | Literal['center'] | Unset):
+                Default: centred horizontally, 10% of the frame height above the bottom; {x, y} is the top-left.
+            start (float | Unset): Seconds from the scene start at which the element appears. Must be before the scene ends.
+                Default: 0.0.
+            duration (float | Unset): Seconds the element stays visible. Default: until the scene ends. Must end within the
+                scene.
+            stroke (FramewrightMovieDocumentV1ScenesItemElementsItemType4Stroke | Unset): An outline around the glyphs,
+                centred on their outline and drawn under the fill.
+            shadow (FramewrightMovieDocumentV1ScenesItemElementsItemType4Shadow | Unset): A drop shadow of the glyphs (and
+                of their stroke), drawn under them; `{}` is the default shadow.
+            background (FramewrightMovieDocumentV1ScenesItemElementsItemType4Background | Unset): A box behind the text
+                block, under the shadow, stroke and fill.
+            letter_spacing (float | Unset): Output pixels added between characters (negative: tighter). Counts when lines
+                wrap. Default: 0.0.
+            line_height (float | Unset): Line height as a multiple of fontSize. Default: 1.3.
+            align (Literal['center'] | Literal['left'] | Literal['right'] | Unset): Alignment of lines in the block.
+                Default: 'center'.
+            max_width (int | Unset): Width in output pixels of a caption's lines: a word that would make a line wider wraps
+                to the next line, or starts the next caption. Default: 90% of the frame width.
+            max_lines (int | Unset): Lines a caption may take; a word that would need one more starts the next caption, so
+                no word is dropped. Default: 1.
+            lang (str | Unset): BCP 47 language tag of the text, e.g. ja, zh-CN, ko, ar. Picks which CJK font draws the Han
+                characters Chinese, Japanese and Korean share. Default: guessed from the text (kana: Japanese, hangul: Korean,
+                otherwise Simplified Chinese).
+            src (str | Unset): An SRT or WebVTT file to show instead of the voice's words: an absolute http(s) URL (an
+                uploaded asset's url, or any public address; at most 2048 characters) or a data: URI. Each cue is shown from its
+                start to its end, timed from the element's start (its scene's start plus start), with the fields above (its
+                lines as the file writes them, wrapped at maxWidth; no word highlight); markup such as <i> is dropped. A file
+                that cannot be parsed fails the render with ASSET_INVALID naming this path and the file's line.
     """
 
     id: str
@@ -104,6 +110,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
     max_width: int | Unset = UNSET
     max_lines: int | Unset = 1
     lang: str | Unset = UNSET
+    src: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_4_position_type_1 import (
@@ -185,6 +192,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
 
         lang = self.lang
 
+        src = self.src
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -231,6 +240,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
             field_dict["maxLines"] = max_lines
         if lang is not UNSET:
             field_dict["lang"] = lang
+        if src is not UNSET:
+            field_dict["src"] = src
 
         return field_dict
 
@@ -485,6 +496,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
 
         lang = d.pop("lang", UNSET)
 
+        src = d.pop("src", UNSET)
+
         framewright_movie_document_v1_scenes_item_elements_item_type_4 = cls(
             id=id,
             type_=type_,
@@ -507,6 +520,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
             max_width=max_width,
             max_lines=max_lines,
             lang=lang,
+            src=src,
         )
 
         return framewright_movie_document_v1_scenes_item_elements_item_type_4

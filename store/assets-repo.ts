@@ -2,7 +2,7 @@ import type { Queryable } from './database.ts';
 import { listOwned } from './owned-list.ts';
 import type { Owner } from './types.ts';
 
-export type AssetKind = 'image' | 'audio' | 'video';
+export type AssetKind = 'image' | 'audio' | 'video' | 'subtitles';
 
 export interface AssetRow {
   id: string;

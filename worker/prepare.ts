@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { limitConcurrency } from '../lib/concurrency.ts';
 import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
+import { type FileCue, parseSubtitleFile } from '../lib/subtitle-file.ts';
 import {
   buildTimeline,
   DEFAULT_DUCKING,
@@ -21,7 +22,7 @@ import { type FetchPolicy, fetchAsset } from './assets/fetch-asset.ts';
 import { decodeImage, IMAGE_TYPES } from './assets/image-asset.ts';
 import { type LoudnessTarget, loudnessTarget } from './audio/loudness.ts';
 import { type Clip, MIX_RATE, mixClips, type Span } from './audio/mix.ts';
-import { type FileCue, groupCaptions, parseSubtitleFile } from './captions.ts';
+import { groupCaptions } from './captions.ts';
 import { parseColor } from './color.ts';
 import { compositeChunk } from './composite.ts';
 import { indexPlan } from './frame-state.ts';

@@ -52,5 +52,10 @@ export function sniffMedia(buf: Buffer): SniffedType | undefined {
   if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) {
     return { kind: 'image', contentType: 'image/svg+xml', extension: 'svg' };
   }
+  // Subtitle files: WebVTT by its signature; SRT by its first cue (an optional number, then times).
+  if (/^WEBVTT(?:[ \t\r\n]|$)/.test(head)) return { kind: 'subtitles', contentType: 'text/vtt', extension: 'vtt' };
+  if (/^(?:\d+[ \t]*\r?\n)?(?:\d+:)?\d{1,2}:\d{2}[,.]\d{1,3}[ \t]*-->/.test(head)) {
+    return { kind: 'subtitles', contentType: 'application/x-subrip', extension: 'srt' };
+  }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { runMediaTool } from '../../lib/process/ffmpeg-runner.ts';
 import { assetKey } from '../../lib/storage/keys.ts';
+import { parseSubtitleFile } from '../../lib/subtitle-file.ts';
 import {
   type AssetRow,
   deleteAsset,
@@ -31,7 +32,7 @@ const ASSET_STORE_RETRY_AFTER_SEC = 5;
 export const AssetResourceSchema = Type.Object(
   {
     id: Type.String(),
-    kind: StringEnum(['image', 'audio', 'video'] as const),
+    kind: StringEnum(['image', 'audio', 'video', 'subtitles'] as const),
     contentType: Type.String({ description: 'Sniffed from the bytes, not taken from the upload headers.' }),
     size: Type.Integer({ minimum: 0 }),
     name: Nullable(Type.String()),
@@ -45,6 +46,11 @@ const AssetListSchema = Type.Object({ items: Type.Array(AssetResourceSchema), ..
 
 /** Decodes the staged upload once, so a corrupt file is refused now instead of failing a render later. */
 async function checkDecodable(file: string, type: SniffedType, ffprobePath: string): Promise<void> {
+  if (type.kind === 'subtitles') {
+    // Parsed as the render will parse it: a malformed file is refused with the line at fault.
+    await parseSubtitleFile(await readFile(file));
+    return;
+  }
   if (type.kind === 'image') {
     const meta = await sharp(file, { pages: 1 }).metadata();
     if (!meta.width || !meta.height) throw new Error('no image dimensions');
@@ -63,7 +69,7 @@ async function checkDecodable(file: string, type: SniffedType, ffprobePath: stri
 }
 
 /**
- * Assets (the spec's "not shown" endpoints): upload an image, audio or video file as the raw
+ * Assets (the spec's "not shown" endpoints): upload an image, audio, video or subtitle file as the raw
  * request body (`Content-Type` is ignored: the type is sniffed), list, fetch, delete. The `url`
  * of an asset is a signed link to its content that the worker can always fetch.
  */
@@ -111,7 +117,7 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
       if (!type) {
         throw new AppError(
           'ASSET_INVALID',
-          'Unsupported media: upload PNG, JPEG, WebP, GIF or SVG images, MP3, WAV, OGG, FLAC or M4A audio, or MP4, MOV or WebM video.',
+          'Unsupported media: upload PNG, JPEG, WebP, GIF or SVG images, MP3, WAV, OGG, FLAC or M4A audio, MP4, MOV or WebM video, or SRT or WebVTT subtitles.',
         );
       }
       await mkdir(stagingDir, { recursive: true });
@@ -142,7 +148,7 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'uploadAsset',
         tags: ['assets'],
-        summary: 'Upload an image, audio or video file (raw bytes, up to 100 MB)',
+        summary: 'Upload an image, audio, video or subtitle (SRT, WebVTT) file (raw bytes, up to 100 MB)',
         querystring: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
         response: {
           201: AssetResourceSchema,
@@ -163,6 +169,7 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
         try {
           await checkDecodable(staged.file, staged.type, app.config.ffprobePath);
         } catch (err) {
+          if (err instanceof AppError && err.code === 'ASSET_INVALID') throw err;
           throw new AppError('ASSET_INVALID', `The file looks like ${staged.type.contentType} but cannot be decoded.`, {
             cause: err,
           });

@@ -367,7 +367,7 @@ export interface paths {
         /** List the caller's assets, newest first */
         get: operations["listAssets"];
         put?: never;
-        /** Upload an image, audio or video file (raw bytes, up to 100 MB) */
+        /** Upload an image, audio, video or subtitle (SRT, WebVTT) file (raw bytes, up to 100 MB) */
         post: operations["uploadAsset"];
         delete?: never;
         options?: never;
@@ -427,7 +427,7 @@ export interface components {
         "def-1": {
             id: string;
             /** @enum {string} */
-            kind: "image" | "audio" | "video";
+            kind: "image" | "audio" | "video" | "subtitles";
             /** @description Sniffed from the bytes, not taken from the upload headers. */
             contentType: string;
             size: number;
@@ -4066,7 +4066,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         /** @enum {string} */
-                        kind: "image" | "audio" | "video";
+                        kind: "image" | "audio" | "video" | "subtitles";
                         /** @description Sniffed from the bytes, not taken from the upload headers. */
                         contentType: string;
                         size: number;
@@ -4177,7 +4177,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         /** @enum {string} */
-                        kind: "image" | "audio" | "video";
+                        kind: "image" | "audio" | "video" | "subtitles";
                         /** @description Sniffed from the bytes, not taken from the upload headers. */
                         contentType: string;
                         size: number;

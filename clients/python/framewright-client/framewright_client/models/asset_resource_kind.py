@@ -1,10 +1,11 @@
 from typing import Literal
 
-AssetResourceKind = Literal["audio", "image", "video"]
+AssetResourceKind = Literal["audio", "image", "subtitles", "video"]
 
 ASSET_RESOURCE_KIND_VALUES: set[AssetResourceKind] = {
     "audio",
     "image",
+    "subtitles",
     "video",
 }
 

@@ -1,10 +1,11 @@
 from typing import Literal
 
-GetAssetResponse200Kind = Literal["audio", "image", "video"]
+GetAssetResponse200Kind = Literal["audio", "image", "subtitles", "video"]
 
 GET_ASSET_RESPONSE_200_KIND_VALUES: set[GetAssetResponse200Kind] = {
     "audio",
     "image",
+    "subtitles",
     "video",
 }
 

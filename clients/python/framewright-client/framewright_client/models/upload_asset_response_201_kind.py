@@ -1,10 +1,11 @@
 from typing import Literal
 
-UploadAssetResponse201Kind = Literal["audio", "image", "video"]
+UploadAssetResponse201Kind = Literal["audio", "image", "subtitles", "video"]
 
 UPLOAD_ASSET_RESPONSE_201_KIND_VALUES: set[UploadAssetResponse201Kind] = {
     "audio",
     "image",
+    "subtitles",
     "video",
 }
 

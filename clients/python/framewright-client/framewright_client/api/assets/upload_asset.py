@@ -93,7 +93,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     name: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | UploadAssetResponse201]:
-    """Upload an image, audio or video file (raw bytes, up to 100 MB)
+    """Upload an image, audio, video or subtitle (SRT, WebVTT) file (raw bytes, up to 100 MB)
 
     Args:
         name (str | Unset):
@@ -122,7 +122,7 @@ def sync(
     client: AuthenticatedClient | Client,
     name: str | Unset = UNSET,
 ) -> ErrorEnvelope | UploadAssetResponse201 | None:
-    """Upload an image, audio or video file (raw bytes, up to 100 MB)
+    """Upload an image, audio, video or subtitle (SRT, WebVTT) file (raw bytes, up to 100 MB)
 
     Args:
         name (str | Unset):
@@ -146,7 +146,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     name: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | UploadAssetResponse201]:
-    """Upload an image, audio or video file (raw bytes, up to 100 MB)
+    """Upload an image, audio, video or subtitle (SRT, WebVTT) file (raw bytes, up to 100 MB)
 
     Args:
         name (str | Unset):
@@ -173,7 +173,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     name: str | Unset = UNSET,
 ) -> ErrorEnvelope | UploadAssetResponse201 | None:
-    """Upload an image, audio or video file (raw bytes, up to 100 MB)
+    """Upload an image, audio, video or subtitle (SRT, WebVTT) file (raw bytes, up to 100 MB)
 
     Args:
         name (str | Unset):

@@ -479,6 +479,7 @@ async function everyField() {
             highlightColor: '#ff6b35',
             backgroundColor: '#000000aa',
             wordsPerLine: 3,
+            style: 'pop',
             position: { x: 40, y: 280 },
             start: 0,
             duration: 3,

@@ -377,6 +377,16 @@ const INVALID: [string, (d: Doc) => unknown, [string, string][]][] = [
     [['VALIDATION_ERROR', 'scenes[1].elements[1].src']],
   ],
   [
+    'subtitles style unknown',
+    (d) => (el(d, 1, 1).style = 'bouncy'),
+    [['SCHEMA_INVALID', 'scenes[1].elements[1].style']],
+  ],
+  [
+    'subtitles style pop with a file',
+    (d) => Object.assign(el(d, 1, 1), { src: 'https://cdn.example.com/a.srt', style: 'pop' }),
+    [['VALIDATION_ERROR', 'scenes[1].elements[1].style']],
+  ],
+  [
     'subtitles wordsPerLine 0',
     (d) => (el(d, 1, 1).wordsPerLine = 0),
     [['VALIDATION_ERROR', 'scenes[1].elements[1].wordsPerLine']],
@@ -781,8 +791,9 @@ describe('valid documents', () => {
             maxWidth: 900,
             maxLines: 2,
             lang: 'ja',
+            style: 'lines',
           },
-          { id: 'captions-boxed', type: 'subtitles', background: { color: '#000000a0' } },
+          { id: 'captions-boxed', type: 'subtitles', background: { color: '#000000a0' }, style: 'boxed' },
           { id: 'captions-file', type: 'subtitles', src: 'https://cdn.example.com/captions.vtt' },
         ],
       },

@@ -556,11 +556,39 @@ async function captionLayers(
   const cues = groupCaptions(shown, el.wordsPerLine ?? 6, fits);
   const highlight = parseColor(el.highlightColor ?? '#ffd400');
   const pad = boxPadding(style, style.fontSize);
+  const mode = el.style ?? 'karaoke';
   const out: LayerPlan[] = [];
+  // pop and boxed: one word at a time, alone, from its start until the next word of its caption
+  // starts (or the caption ends); boxed puts it on the box (highlightColor when none is given).
+  const wordStyle =
+    mode === 'pop'
+      ? { ...unlimited, color: highlight }
+      : { ...unlimited, background: unlimited.background ?? { color: highlight, radius: 0 } };
   for (const cue of cues) {
     const from = Math.max(startSec, cue.startSec);
     const to = Math.min(endSec, cue.endSec);
     if (to <= from) continue;
+    if (mode === 'pop' || mode === 'boxed') {
+      for (const [i, w] of cue.words.entries()) {
+        const wStart = Math.max(from, w.startSec);
+        const wEnd = Math.min(to, cue.words[i + 1]?.startSec ?? to);
+        if (wEnd <= wStart) continue;
+        const r = await rasteriseText(w.text, wordStyle);
+        noteMissing(logger, path, r.missing);
+        out.push({
+          path,
+          sceneIndex,
+          texture: writeTexture(r),
+          ...captionOrigin(el, r, boxPadding(wordStyle, wordStyle.fontSize), k, W, H),
+          width: r.width,
+          height: r.height,
+          startSec: wStart,
+          endSec: wEnd,
+          ...(mode === 'pop' ? { animation: { preset: 'zoom-in' as const, durationSec: POP_SEC } } : {}),
+        });
+      }
+      continue;
+    }
     const line = await rasteriseCaption(cue.words, unlimited, highlight);
     noteMissing(logger, path, line.raster.missing);
     const r = line.raster;
@@ -577,6 +605,7 @@ async function captionLayers(
       startSec: from,
       endSec: to,
     });
+    if (mode === 'lines') continue;
     const litTex = writeTexture(line.lit);
     cue.words.forEach((w, i) => {
       const wStart = Math.max(from, w.startSec);
@@ -600,6 +629,9 @@ async function captionLayers(
   }
   return out;
 }
+
+/** How long a word of `pop` captions takes to zoom in to its size. */
+const POP_SEC = 0.12;
 
 /** Media types a subtitle file may be served as (servers label SRT in many ways; the content decides). */
 function isSubtitleType(t: string): boolean {

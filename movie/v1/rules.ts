@@ -234,6 +234,13 @@ function autoFitRule(el: Record<string, unknown>, ctx: WalkContext): void {
 const element: Rule = (el, ctx) => {
   if (el.type === 'text') return autoFitRule(el, ctx);
   if (el.type === 'subtitles') {
+    if (present(el, 'src') && present(el, 'style') && el.style !== 'lines')
+      report(
+        ctx,
+        'VALIDATION_ERROR',
+        `style "${String(el.style)}" needs word times, and a subtitle file (src) has none: its cues are shown as lines; drop style or give "lines"`,
+        'style',
+      );
     if (present(el, 'backgroundColor') && present(el, 'background'))
       report(
         ctx,

@@ -494,6 +494,9 @@ export const VoiceElement = Type.Object(
   },
 );
 
+/** How a subtitles element shows its words (see its `style` field). */
+const CAPTION_STYLES = ['karaoke', 'pop', 'boxed', 'lines'] as const;
+
 export const SubtitlesElement = Type.Object(
   {
     id: Id('Element id, unique across the document'),
@@ -544,6 +547,13 @@ export const SubtitlesElement = Type.Object(
       }),
     ),
     lang: Type.Optional(Lang),
+    style: Type.Optional(
+      Literals(CAPTION_STYLES, {
+        default: 'karaoke',
+        description:
+          "How the words are shown: karaoke (the caption's words, the one being spoken in highlightColor), pop (only the word being spoken, in highlightColor, popping in), boxed (only the word being spoken, in color, on a box: background, or highlightColor when none is given) or lines (the caption's words in color, no highlight). With src only lines applies (a file has no word times), and is what it shows.",
+      }),
+    ),
     src: Type.Optional(
       Type.String({
         minLength: 1,

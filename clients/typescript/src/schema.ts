@@ -958,6 +958,11 @@ export interface components {
                     maxLines?: number;
                     /** @description BCP 47 language tag of the text, e.g. ja, zh-CN, ko, ar. Picks which CJK font draws the Han characters Chinese, Japanese and Korean share. Default: guessed from the text (kana: Japanese, hangul: Korean, otherwise Simplified Chinese). */
                     lang?: string;
+                    /**
+                     * @description How the words are shown: karaoke (the caption's words, the one being spoken in highlightColor), pop (only the word being spoken, in highlightColor, popping in), boxed (only the word being spoken, in color, on a box: background, or highlightColor when none is given) or lines (the caption's words in color, no highlight). With src only lines applies (a file has no word times), and is what it shows.
+                     * @default karaoke
+                     */
+                    style?: "karaoke" | "pop" | "boxed" | "lines";
                     /** @description An SRT or WebVTT file to show instead of the voice's words: an absolute http(s) URL (an uploaded asset's url, or any public address; at most 2048 characters) or a data: URI. Each cue is shown from its start to its end, timed from the element's start (its scene's start plus start), with the fields above (its lines as the file writes them, wrapped at maxWidth; no word highlight); markup such as <i> is dropped. A file that cannot be parsed fails the render with ASSET_INVALID naming this path and the file's line. */
                     src?: string;
                 } | {

@@ -69,6 +69,11 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
             lang (str | Unset): BCP 47 language tag of the text, e.g. ja, zh-CN, ko, ar. Picks which CJK font draws the Han
                 characters Chinese, Japanese and Korean share. Default: guessed from the text (kana: Japanese, hangul: Korean,
                 otherwise Simplified Chinese).
+            style (Literal['boxed'] | Literal['karaoke'] | Literal['lines'] | Literal['pop'] | Unset): How the words are
+                shown: karaoke (the caption's words, the one being spoken in highlightColor), pop (only the word being spoken,
+                in highlightColor, popping in), boxed (only the word being spoken, in color, on a box: background, or
+                highlightColor when none is given) or lines (the caption's words in color, no highlight). With src only lines
+                applies (a file has no word times), and is what it shows. Default: 'karaoke'.
             src (str | Unset): An SRT or WebVTT file to show instead of the voice's words: an absolute http(s) URL (an
                 uploaded asset's url, or any public address; at most 2048 characters) or a data: URI. Each cue is shown from its
                 start to its end, timed from the element's start (its scene's start plus start), with the fields above (its
@@ -110,6 +115,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
     max_width: int | Unset = UNSET
     max_lines: int | Unset = 1
     lang: str | Unset = UNSET
+    style: Literal["boxed"] | Literal["karaoke"] | Literal["lines"] | Literal["pop"] | Unset = "karaoke"
     src: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,6 +198,12 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
 
         lang = self.lang
 
+        style: Literal["boxed"] | Literal["karaoke"] | Literal["lines"] | Literal["pop"] | Unset
+        if isinstance(self.style, Unset):
+            style = UNSET
+        else:
+            style = self.style
+
         src = self.src
 
         field_dict: dict[str, Any] = {}
@@ -240,6 +252,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
             field_dict["maxLines"] = max_lines
         if lang is not UNSET:
             field_dict["lang"] = lang
+        if style is not UNSET:
+            field_dict["style"] = style
         if src is not UNSET:
             field_dict["src"] = src
 
@@ -496,6 +510,47 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
 
         lang = d.pop("lang", UNSET)
 
+        def _parse_style(
+            data: object,
+        ) -> Literal["boxed"] | Literal["karaoke"] | Literal["lines"] | Literal["pop"] | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not data == "karaoke":
+                    raise TypeError()
+                style_type_0 = cast(Literal["karaoke"], data)
+                if style_type_0 != "karaoke":
+                    raise ValueError(f"style_type_0 must match const 'karaoke', got '{style_type_0}'")
+                return style_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not data == "pop":
+                    raise TypeError()
+                style_type_1 = cast(Literal["pop"], data)
+                if style_type_1 != "pop":
+                    raise ValueError(f"style_type_1 must match const 'pop', got '{style_type_1}'")
+                return style_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not data == "boxed":
+                    raise TypeError()
+                style_type_2 = cast(Literal["boxed"], data)
+                if style_type_2 != "boxed":
+                    raise ValueError(f"style_type_2 must match const 'boxed', got '{style_type_2}'")
+                return style_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not data == "lines":
+                raise TypeError()
+            style_type_3 = cast(Literal["lines"], data)
+            if style_type_3 != "lines":
+                raise ValueError(f"style_type_3 must match const 'lines', got '{style_type_3}'")
+            return style_type_3
+
+        style = _parse_style(d.pop("style", UNSET))
+
         src = d.pop("src", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_4 = cls(
@@ -520,6 +575,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
             max_width=max_width,
             max_lines=max_lines,
             lang=lang,
+            style=style,
             src=src,
         )
 

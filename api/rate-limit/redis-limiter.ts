@@ -99,8 +99,9 @@ interface Check {
   nowMs: number;
   /** '' when the check only looks. */
   member: string;
-  /** Settles the caller's promise with what it asked for, made of the check's six values. */
-  resolve(values: Sextuple): void;
+  /** What the caller asked for, made of the check's six values. */
+  answer(values: Sextuple): unknown;
+  resolve(value: unknown): void;
   reject(error: Error): void;
 }
 
@@ -192,9 +193,9 @@ export class RedisRateLimiter implements RateLimiter {
     answer: (values: Sextuple) => T,
   ): Promise<T> {
     // One promise per check, settled with the caller's answer itself (no second promise of an
-    // async method awaiting the first).
+    // async method awaiting the first), and no closure made per check.
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ gate, counted, nowMs, member, resolve: (v) => resolve(answer(v)), reject });
+      this.pending.push({ gate, counted, nowMs, member, answer, resolve: resolve as (value: unknown) => void, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         // setImmediate, not a microtask: every request parsed in this turn's I/O joins the batch.
@@ -231,7 +232,7 @@ export class RedisRateLimiter implements RateLimiter {
             continue;
           }
           const v = text.split(',');
-          c.resolve([Number(v[0]), Number(v[1]), Number(v[2]), Number(v[3]), Number(v[4]), Number(v[5])]);
+          c.resolve(c.answer([Number(v[0]), Number(v[1]), Number(v[2]), Number(v[3]), Number(v[4]), Number(v[5])]));
         }
       },
       (error: Error) => {

@@ -97,6 +97,20 @@ export const EnvSchema = Type.Object({
   OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   SCRIPT_MODEL: Type.Optional(Type.String({ minLength: 1 })),
+  TRANSCRIBE_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description:
+        'OpenAI-protocol endpoint (ending in /v1) that transcribes the sound of subtitles `from`; default OPENAI_BASE_URL, else OpenAI.',
+    }),
+  ),
+  TRANSCRIBE_MODEL: Type.Optional(
+    Type.String({
+      minLength: 1,
+      default: 'whisper-1',
+      description: 'Transcription model for subtitles `from` (one that gives word timestamps).',
+    }),
+  ),
   SCRIPT_BUDGET_SEC: Type.Optional(
     Type.String({
       pattern: '^[0-9]{1,4}$',

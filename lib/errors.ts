@@ -190,6 +190,12 @@ export const ERROR_CATALOG = {
     title: 'Speech synthesis failed',
     doc: 'The speech engine could not synthesise a voice element. `error.path` names the element.',
   },
+  TRANSCRIPTION_FAILED: {
+    status: 502,
+    exit: 58,
+    title: 'Transcription failed',
+    doc: 'The transcription endpoint could not transcribe the sound a subtitles element captions (`from`): unreachable, refused, or answered without word timestamps. `error.path` names the subtitles element.',
+  },
   LLM_FAILED: {
     status: 502,
     exit: 53,

@@ -740,6 +740,7 @@ describe('valid documents', () => {
             fadeIn: 0.2,
             fadeOut: 0.3,
           },
+          { id: 'captions-heard', type: 'subtitles', from: 'whoosh', language: 'en' },
           {
             id: 'logo',
             type: 'image',

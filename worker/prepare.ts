@@ -41,7 +41,9 @@ import {
   type TextRaster,
   type TextStyle,
 } from './text/text-raster.ts';
+import { transcribeWords } from './transcribe.ts';
 import { type Speech, type SpeechConfig, SpeechSynthesizer } from './tts/speech.ts';
+import type { TimedWord } from './tts/word-timing.ts';
 
 export interface PrepareOptions {
   movie: Movie;
@@ -339,6 +341,63 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     return hit;
   };
 
+  /**
+   * The words an audio or video element of scene `s` says (subtitles `from`), on the movie's
+   * timeline: its sound as it plays (from trimStart, one pass, repeated while a looping element
+   * plays on) transcribed through the OpenAI-protocol endpoint.
+   */
+  const transcribedWords = async (s: number, id: string, language: string | undefined, at: string) => {
+    const j = movie.scenes[s]!.elements.findIndex((o) => o.id === id);
+    const target = movie.scenes[s]!.elements[j];
+    if (!target || (target.type !== 'audio' && target.type !== 'video')) {
+      throw new AppError('VALIDATION_ERROR', `No audio or video element "${id}" in this scene to transcribe`, {
+        path: at,
+      });
+    }
+    const m = mediaInfo.get(elementPath(s, j))!;
+    if (!m.info.audio) {
+      throw new AppError('ASSET_INVALID', `The ${target.type} element "${id}" has no sound to transcribe`, {
+        path: at,
+      });
+    }
+    const span = spanOf(s, j);
+    const passSec = Math.min(m.playedSec, span.endSec - span.startSec);
+    if (passSec <= 0) return [];
+    const rate = 16_000;
+    const pcm = await decodeAudio(
+      ffmpeg,
+      m.file,
+      target.trimStart ?? 0,
+      passSec,
+      rate,
+      1,
+      `${elementPath(s, j)}.src`,
+      signal,
+    );
+    const speech = opts.speech;
+    const words = await transcribeWords(
+      pcm,
+      rate,
+      language,
+      {
+        apiKey: speech.openaiApiKey,
+        baseUrl: speech.transcribeBaseUrl ?? speech.openaiBaseUrl,
+        model: speech.transcribeModel,
+      },
+      at,
+      signal,
+    );
+    const out: TimedWord[] = [];
+    for (let pass = span.startSec; pass < span.endSec; pass += m.playedSec) {
+      for (const w of words) {
+        if (w.startSec >= passSec || pass + w.startSec >= span.endSec) continue;
+        out.push({ ...w, startSec: pass + w.startSec, endSec: pass + Math.min(w.endSec, passSec) });
+      }
+      if (!('loop' in target) || target.loop !== true) break;
+    }
+    return out;
+  };
+
   const layers: LayerPlan[] = [];
   const captions = new Map<string, { text: string; startSec: number; endSec: number }[]>();
   for (const [s, scene] of movie.scenes.entries()) {
@@ -426,12 +485,15 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
           ...(await fileCaptionLayers(el, cues, path, s, startSec, endSec, k, W, H, style, writeTexture, opts.logger)),
         );
       } else if (el.type === 'subtitles') {
-        const words = scene.elements.flatMap((v, j) => {
-          const sp = v.type === 'voice' ? speeches.get(elementPath(s, j)) : undefined;
-          if (!sp || v.type !== 'voice') return [];
-          const at = ts.startSec + (v.start ?? 0);
-          return sp.words.map((w) => ({ ...w, startSec: at + w.startSec, endSec: at + w.endSec }));
-        });
+        const words =
+          el.from !== undefined
+            ? await transcribedWords(s, el.from, el.language, `${path}.from`)
+            : scene.elements.flatMap((v, j) => {
+                const sp = v.type === 'voice' ? speeches.get(elementPath(s, j)) : undefined;
+                if (!sp || v.type !== 'voice') return [];
+                const at = ts.startSec + (v.start ?? 0);
+                return sp.words.map((w) => ({ ...w, startSec: at + w.startSec, endSec: at + w.endSec }));
+              });
         captions.set(path, words);
         layers.push(
           ...(await captionLayers(

@@ -38,6 +38,9 @@ export interface WorkerConfig {
   trustedUrlPrefixes?: readonly TrustedPrefix[];
   openaiApiKey?: string | undefined;
   openaiBaseUrl?: string | undefined;
+  /** OpenAI-protocol transcription (subtitles `from`): TRANSCRIBE_BASE_URL, else OPENAI_BASE_URL; TRANSCRIBE_MODEL. */
+  transcribeBaseUrl?: string | undefined;
+  transcribeModel?: string | undefined;
   /**
    * The environment the render's child processes (Xvfb, the segment renderers) start from; its
    * DISPLAY, when set, is the X server to draw on instead of an Xvfb of the render's own.
@@ -142,7 +145,12 @@ export async function prepareRender(opts: PrepareRenderOptions, stopAudio: Abort
     },
     ffmpegPath: config.ffmpegPath,
     ffprobePath: config.ffprobePath,
-    speech: { openaiApiKey: config.openaiApiKey, openaiBaseUrl: config.openaiBaseUrl },
+    speech: {
+      openaiApiKey: config.openaiApiKey,
+      openaiBaseUrl: config.openaiBaseUrl,
+      transcribeBaseUrl: config.transcribeBaseUrl,
+      transcribeModel: config.transcribeModel,
+    },
     onStep: opts.onStep,
     onAudio: (mixed) => {
       const file = join(opts.tmpDir, 'audio.m4a');

@@ -168,11 +168,24 @@ const scene: Rule = (s, ctx) => {
   for (let j = 0; j < all.length && j < 50; j++) {
     const el = all[j];
     if (!isPlainObject(el)) continue;
-    if (el.type === 'subtitles' && !hasVoice && el.src === undefined) {
+    if (el.type === 'subtitles' && typeof el.from === 'string' && !isDeferred(ctx, el.from)) {
+      const target = all.find((o) => isPlainObject(o) && o.id === el.from);
+      if (!isPlainObject(target) || (target.type !== 'audio' && target.type !== 'video')) {
+        report(
+          ctx,
+          'VALIDATION_ERROR',
+          `from names the audio or video element to transcribe, and this scene has no such element with id "${el.from}"${isPlainObject(target) ? ` (it is a ${String(target.type)} element)` : ''}; give the id of an audio or video element of the scene`,
+          'elements',
+          j,
+          'from',
+        );
+      }
+    }
+    if (el.type === 'subtitles' && !hasVoice && el.src === undefined && el.from === undefined) {
       report(
         ctx,
         'VALIDATION_ERROR',
-        "subtitles caption the scene's voice elements, and this scene has none; add a voice element or give the subtitles an SRT or WebVTT file as src",
+        "subtitles caption the scene's voice elements, and this scene has none; add a voice element, give the subtitles an SRT or WebVTT file as src, or an audio or video element to transcribe as from",
         'elements',
         j,
       );
@@ -234,6 +247,20 @@ function autoFitRule(el: Record<string, unknown>, ctx: WalkContext): void {
 const element: Rule = (el, ctx) => {
   if (el.type === 'text') return autoFitRule(el, ctx);
   if (el.type === 'subtitles') {
+    if (present(el, 'src') && present(el, 'from'))
+      report(
+        ctx,
+        'VALIDATION_ERROR',
+        'give either src (a subtitle file) or from (an element to transcribe), not both',
+        'from',
+      );
+    if (present(el, 'language') && !present(el, 'from'))
+      report(
+        ctx,
+        'VALIDATION_ERROR',
+        'language is the language of the sound transcribed for from; give from, or drop language',
+        'language',
+      );
     if (present(el, 'src') && present(el, 'style') && el.style !== 'lines')
       report(
         ctx,

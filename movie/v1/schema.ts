@@ -554,6 +554,22 @@ export const SubtitlesElement = Type.Object(
           "How the words are shown: karaoke (the caption's words, the one being spoken in highlightColor), pop (only the word being spoken, in highlightColor, popping in), boxed (only the word being spoken, in color, on a box: background, or highlightColor when none is given) or lines (the caption's words in color, no highlight). With src only lines applies (a file has no word times), and is what it shows.",
       }),
     ),
+    from: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          "Captions of what an audio or video element of this scene says: its id. Its sound (as it plays: from trimStart, for its played length) is transcribed with word times by an OpenAI-protocol transcription endpoint (the worker's TRANSCRIBE_BASE_URL, else OPENAI_BASE_URL; TRANSCRIBE_MODEL, default whisper-1; a self-hosted Whisper server speaking the protocol works), and the words are shown as a voice's are. The scene then needs no voice. Not together with src.",
+      }),
+    ),
+    language: Type.Optional(
+      Type.String({
+        pattern: '^[a-z]{2,3}$',
+        description:
+          'ISO 639-1 code of the language spoken in the element named by from (e.g. en, de), given to the transcription; detected from the speech when absent. Only with from.',
+        ...fw({ patternText: 'an ISO 639-1 code such as en or de' }),
+      }),
+    ),
     src: Type.Optional(
       Type.String({
         minLength: 1,
@@ -567,7 +583,7 @@ export const SubtitlesElement = Type.Object(
   {
     additionalProperties: false,
     description:
-      "Captions: word-timed from the scene's voice elements (the scene then needs at least one), or the cues of an SRT or WebVTT file given as src.",
+      "Captions: word-timed from the scene's voice elements (the scene then needs at least one), transcribed from an audio or video element (from), or the cues of an SRT or WebVTT file (src).",
     ...fw({ rule: 'element' }),
   },
 );

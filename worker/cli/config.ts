@@ -18,6 +18,8 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Worke
     trustedUrlPrefixes: parseTrustedPrefixes(values.TRUSTED_URL_PREFIXES),
     openaiApiKey: values.OPENAI_API_KEY,
     openaiBaseUrl: values.OPENAI_BASE_URL,
+    transcribeBaseUrl: values.TRANSCRIBE_BASE_URL ?? values.OPENAI_BASE_URL,
+    transcribeModel: values.TRANSCRIBE_MODEL ?? 'whisper-1',
     env,
   };
 }

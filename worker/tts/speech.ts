@@ -20,6 +20,9 @@ export interface Speech {
 export interface SpeechConfig {
   openaiApiKey?: string | undefined;
   openaiBaseUrl?: string | undefined;
+  /** Where subtitles `from` are transcribed (an OpenAI-protocol endpoint) and with which model. */
+  transcribeBaseUrl?: string | undefined;
+  transcribeModel?: string | undefined;
 }
 
 /** The voice an element speaks with: its voiceId, else the espeak voice of its language. */

@@ -27,8 +27,8 @@ T = TypeVar("T", bound="FramewrightMovieDocumentV1ScenesItemElementsItemType4")
 
 @_attrs_define
 class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
-    """Captions: word-timed from the scene's voice elements (the scene then needs at least one), or the cues of an SRT or
-    WebVTT file given as src.
+    """Captions: word-timed from the scene's voice elements (the scene then needs at least one), transcribed from an audio
+    or video element (from), or the cues of an SRT or WebVTT file (src).
 
         Attributes:
             id (str): Element id, unique across the document.
@@ -74,6 +74,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
                 in highlightColor, popping in), boxed (only the word being spoken, in color, on a box: background, or
                 highlightColor when none is given) or lines (the caption's words in color, no highlight). With src only lines
                 applies (a file has no word times), and is what it shows. Default: 'karaoke'.
+            from_ (str | Unset): Captions of what an audio or video element of this scene says: its id. Its sound (as it
+                plays: from trimStart, for its played length) is transcribed with word times by an OpenAI-protocol transcription
+                endpoint (the worker's TRANSCRIBE_BASE_URL, else OPENAI_BASE_URL; TRANSCRIBE_MODEL, default whisper-1; a self-
+                hosted Whisper server speaking the protocol works), and the words are shown as a voice's are. The scene then
+                needs no voice. Not together with src.
+            language (str | Unset): ISO 639-1 code of the language spoken in the element named by from (e.g. en, de), given
+                to the transcription; detected from the speech when absent. Only with from.
             src (str | Unset): An SRT or WebVTT file to show instead of the voice's words: an absolute http(s) URL (an
                 uploaded asset's url, or any public address; at most 2048 characters) or a data: URI. Each cue is shown from its
                 start to its end, timed from the element's start (its scene's start plus start), with the fields above (its
@@ -116,6 +123,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
     max_lines: int | Unset = 1
     lang: str | Unset = UNSET
     style: Literal["boxed"] | Literal["karaoke"] | Literal["lines"] | Literal["pop"] | Unset = "karaoke"
+    from_: str | Unset = UNSET
+    language: str | Unset = UNSET
     src: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -204,6 +213,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
         else:
             style = self.style
 
+        from_ = self.from_
+
+        language = self.language
+
         src = self.src
 
         field_dict: dict[str, Any] = {}
@@ -254,6 +267,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
             field_dict["lang"] = lang
         if style is not UNSET:
             field_dict["style"] = style
+        if from_ is not UNSET:
+            field_dict["from"] = from_
+        if language is not UNSET:
+            field_dict["language"] = language
         if src is not UNSET:
             field_dict["src"] = src
 
@@ -551,6 +568,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
 
         style = _parse_style(d.pop("style", UNSET))
 
+        from_ = d.pop("from", UNSET)
+
+        language = d.pop("language", UNSET)
+
         src = d.pop("src", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_4 = cls(
@@ -576,6 +597,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
             max_lines=max_lines,
             lang=lang,
             style=style,
+            from_=from_,
+            language=language,
             src=src,
         )
 

@@ -346,7 +346,61 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
    * timeline: its sound as it plays (from trimStart, one pass, repeated while a looping element
    * plays on) transcribed through the OpenAI-protocol endpoint.
    */
+  const transcribe = (pcm: Int16Array, rate: number, language: string | undefined, at: string) =>
+    transcribeWords(
+      pcm,
+      rate,
+      language,
+      {
+        apiKey: opts.speech.openaiApiKey,
+        baseUrl: opts.speech.transcribeBaseUrl ?? opts.speech.openaiBaseUrl,
+        model: opts.speech.transcribeModel,
+      },
+      at,
+      signal,
+    );
+  /** Words repeated every `passSec` (a looping source) from `fromSec` until `untilSec`. */
+  const repeat = (words: TimedWord[], fromSec: number, passSec: number, untilSec: number, loop: boolean) => {
+    const out: TimedWord[] = [];
+    for (let pass = fromSec; pass < untilSec; pass += passSec) {
+      for (const w of words) {
+        if (w.startSec >= passSec || pass + w.startSec >= untilSec) continue;
+        out.push({ ...w, startSec: pass + w.startSec, endSec: pass + Math.min(w.endSec, passSec) });
+      }
+      if (!loop) break;
+    }
+    return out;
+  };
+  // The soundtrack is transcribed once, however many subtitles elements caption it.
+  const soundtrackWords = new Map<string, Promise<TimedWord[]>>();
   const transcribedWords = async (s: number, id: string, language: string | undefined, at: string) => {
+    if (id === 'soundtrack') {
+      const st = movie.soundtrack;
+      if (!st || !soundtrack) {
+        throw new AppError('VALIDATION_ERROR', 'The movie has no soundtrack to transcribe', { path: at });
+      }
+      const key = language ?? '';
+      let hit = soundtrackWords.get(key);
+      if (!hit) {
+        const passSec = Math.min(playedSec(soundtrack.info, st.trimStart ?? 0, undefined, 'soundtrack'), totalSec);
+        hit = (async () => {
+          const rate = 16_000;
+          const pcm = await decodeAudio(
+            ffmpeg,
+            soundtrack.file,
+            st.trimStart ?? 0,
+            passSec,
+            rate,
+            1,
+            'soundtrack.src',
+            signal,
+          );
+          return repeat(await transcribe(pcm, rate, language, at), 0, passSec, totalSec, st.loop ?? true);
+        })();
+        soundtrackWords.set(key, hit);
+      }
+      return hit;
+    }
     const j = movie.scenes[s]!.elements.findIndex((o) => o.id === id);
     const target = movie.scenes[s]!.elements[j];
     if (!target || (target.type !== 'audio' && target.type !== 'video')) {
@@ -374,28 +428,8 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
       `${elementPath(s, j)}.src`,
       signal,
     );
-    const speech = opts.speech;
-    const words = await transcribeWords(
-      pcm,
-      rate,
-      language,
-      {
-        apiKey: speech.openaiApiKey,
-        baseUrl: speech.transcribeBaseUrl ?? speech.openaiBaseUrl,
-        model: speech.transcribeModel,
-      },
-      at,
-      signal,
-    );
-    const out: TimedWord[] = [];
-    for (let pass = span.startSec; pass < span.endSec; pass += m.playedSec) {
-      for (const w of words) {
-        if (w.startSec >= passSec || pass + w.startSec >= span.endSec) continue;
-        out.push({ ...w, startSec: pass + w.startSec, endSec: pass + Math.min(w.endSec, passSec) });
-      }
-      if (!('loop' in target) || target.loop !== true) break;
-    }
-    return out;
+    const words = await transcribe(pcm, rate, language, at);
+    return repeat(words, span.startSec, m.playedSec, span.endSec, 'loop' in target && target.loop === true);
   };
 
   const layers: LayerPlan[] = [];

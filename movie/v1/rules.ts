@@ -132,8 +132,26 @@ function transitionsRule(doc: Record<string, unknown>, ctx: WalkContext): void {
   }
 }
 
+/** subtitles `from: "soundtrack"` needs the movie's soundtrack. */
+function soundtrackFromRule(doc: Record<string, unknown>, ctx: WalkContext): void {
+  if (present(doc, 'soundtrack')) return;
+  asArray(doc.scenes).forEach((scene, i) => {
+    if (!isPlainObject(scene)) return;
+    asArray(scene.elements).forEach((el, j) => {
+      if (isPlainObject(el) && el.type === 'subtitles' && el.from === 'soundtrack')
+        reportAt(
+          ctx,
+          'VALIDATION_ERROR',
+          'from "soundtrack" captions the movie\'s soundtrack, and this movie has none; add a soundtrack or name an audio or video element of the scene',
+          ['scenes', i, 'elements', j, 'from'],
+        );
+    });
+  });
+}
+
 const movie: Rule = (doc, ctx) => {
   sizeRule(doc, ctx);
+  soundtrackFromRule(doc, ctx);
   uniqueIds(doc, ctx);
   transitionsRule(doc, ctx);
 };
@@ -168,7 +186,12 @@ const scene: Rule = (s, ctx) => {
   for (let j = 0; j < all.length && j < 50; j++) {
     const el = all[j];
     if (!isPlainObject(el)) continue;
-    if (el.type === 'subtitles' && typeof el.from === 'string' && !isDeferred(ctx, el.from)) {
+    if (
+      el.type === 'subtitles' &&
+      typeof el.from === 'string' &&
+      el.from !== 'soundtrack' &&
+      !isDeferred(ctx, el.from)
+    ) {
       const target = all.find((o) => isPlainObject(o) && o.id === el.from);
       if (!isPlainObject(target) || (target.type !== 'audio' && target.type !== 'video')) {
         report(

@@ -559,7 +559,7 @@ export const SubtitlesElement = Type.Object(
         minLength: 1,
         maxLength: 64,
         description:
-          "Captions of what an audio or video element of this scene says: its id. Its sound (as it plays: from trimStart, for its played length) is transcribed with word times by an OpenAI-protocol transcription endpoint (the worker's TRANSCRIBE_BASE_URL, else OPENAI_BASE_URL; TRANSCRIBE_MODEL, default whisper-1; a self-hosted Whisper server speaking the protocol works), and the words are shown as a voice's are. The scene then needs no voice. Not together with src.",
+          "Captions of what an audio or video element of this scene says (its id), or the movie's soundtrack (\"soundtrack\"). Its sound (as it plays: from trimStart, for its played length) is transcribed with word times by an OpenAI-protocol transcription endpoint (the worker's TRANSCRIBE_BASE_URL, else OPENAI_BASE_URL; TRANSCRIBE_MODEL, default whisper-1; a self-hosted Whisper server speaking the protocol works), and the words are shown as a voice's are. The scene then needs no voice. Not together with src.",
       }),
     ),
     language: Type.Optional(

@@ -191,6 +191,49 @@ describe('subtitles from: an audio element transcribed', () => {
   });
 });
 
+describe('subtitles from: the soundtrack', () => {
+  const out = join(dir, 'soundtrack.mp4');
+  let sent: Seen[] = [];
+  before(async () => {
+    reset();
+    const r = validateMovie({
+      schema: 'v1',
+      width: 320,
+      height: 180,
+      fps: FPS,
+      soundtrack: { src: `${base}/talk.wav`, trimStart: 0.2 },
+      scenes: [
+        {
+          id: 's',
+          duration: 3,
+          background: '#000000',
+          elements: [
+            { id: 'cc', type: 'subtitles', from: 'soundtrack', fontSize: 40, style: 'lines', wordsPerLine: 1 },
+          ],
+        },
+      ],
+    });
+    if (!r.ok) throw new Error(JSON.stringify(r.findings));
+    await renderMovie({ movie: r.value, output: out, config: config() });
+    sent = seen;
+  });
+
+  it('transcribes one pass of it (1.8 s after the trim) and repeats its words as it loops', async () => {
+    assert.equal(sent.length, 1);
+    const seconds = sent[0]!.file.bytes.readUInt32LE(40) / 2 / 16_000;
+    assert.ok(Math.abs(seconds - 1.8) < 0.01, `${seconds} s sent`);
+    // "a" at 0.3 s (frame 7.5: first drawn on 8); "wonderful" at 1.2 s (frame 30) until the loop
+    // brings "a" back at 1.8 + 0.3 = 2.1 s (frame 52.5: 53).
+    assert.equal(await inkWidth(out, 7), 0, 'frame 7: nothing yet');
+    const a = await inkWidth(out, 8);
+    assert.ok(a > 0, 'frame 8: "a"');
+    const wonderful = await inkWidth(out, 30);
+    assert.ok(wonderful > a * 3, `frame 30: "wonderful" (${wonderful} px) vs "a" (${a} px)`);
+    assert.equal(await inkWidth(out, 52), wonderful, 'frame 52: still "wonderful"');
+    assert.equal(await inkWidth(out, 53), a, 'frame 53: "a" again, the second pass');
+  });
+});
+
 describe('subtitles from: failures', () => {
   const fails = async (cfg: WorkerConfig, message: RegExp) => {
     await assert.rejects(renderMovie({ movie: movie(), output: join(dir, 'bad.mp4'), config: cfg }), (err: unknown) => {
@@ -231,6 +274,11 @@ describe('subtitles from: validation', () => {
       [['VALIDATION_ERROR', 'scenes[0].elements[1].from']],
     );
     assert.deepEqual(findings([{ id: 'cc', type: 'subtitles', from: 'nothing' }]), [
+      ['VALIDATION_ERROR', 'scenes[0].elements[0].from'],
+    ]);
+  });
+  it('from "soundtrack" needs a soundtrack', () => {
+    assert.deepEqual(findings([{ id: 'cc', type: 'subtitles', from: 'soundtrack' }]), [
       ['VALIDATION_ERROR', 'scenes[0].elements[0].from'],
     ]);
   });

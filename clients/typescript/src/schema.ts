@@ -963,7 +963,7 @@ export interface components {
                      * @default karaoke
                      */
                     style?: "karaoke" | "pop" | "boxed" | "lines";
-                    /** @description Captions of what an audio or video element of this scene says: its id. Its sound (as it plays: from trimStart, for its played length) is transcribed with word times by an OpenAI-protocol transcription endpoint (the worker's TRANSCRIBE_BASE_URL, else OPENAI_BASE_URL; TRANSCRIBE_MODEL, default whisper-1; a self-hosted Whisper server speaking the protocol works), and the words are shown as a voice's are. The scene then needs no voice. Not together with src. */
+                    /** @description Captions of what an audio or video element of this scene says (its id), or the movie's soundtrack ("soundtrack"). Its sound (as it plays: from trimStart, for its played length) is transcribed with word times by an OpenAI-protocol transcription endpoint (the worker's TRANSCRIBE_BASE_URL, else OPENAI_BASE_URL; TRANSCRIBE_MODEL, default whisper-1; a self-hosted Whisper server speaking the protocol works), and the words are shown as a voice's are. The scene then needs no voice. Not together with src. */
                     from?: string;
                     /** @description ISO 639-1 code of the language spoken in the element named by from (e.g. en, de), given to the transcription; detected from the speech when absent. Only with from. */
                     language?: string;

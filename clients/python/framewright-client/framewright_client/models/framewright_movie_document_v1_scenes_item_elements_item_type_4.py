@@ -74,11 +74,11 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
                 in highlightColor, popping in), boxed (only the word being spoken, in color, on a box: background, or
                 highlightColor when none is given) or lines (the caption's words in color, no highlight). With src only lines
                 applies (a file has no word times), and is what it shows. Default: 'karaoke'.
-            from_ (str | Unset): Captions of what an audio or video element of this scene says: its id. Its sound (as it
-                plays: from trimStart, for its played length) is transcribed with word times by an OpenAI-protocol transcription
-                endpoint (the worker's TRANSCRIBE_BASE_URL, else OPENAI_BASE_URL; TRANSCRIBE_MODEL, default whisper-1; a self-
-                hosted Whisper server speaking the protocol works), and the words are shown as a voice's are. The scene then
-                needs no voice. Not together with src.
+            from_ (str | Unset): Captions of what an audio or video element of this scene says (its id), or the movie's
+                soundtrack ("soundtrack"). Its sound (as it plays: from trimStart, for its played length) is transcribed with
+                word times by an OpenAI-protocol transcription endpoint (the worker's TRANSCRIBE_BASE_URL, else OPENAI_BASE_URL;
+                TRANSCRIBE_MODEL, default whisper-1; a self-hosted Whisper server speaking the protocol works), and the words
+                are shown as a voice's are. The scene then needs no voice. Not together with src.
             language (str | Unset): ISO 639-1 code of the language spoken in the element named by from (e.g. en, de), given
                 to the transcription; detected from the speech when absent. Only with from.
             src (str | Unset): An SRT or WebVTT file to show instead of the voice's words: an absolute http(s) URL (an

@@ -664,8 +664,9 @@ async function profileRun(
   const perReq = (us: number, count: number) => (count > 0 ? (us / count).toFixed(1) : '-');
   const lines = [
     `${title}: ${plain.result.rps.toFixed(0)} req/s unprofiled (${n} requests in ${seconds} s), ${profiled.rps.toFixed(0)} req/s profiled`,
-    // Cores: CPU time over the load's seconds (the 2 s drain after it is nearly idle).
-    `  CPU while unprofiled, in cores busy during the load and µs per request:`.padEnd(66) + 'cores  µs/req',
+    // Cores: CPU seconds (the load's and its 2 s drain's) per second of load, so a busy machine
+    // can show a little over 2.
+    `  CPU while unprofiled (cores: CPU s per s of load), per request:`.padEnd(66) + 'cores  µs/req',
   ];
   for (const [name, us] of [...plain.parts].sort((a, b) => b[1] - a[1])) {
     if (us <= 0) continue;

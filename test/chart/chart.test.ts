@@ -351,6 +351,14 @@ describe('charts/framewright', { timeout: 300_000 }, () => {
     assert.equal(cm.data.S3_ENDPOINT, 'http://minio.storage.svc:9000');
     assert.equal(cm.data.S3_FORCE_PATH_STYLE, 'true');
     assert.equal(cm.data.S3_BUCKET, 'renders');
+    // The transcription endpoint of subtitles `from` (worker/cli/config.ts reads both).
+    assert.equal(cm.data.TRANSCRIBE_BASE_URL, 'http://whisper.speech.svc:8000/v1');
+    assert.equal(cm.data.TRANSCRIBE_MODEL, 'whisper-large-v3');
+    const gpuCm = find((await template('gpu')).objects, 'ConfigMap', 'fw-worker-env') as K8sObject & {
+      data: Record<string, string>;
+    };
+    assert.equal(gpuCm.data.TRANSCRIBE_BASE_URL, undefined, "unset: the worker's default");
+    assert.equal(gpuCm.data.TRANSCRIBE_MODEL, undefined);
     const workerSecret = find(objects, 'Secret', 'fw-worker') as K8sObject & { data: Record<string, string> };
     assert.deepEqual(Object.keys(workerSecret.data).sort(), ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']);
   });

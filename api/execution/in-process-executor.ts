@@ -9,6 +9,7 @@ import { isBuilt, ownModule } from '../../lib/module-path.ts';
 import { describeExit, SupervisedChild } from '../../lib/process/supervised-child.ts';
 import { outputKey } from '../../lib/storage/keys.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
+import { contentType, extension, movieOutputFormat } from '../../movie/output-kind.ts';
 import type { Database } from '../../store/database.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
 import { type AttemptOutcome, decideOutcome, stoppedUnexpectedly } from '../../store/lifecycle/decisions.ts';
@@ -485,11 +486,12 @@ export class InProcessExecutor implements ExecutorPort {
     done: Extract<JobOutcome, { type: 'done' }>,
     log: Logger,
   ): Promise<void> {
-    const key = outputKey(render.id);
+    const format = movieOutputFormat(render.movie);
+    const key = outputKey(render.id, extension(format));
     // The upload waits out an unreachable store (S3_RETRY_SEC), which may outlast the lease: keep it.
     const beat = setInterval(() => lifecycle.heartbeat(this.deps, render.id, lease).catch(() => {}), this.leaseMs / 3);
     try {
-      await this.opts.objects.putFile(key, output, 'video/mp4');
+      await this.opts.objects.putFile(key, output, contentType(format));
     } catch (err) {
       log.error({ err }, 'uploading the output failed');
       // The platform's storage faults keep their codes: STORAGE_UNAVAILABLE (the store stayed

@@ -2,7 +2,9 @@ import { jitteredDelay, LOOP_BACKOFF } from '../../lib/backoff.ts';
 import { isAlreadyExists, isNotFound, type RendersClient } from '../../lib/kube/client.ts';
 import { movieObject, renderResource, renderResourceName } from '../../lib/kube/render-resource.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { outputKey } from '../../lib/storage/keys.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
+import { extension, movieOutputFormat } from '../../movie/output-kind.ts';
 import type { Database } from '../../store/database.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
 import { getRenderById, startedUnchangedSince } from '../../store/renders-repo.ts';
@@ -106,6 +108,8 @@ export class KubernetesExecutor implements ExecutorPort {
       render: row,
       movie,
       namespace: this.opts.namespace,
+      // The output's extension is its format's (the download's Content-Type is taken from it).
+      outputKey: outputKey(row.id, extension(movieOutputFormat(row.movie))),
       ...(this.opts.maxAttempts ? { maxAttempts: this.opts.maxAttempts } : {}),
     });
     try {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../lib/errors.ts';
 import { parseRange } from '../../lib/storage/object-store.ts';
+import { contentType, DEFAULT_OUTPUT_FORMAT, extension, formatOfKey } from '../../movie/output-kind.ts';
 import { getOutput } from '../../store/lifecycle/outputs-repo.ts';
 import { errorResponses } from '../http/schemas.ts';
 import '../execution/decorations.ts';
@@ -12,7 +13,9 @@ const PRESIGN_SEC = 300;
 /**
  * GET /v1/outputs/{id}: the target of `outputUrl`. The signature in the query, not an API key,
  * authorises it, so the link can be handed to a browser. Local files are streamed with Range
- * support (browsers seek in MP4s); S3 objects redirect to a fresh presigned URL.
+ * support (browsers seek in videos); S3 objects redirect to a fresh presigned URL. The output's
+ * format (`output.format` of its movie) is named by its key's extension (lib/storage/keys.ts):
+ * the Content-Type and the filename come from it.
  */
 const outputsRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -22,7 +25,8 @@ const outputsRoute: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         operationId: 'downloadOutput',
         tags: ['renders'],
-        summary: "Download a render's MP4 through its signed outputUrl",
+        summary:
+          "Download a render's output (MP4, WebM, MOV, GIF, MP3, WAV, PNG, JPEG, WebP) through its signed outputUrl",
         security: [],
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
         querystring: Type.Object({
@@ -30,8 +34,11 @@ const outputsRoute: FastifyPluginAsyncTypebox = async (app) => {
           sig: Type.String({ minLength: 1, maxLength: 128 }),
         }),
         response: {
-          200: Type.Unsafe({ description: 'The MP4 (video/mp4)' }),
-          206: Type.Unsafe({ description: 'The requested byte range of the MP4' }),
+          200: Type.Unsafe({
+            description:
+              "The output, with its format's Content-Type: video/mp4, video/webm, video/quicktime, image/gif, audio/mpeg, audio/wav, image/png, image/jpeg or image/webp",
+          }),
+          206: Type.Unsafe({ description: 'The requested byte range of the output' }),
           302: Type.Null({ description: 'Redirect to a short-lived presigned object-storage URL' }),
           416: Type.Null({ description: 'The requested range lies outside the file' }),
           ...errorResponses('NOT_FOUND', 'OUTPUT_EXPIRED'),
@@ -48,7 +55,8 @@ const outputsRoute: FastifyPluginAsyncTypebox = async (app) => {
       if (expires * 1000 < app.now().getTime() || row.outputDeletedAt) {
         throw new AppError('OUTPUT_EXPIRED', 'This output passed its retention period and was deleted.');
       }
-      const filename = `${id}.mp4`;
+      const format = formatOfKey(row.outputKey) ?? DEFAULT_OUTPUT_FORMAT;
+      const filename = `${id}.${extension(format)}`;
       if (app.objects.presignGet) {
         return reply.redirect(await app.objects.presignGet(row.outputKey, PRESIGN_SEC, filename), 302);
       }
@@ -57,7 +65,7 @@ const outputsRoute: FastifyPluginAsyncTypebox = async (app) => {
       const range = parseRange(request.headers.range, info.size);
       reply
         .header('accept-ranges', 'bytes')
-        .header('content-type', info.contentType)
+        .header('content-type', contentType(format))
         .header('content-disposition', `inline; filename="${filename}"`)
         .header('cache-control', 'private, max-age=3600');
       if (range === 'unsatisfiable') {

@@ -6,6 +6,7 @@ import { assetKey, movieKey, outputKey, workKey, workPrefix } from './keys.ts';
 test('object-store keys: the layout docs/operations.md describes', () => {
   const cases: [string, string][] = [
     [outputKey('rnd_01m85ngxp5cn1gzhprzpaca5he'), 'renders/rnd_01m85ngxp5cn1gzhprzpaca5he.mp4'],
+    [outputKey('rnd_x', 'webm'), 'renders/rnd_x.webm'],
     [movieKey('rnd_01m85ngxp5cn1gzhprzpaca5he'), 'movies/rnd_01m85ngxp5cn1gzhprzpaca5he.json'],
     [assetKey('ast_01m85ngxp5cn1gzhprzpaca5he', 'png'), 'assets/ast_01m85ngxp5cn1gzhprzpaca5he.png'],
     [assetKey('ast_x', 'm4a'), 'assets/ast_x.m4a'],

@@ -5,15 +5,31 @@
  *
  * | key                 | written by                                   | removed by                           |
  * |---------------------|----------------------------------------------|--------------------------------------|
- * | `renders/<id>.mp4`  | the executor (one machine), the worker pod   | the output sweeper, past retention   |
+ * | `renders/<id>.<ext>`| the executor (one machine), the worker pod   | the output sweeper, past retention   |
+ * | `posters/<id>.jpg`  | with the output, by whoever stores it        | the output sweeper, with the output  |
+ * | `thumbnails/<id>.webp` | with the output, by whoever stores it     | the output sweeper, with the output  |
  * | `movies/<id>.json`  | the Kubernetes executor (the Render's movie) | nothing: it stays                    |
  * | `assets/<id>.<ext>` | POST /v1/assets                              | DELETE /v1/assets/{id}               |
  * | `work/<id>/<name>`  | the prepare and segment pods                 | the join pod, or the output sweeper  |
  */
 
-/** A render's finished MP4. */
-export function outputKey(renderId: string): string {
-  return `renders/${segment(renderId, 'render id')}.mp4`;
+/**
+ * A render's finished output. `extension` is its format's (movie/output-kind.ts `extension`: mp4,
+ * webm, mov, gif, mp3, wav, png, jpg, webp), without the dot; the download route takes the
+ * format, so the Content-Type and the filename, back from it.
+ */
+export function outputKey(renderId: string, extension = 'mp4'): string {
+  return `renders/${segment(renderId, 'render id')}.${checkedExtension(extension)}`;
+}
+
+/** A video render's poster: a JPEG of the frame at `output.posterTime`, full frame size (worker/poster.ts). */
+export function posterKey(renderId: string): string {
+  return `posters/${segment(renderId, 'render id')}.jpg`;
+}
+
+/** A finished video or still render's thumbnail: a WebP, 320 px on the long side (worker/poster.ts). */
+export function thumbnailKey(renderId: string): string {
+  return `thumbnails/${segment(renderId, 'render id')}.webp`;
 }
 
 /** A render's resolved movie document, for the worker pod (its Render carries the key). */
@@ -23,8 +39,12 @@ export function movieKey(renderId: string): string {
 
 /** An uploaded asset's bytes; `extension` is the sniffed type's (png, mp4, ...), without the dot. */
 export function assetKey(assetId: string, extension: string): string {
+  return `assets/${segment(assetId, 'asset id')}.${checkedExtension(extension)}`;
+}
+
+function checkedExtension(extension: string): string {
   if (!/^[a-z0-9]+$/.test(extension)) throw new Error(`Not an object-key extension: ${JSON.stringify(extension)}`);
-  return `assets/${segment(assetId, 'asset id')}.${extension}`;
+  return extension;
 }
 
 /** Everything of a render spread over pods (lib/render-work.ts) is under this prefix. */

@@ -15,6 +15,7 @@ import { objectStoreFromEnv } from '../../lib/storage/from-env.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { workerExitCode } from '../../lib/worker-exit.ts';
 import { validateMovie } from '../../movie/index.ts';
+import { contentType, DEFAULT_OUTPUT_FORMAT, formatOfKey } from '../../movie/output-kind.ts';
 import { joinStep, prepareStep, segmentStep } from '../cluster-steps.ts';
 import type { WorkerMessage } from '../job-protocol.ts';
 import type { WorkerConfig } from '../render-movie.ts';
@@ -93,7 +94,7 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
     }
     const output = path.join(d.scratch, 'output.mp4');
     const { durationSec } = await joinStep({ ...ctx, output });
-    await d.objects.putFile(render.spec.outputKey, output, 'video/mp4');
+    await d.objects.putFile(render.spec.outputKey, output, outputContentType(render.spec.outputKey));
     await d.sink.flush({ phase: 'rendering', progress: 99, durationSec, outputKey: render.spec.outputKey });
     await removeWork(d.objects, renderId, d.logger).catch((err: unknown) =>
       d.logger.warn({ err }, 'work objects left for the sweeper'),
@@ -108,6 +109,9 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
     return await d.sink.failed(reported);
   }
 }
+
+/** The Content-Type of an output, from its key's extension (the API chose the key from the movie's format). */
+const outputContentType = (key: string) => contentType(formatOfKey(key) ?? DEFAULT_OUTPUT_FORMAT);
 
 /** Progress patches go to the apiserver at most this often; the last one is always sent. */
 const PATCH_EVERY_MS = 1_000;
@@ -189,7 +193,7 @@ export async function runPod(
     if (result.type !== 'done') throw new Error(`unexpected worker result ${result.type}`);
     const { outputKey } = render.spec;
     try {
-      await objects.putFile(outputKey, output, 'video/mp4');
+      await objects.putFile(outputKey, output, outputContentType(outputKey));
     } catch (err) {
       // The store stayed unreachable for its whole retry window: STORAGE_UNAVAILABLE, reported.
       if (err instanceof AppError) return await sink.failed(err);

@@ -62,6 +62,8 @@ export interface PrepareOptions {
   onStep?: (fraction: number) => void;
   /** Called once the voiceover is mixed (before textures are made), when there is one. */
   onAudio?: (audio: NonNullable<Prepared['audio']>) => void;
+  /** `false`: no sound decoded or mixed (a still: worker/still.ts); speech still times the scenes. */
+  audio?: boolean | undefined;
   signal?: AbortSignal | undefined;
   logger?: Logger | undefined;
 }
@@ -228,7 +230,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
   // Decoded in parallel, mixed in document order (float sums depend on order: same input, same bytes).
   const decodes: Promise<Clip>[] = [];
   const totalSec = timeline.totalFrames / format.fps;
-  for (const [s, scene] of movie.scenes.entries()) {
+  for (const [s, scene] of (opts.audio === false ? [] : movie.scenes).entries()) {
     for (const [e, el] of scene.elements.entries()) {
       const path = elementPath(s, e);
       if (el.type === 'voice') {
@@ -269,7 +271,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
       }
     }
   }
-  if (movie.soundtrack && soundtrack) {
+  if (opts.audio !== false && movie.soundtrack && soundtrack) {
     const st = movie.soundtrack;
     const length = Math.min(playedSec(soundtrack.info, st.trimStart ?? 0, undefined, 'soundtrack'), totalSec);
     decodes.push(

@@ -7,14 +7,17 @@ import type { Logger } from '../lib/logger.ts';
 import type { TrustedPrefix } from '../lib/net/trusted-prefixes.ts';
 import { preparingProgress, renderingProgress } from '../lib/render-progress.ts';
 import type { Movie } from '../movie/index.ts';
+import { movieOutputFormat, outputKind } from '../movie/output-kind.ts';
 import { encodeMix } from './audio/loudness.ts';
 import { chooseCodec } from './encoder-probe.ts';
 import { joinSegments } from './ffmpeg-process.ts';
 import type { EncodeQuality, RenderPlan, VideoCodec } from './plan.ts';
+import { posterTime, writePosterImages } from './poster.ts';
 import { prepare } from './prepare.ts';
 import type { SegmentStats } from './render-segment.ts';
 import { SegmentChild } from './segment-pool.ts';
 import { type FrameRange, splitFrames } from './segments.ts';
+import { renderStill } from './still.ts';
 import { type Display, ensureDisplay } from './xvfb.ts';
 
 /** Progress events, in order: preparing (0-20), rendering (20-99, by frames encoded), done (100). */
@@ -71,6 +74,11 @@ export interface RenderOptions {
   tmpRoot?: string;
   /** `false`: every chunk drawn by the renderer, none composited by ffmpeg (tests compare the two). */
   composite?: boolean;
+  /**
+   * Where the poster (JPEG) and thumbnail (WebP) go (worker/poster.ts `posterFiles`): a video's
+   * frame at `output.posterTime`; a still writes its thumbnail only.
+   */
+  posterFiles?: { poster: string; thumbnail: string } | undefined;
 }
 
 export interface RenderResult {
@@ -180,6 +188,10 @@ export async function prepareRender(opts: PrepareRenderOptions, stopAudio: Abort
  * executors. Temporary files are removed whatever happens; an Xvfb it started is stopped.
  */
 export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
+  // A still (png, jpeg, webp): one frame, no encoder (worker/still.ts).
+  if (outputKind(movieOutputFormat(opts.movie)) === 'still') {
+    return renderStill({ ...opts, thumbnail: opts.posterFiles?.thumbnail });
+  }
   const { config, signal, logger } = opts;
   const draft = opts.draft === true || opts.movie.draft === true;
   let last = -1;
@@ -277,6 +289,9 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
       throw err;
     }
     await joinSegments(config.ffmpegPath, segmentFiles, await audioEncoded, opts.output, signal);
+    if (opts.posterFiles) {
+      await writePosterImages(config.ffmpegPath, opts.output, posterTime(opts.movie), plan, opts.posterFiles, signal);
+    }
     emit({ phase: 'done', progress: 100, durationSec });
     logger?.info(
       { output: opts.output, frames: plan.totalFrames, rendered, segments: ranges.length, codec },

@@ -1,0 +1,143 @@
+import sharp from 'sharp';
+import { runFfmpeg } from './ffmpeg-process.ts';
+
+/**
+ * Images of one frame: a still render's output, a video render's poster and thumbnail. The
+ * frame's RGB comes from ffmpeg (the renderer's yuv420p read-back, or a frame decoded from the
+ * finished video), converted with the BT.709 limited-range matrix the video is encoded and tagged
+ * with, so an image shows the pixels a player shows for that frame; sharp (libvips) encodes it.
+ */
+
+/** A frame as packed 8-bit RGB, rows top-down. */
+export interface RgbFrame {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+export type ImageFormat = 'png' | 'jpeg' | 'webp';
+
+/** JPEG and WebP quality of stills and posters: artefacts invisible at normal viewing. */
+export const IMAGE_QUALITY = 90;
+
+/** Longest side of a thumbnail, in pixels (the dashboard's list shows them at 160 px, 2x). */
+export const THUMBNAIL_SIZE = 320;
+
+const QUIET = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
+
+/**
+ * yuv420p BT.709 limited range -> full-range RGB, chroma upsampled by swscale (what ffmpeg-based
+ * players and the tests' own decode do). Explicit, not read from tags: raw input has none, and
+ * swscale's default matrix for untagged input is BT.601.
+ */
+const TO_RGB = 'scale=in_color_matrix=bt709:in_range=tv:out_range=pc:flags=bicubic+accurate_rnd+full_chroma_int';
+
+/** The renderer's yuv420p bytes of one frame (a file) as RGB. */
+export async function rgbFromYuvFile(
+  ffmpeg: string,
+  file: string,
+  width: number,
+  height: number,
+  signal?: AbortSignal,
+): Promise<RgbFrame> {
+  const data = await runFfmpeg(
+    ffmpeg,
+    [
+      ...QUIET,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'yuv420p',
+      '-s',
+      `${width}x${height}`,
+      '-i',
+      file,
+      '-vf',
+      TO_RGB,
+      '-frames:v',
+      '1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ],
+    signal,
+  );
+  return checked({ data, width, height });
+}
+
+/**
+ * The frame of a video file shown at `timeSec`: frame floor(timeSec x fps), the one a still render
+ * of that time draws. Seeks to half a frame before it (ffmpeg's accurate seek drops the frames
+ * before that point, so rounding never picks the neighbour), then decodes that one frame.
+ */
+export async function rgbFrameOfVideo(
+  ffmpeg: string,
+  video: string,
+  timeSec: number,
+  frame: { width: number; height: number; fps: number; totalFrames: number },
+  signal?: AbortSignal,
+): Promise<RgbFrame> {
+  const index = frameIndexAt(timeSec, frame.fps, frame.totalFrames);
+  const seek = Math.max(0, (index - 0.5) / frame.fps);
+  const data = await runFfmpeg(
+    ffmpeg,
+    [
+      ...QUIET,
+      '-ss',
+      seek.toFixed(6),
+      '-i',
+      video,
+      '-map',
+      '0:v:0',
+      '-vf',
+      TO_RGB,
+      '-frames:v',
+      '1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ],
+    signal,
+  );
+  return checked({ data, width: frame.width, height: frame.height });
+}
+
+/** The frame shown at `timeSec`: the one whose interval [f / fps, (f + 1) / fps) holds it, at most the last. */
+export function frameIndexAt(timeSec: number, fps: number, totalFrames: number): number {
+  // The epsilon keeps 0.1 s at 30 fps (2.9999999999999996) on frame 3, where a reader expects it.
+  const f = Math.floor(timeSec * fps + 1e-6);
+  return Math.max(0, Math.min(totalFrames - 1, f));
+}
+
+function checked(f: RgbFrame): RgbFrame {
+  const want = f.width * f.height * 3;
+  if (f.data.length !== want) {
+    throw new Error(`ffmpeg gave ${f.data.length} bytes of RGB for a ${f.width}x${f.height} frame (${want} expected)`);
+  }
+  return f;
+}
+
+/** The frame encoded as `format` (PNG lossless, JPEG and WebP at IMAGE_QUALITY). */
+export function encodeImage(frame: RgbFrame, format: ImageFormat): Promise<Buffer> {
+  const image = sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: 3 } });
+  if (format === 'png') return image.png().toBuffer();
+  if (format === 'jpeg') return image.jpeg({ quality: IMAGE_QUALITY, mozjpeg: false }).toBuffer();
+  return image.webp({ quality: IMAGE_QUALITY }).toBuffer();
+}
+
+/** The thumbnail: WebP, THUMBNAIL_SIZE on the long side (never enlarged), aspect kept. */
+export function encodeThumbnail(frame: RgbFrame): Promise<Buffer> {
+  const landscape = frame.width >= frame.height;
+  return sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: 3 } })
+    .resize({
+      ...(landscape ? { width: THUMBNAIL_SIZE } : { height: THUMBNAIL_SIZE }),
+      withoutEnlargement: true,
+      kernel: 'lanczos3',
+    })
+    .webp({ quality: 80 })
+    .toBuffer();
+}

@@ -32,6 +32,21 @@ const CASES: { name: string; steps: Step[] }[] = [
     ],
   },
   {
+    // Another API replica's clock behind this one's: its request's time is appended after a later
+    // one, and the log leaves in arrival order, so it is counted until the entries before it have
+    // left (at 1350 a log ordered by time would have let 300 go and allowed): conservative by the
+    // skew, never more than the limit.
+    name: 'an earlier time after a later one is counted until the ones before it leave',
+    steps: [
+      { at: 0, allowed: true, remaining: 2, resetAt: 1000 },
+      { at: 600, allowed: true, remaining: 1, resetAt: 1000 },
+      { at: 300, allowed: true, remaining: 0, resetAt: 1000 },
+      { at: 1000, allowed: true, remaining: 0, resetAt: 1600 },
+      { at: 1350, allowed: false, remaining: 0, resetAt: 1600 },
+      { at: 1600, allowed: true, remaining: 1, resetAt: 2000 },
+    ],
+  },
+  {
     name: 'peek looks without counting',
     steps: [
       { at: 0, op: 'peek', allowed: true, remaining: 3, resetAt: 1000 },

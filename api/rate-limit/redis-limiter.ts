@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { AppError } from '../../lib/errors.ts';
 import { DATABASE_DEADLINE_MS } from '../../store/db-deadline.ts';
@@ -25,36 +24,53 @@ export const MAX_BATCH = 128;
 /** Arguments per check in ARGV, and keys per check in KEYS. */
 const ARGS_PER_CHECK = 6;
 
-// The sliding-window log on one sorted set: count, drop the entries that left the window, add this
-// request (when counting and under the limit), and report allowed, count and the oldest entry's
-// score, as three values (no table per window). An absent set, which the failure gate of nearly
-// every address is, costs one command: there is nothing to drop, expire or read.
+// The sliding-window log on one list per key: the times of the requests counted in the last window,
+// in the order they were counted (the oldest at the head). Count, pop the entries that left the
+// window from the head, append this request (when counting and under the limit), and report
+// allowed, count and the oldest entry's time, as three values (no table per window). A list of
+// integers is stored packed (a few bytes an entry, where a sorted set keeps a skiplist node, a
+// dictionary entry and a unique member string for each) and every step is at an end of it, so a
+// check costs a few O(1) commands whatever the limit. An absent list, which the failure gate of
+// nearly every address is, costs one command: there is nothing to drop, expire or read.
+//
+// Order is arrival order: an API replica whose clock runs behind the last entry's appends an
+// earlier time after a later one, and the head stops at the first entry still inside the window,
+// so such a request is counted until the ones before it leave (conservative by the clocks' skew,
+// never more than the limit).
 //
 // One call runs a batch of checks, in order, each as if alone (a key checked twice in a batch
 // sees the first check's entry). Check i uses KEYS[2i-1] (its gate) and KEYS[2i] (the counted
-// window), and ARGV[6(i-1)+1 ..]: now, gate window (0: no gate), gate limit, window, limit,
-// member ('' : only look, count nothing). It answers six integers per check: the gate's
-// {allowed, count, oldest} ({-1, -1, -1} without a gate) and the counted window's ({-1, -1, -1}
-// when the gate refused). A check that fails (a key of the wrong type) answers its error message
-// instead and fails alone: the other checks of the batch are unaffected.
+// window), and ARGV[6(i-1)+1 ..]: now, gate window (0: no gate), gate limit, window,
+// limit, count (1: count this request when allowed, 0: only look). It answers six integers per
+// check: the gate's {allowed, count, oldest} ({-1, -1, -1} without a gate) and the counted
+// window's ({-1, -1, -1} when the gate refused). A check that fails (a key of the wrong type)
+// answers its error message instead and fails alone: the other checks of the batch are
+// unaffected.
 const BATCH_LUA = `
-local function slide(key, now, window, limit, member)
-  local n = redis.call('ZCARD', key)
-  if n > 0 then n = n - redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window) end
-  local allowed = 0
-  if n < limit then
-    allowed = 1
-    if member ~= '' then
-      redis.call('ZADD', key, now, member)
-      n = n + 1
-    end
+local function slide(key, now, window, limit, count)
+  local cutoff = now - window
+  local oldest = redis.call('LINDEX', key, 0)
+  while oldest and tonumber(oldest) <= cutoff do
+    redis.call('LPOP', key)
+    oldest = redis.call('LINDEX', key, 0)
+  end
+  if not count then
+    if not oldest then return limit > 0 and 1 or 0, 0, now end
+    local n = redis.call('LLEN', key)
+    return n < limit and 1 or 0, n, tonumber(oldest)
+  end
+  -- Counted: append first, since RPUSH answers the length (one call instead of LLEN), and take
+  -- the entry back when it was one too many.
+  local n = redis.call('RPUSH', key, now)
+  local allowed = 1
+  if n > limit then
+    redis.call('RPOP', key)
+    n = n - 1
+    allowed = 0
   end
   if n == 0 then return allowed, 0, now end
   redis.call('PEXPIRE', key, window)
-  -- The set was empty and now holds this request alone: it is the oldest.
-  if n == 1 and allowed == 1 and member ~= '' then return allowed, 1, now end
-  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-  return allowed, n, tonumber(oldest[2])
+  return allowed, n, oldest and tonumber(oldest) or now
 end
 
 local function check(i)
@@ -63,10 +79,10 @@ local function check(i)
   local gate_window = tonumber(ARGV[a + 2])
   local g1, g2, g3 = -1, -1, -1
   if gate_window > 0 then
-    g1, g2, g3 = slide(KEYS[2 * i - 1], now, gate_window, tonumber(ARGV[a + 3]), '')
+    g1, g2, g3 = slide(KEYS[2 * i - 1], now, gate_window, tonumber(ARGV[a + 3]), false)
     if g1 == 0 then return g1, g2, g3, -1, -1, -1 end
   end
-  local h1, h2, h3 = slide(KEYS[2 * i], now, tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5]), ARGV[a + 6])
+  local h1, h2, h3 = slide(KEYS[2 * i], now, tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5]), ARGV[a + 6] == '1')
   return g1, g2, g3, h1, h2, h3
 end
 
@@ -97,8 +113,8 @@ interface Check {
   gate: Window | null;
   counted: Window;
   nowMs: number;
-  /** '' when the check only looks. */
-  member: string;
+  /** Whether the check counts its request (when allowed) or only looks. */
+  count: boolean;
   /** What the caller asked for, made of the check's six values. */
   answer(values: Sextuple): unknown;
   resolve(value: unknown): void;
@@ -110,28 +126,27 @@ function decision(limit: number, windowMs: number, allowed: number, n: number, o
 }
 
 /**
- * Redis sliding-window log (a sorted set per key), shared by every API replica.
+ * Redis sliding-window log (a list per key), shared by every API replica.
  *
  * Every check an event-loop turn asks for goes to Redis as ONE script call (up to MAX_BATCH
  * checks each): under load that is one command to parse, dispatch and answer instead of one per
  * request, on both sides of the socket. Each check still runs atomically and in arrival order,
  * exactly as if sent alone. A batch touches many keys in one script: behind a Redis Cluster proxy
- * give the prefix a hash tag (`{fw}:rl:`) so they share a slot.
+ * give the prefix a hash tag (`{fw}:rl2:`) so they share a slot.
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: BatchRedis;
   private readonly prefix: string;
-  // Members of a sorted set must be unique so two requests in the same millisecond both count:
-  // this process's random tag plus a counter makes them so without a random draw per request.
-  private readonly tag = randomBytes(6).toString('hex');
-  private seq = 0;
   private pending: Check[] = [];
   private flushScheduled = false;
   /** Settles once the first connection is ready, or after REDIS_DEADLINE_MS. */
   private readonly firstConnection: Promise<void>;
 
   constructor(url: string, options: { prefix?: string } = {}) {
-    this.prefix = options.prefix ?? 'fw:rl:';
+    // 'fw:rl2:': the logs became lists (they were sorted sets under 'fw:rl:'), so a replica of the
+    // previous release beside this one during a rolling upgrade meets no key of the other type;
+    // each counts on its own until the upgrade ends, and the old keys expire within a window.
+    this.prefix = options.prefix ?? 'fw:rl2:';
     // No auto-pipelining: this class already sends one command per turn, and ioredis would defer
     // it by one more turn to gather others.
     //
@@ -164,17 +179,15 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   hit(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision> {
-    return this.check(null, { key, limit, windowMs }, nowMs, this.member(nowMs), (v) =>
-      decision(limit, windowMs, v[3], v[4], v[5]),
-    );
+    return this.check(null, { key, limit, windowMs }, nowMs, true, (v) => decision(limit, windowMs, v[3], v[4], v[5]));
   }
 
   peek(key: string, limit: number, windowMs: number, nowMs: number): Promise<LimitDecision> {
-    return this.check(null, { key, limit, windowMs }, nowMs, '', (v) => decision(limit, windowMs, v[3], v[4], v[5]));
+    return this.check(null, { key, limit, windowMs }, nowMs, false, (v) => decision(limit, windowMs, v[3], v[4], v[5]));
   }
 
   hitUnlessGated(gate: Window, counted: Window, nowMs: number): Promise<GatedDecision> {
-    return this.check(gate, counted, nowMs, this.member(nowMs), (v) => ({
+    return this.check(gate, counted, nowMs, true, (v) => ({
       gate: decision(gate.limit, gate.windowMs, v[0], v[1], v[2]),
       hit: v[3] === -1 ? null : decision(counted.limit, counted.windowMs, v[3], v[4], v[5]),
     }));
@@ -189,13 +202,13 @@ export class RedisRateLimiter implements RateLimiter {
     gate: Window | null,
     counted: Window,
     nowMs: number,
-    member: string,
+    count: boolean,
     answer: (values: Sextuple) => T,
   ): Promise<T> {
     // One promise per check, settled with the caller's answer itself (no second promise of an
     // async method awaiting the first), and no closure made per check.
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ gate, counted, nowMs, member, answer, resolve: resolve as (value: unknown) => void, reject });
+      this.pending.push({ gate, counted, nowMs, count, answer, resolve: resolve as (value: unknown) => void, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         // setImmediate, not a microtask: every request parsed in this turn's I/O joins the batch.
@@ -216,7 +229,14 @@ export class RedisRateLimiter implements RateLimiter {
     const args: (string | number)[] = [];
     for (const c of batch) {
       keys.push(this.prefix + (c.gate ?? c.counted).key, this.prefix + c.counted.key);
-      args.push(c.nowMs, c.gate?.windowMs ?? 0, c.gate?.limit ?? 0, c.counted.windowMs, c.counted.limit, c.member);
+      args.push(
+        c.nowMs,
+        c.gate?.windowMs ?? 0,
+        c.gate?.limit ?? 0,
+        c.counted.windowMs,
+        c.counted.limit,
+        c.count ? 1 : 0,
+      );
     }
     // Only until the first connection is up (a process just started) do checks wait for it.
     const ready = this.redis.status === 'ready' ? undefined : this.firstConnection;
@@ -249,10 +269,5 @@ export class RedisRateLimiter implements RateLimiter {
         for (const c of batch) c.reject(reason);
       },
     );
-  }
-
-  private member(nowMs: number): string {
-    this.seq = (this.seq + 1) % Number.MAX_SAFE_INTEGER;
-    return `${nowMs}-${this.tag}-${this.seq.toString(36)}`;
   }
 }

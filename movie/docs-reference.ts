@@ -12,6 +12,7 @@ import {
   Loudness,
   MovieV1,
   Scene,
+  ShapeElement,
   Soundtrack,
   SubtitlesElement,
   TextBackground,
@@ -23,6 +24,7 @@ import {
   VideoElement,
   VoiceElement,
 } from './v1/schema.ts';
+import { LinearGradient, RadialGradient, ShapeStroke } from './v1/shape.ts';
 import { VOICES } from './voices.ts';
 import { annotations } from './walk/annotations.ts';
 
@@ -147,6 +149,11 @@ function referenceMarkdown(): string {
     table('Voice element', VoiceElement, ''),
     table('Subtitles element', SubtitlesElement, ''),
     table('Audio element', AudioElement, ''),
+    table('Shape element', ShapeElement, ''),
+    table('Linear gradient (`fill` of a shape)', LinearGradient, ''),
+    table('Radial gradient (`fill` of a shape)', RadialGradient, ''),
+    table('Gradient stop (`fill.stops[i]`)', (LinearGradient.properties.stops as unknown as Node).items as TSchema, ''),
+    table('Shape stroke (`stroke` of a shape)', ShapeStroke, ''),
     table('Animation (`animation`)', (TextElement as unknown as Node).properties.animation as TSchema, ''),
     table('Stroke (`stroke` of text and subtitles)', TextStroke, ''),
     table('Shadow (`shadow` of text and subtitles)', TextShadow, ''),

@@ -30,6 +30,7 @@ import { fitSize } from './media/fit.ts';
 import { decodeAudio, fetchMedia, type MediaInfo, playedSec, probeMedia } from './media/media-file.ts';
 import type { AnimationPreset, EncodeQuality, LayerPlan, RenderPlan, TextureRef, VideoCodec } from './plan.ts';
 import { chunkFramesFor, chunksOf } from './segments.ts';
+import { rasteriseShape } from './shapes/shape-raster.ts';
 import { textStyleOf } from './text/element-style.ts';
 import { fontRegistry, type UserFont } from './text/fonts.ts';
 import {
@@ -482,6 +483,27 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
           endSec,
           ...animation,
         });
+      } else if (el.type === 'shape') {
+        const docWidth = el.width ?? full.width;
+        const docHeight = el.height ?? full.height;
+        const box = {
+          boxWidth: Math.max(1, Math.round(docWidth * k)),
+          boxHeight: Math.max(1, Math.round(docHeight * k)),
+        };
+        const r = await rasteriseShape(el, { docWidth, docHeight, ...box }, path);
+        const at = place({ width: r.boxWidth, height: r.boxHeight });
+        layers.push({
+          path,
+          sceneIndex: s,
+          texture: writeTexture(r),
+          x: at.x + r.offsetX,
+          y: at.y + r.offsetY,
+          width: r.width,
+          height: r.height,
+          startSec,
+          endSec,
+          ...animation,
+        });
       } else if (el.type === 'video') {
         const m = mediaInfo.get(path)!;
         const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
@@ -614,7 +636,7 @@ export function encoderThreadsFor(plan: RenderPlan, cores: number): number {
 const channelsOf = (info: MediaInfo): 1 | 2 => (info.audio?.channels === 1 ? 1 : 2);
 
 function animationOf(el: Element): Pick<LayerPlan, 'animation'> {
-  if (el.type !== 'text' && el.type !== 'image' && el.type !== 'video') return {};
+  if (el.type !== 'text' && el.type !== 'image' && el.type !== 'video' && el.type !== 'shape') return {};
   if (!el.animation) return {};
   return { animation: { preset: el.animation.preset as AnimationPreset, durationSec: el.animation.duration ?? 0.6 } };
 }

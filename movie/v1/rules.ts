@@ -9,6 +9,7 @@ import { ESPEAK_LANGUAGES, espeakVoiceFor, voiceById, voiceSpeaks } from '../voi
 import type { Rule } from '../walk/compile.ts';
 import { isDeferred, report, reportAt, type WalkContext } from '../walk/context.ts';
 import { DEFAULT_TRANSITION_SEC, LIMITS, TEXT_DEFAULT_FONT_SIZE } from './schema.ts';
+import { shapeRule } from './shape.ts';
 
 /** Seconds of slack when comparing element ends with scene ends (float sums like 0.1 + 0.2). */
 const EPSILON = 1e-9;
@@ -269,6 +270,7 @@ function autoFitRule(el: Record<string, unknown>, ctx: WalkContext): void {
 
 const element: Rule = (el, ctx) => {
   if (el.type === 'text') return autoFitRule(el, ctx);
+  if (el.type === 'shape') return shapeRule(el, ctx);
   if (el.type === 'subtitles') {
     if (present(el, 'src') && present(el, 'from'))
       report(

@@ -10,6 +10,7 @@ import { COLOR_PATTERN } from '../colors.ts';
 import { DEFAULT_FONT, FONT_FAMILIES } from '../fonts.ts';
 import { DEFAULT_LANGUAGE, VOICES } from '../voices.ts';
 import type { FwAnnotations } from '../walk/annotations.ts';
+import { shapeElement } from './shape.ts';
 
 const fw = (a: FwAnnotations) => ({ 'x-fw': a });
 
@@ -588,9 +589,21 @@ export const SubtitlesElement = Type.Object(
   },
 );
 
-const Element = Type.Union([TextElement, ImageElement, VideoElement, VoiceElement, SubtitlesElement, AudioElement], {
-  ...fw({ discriminator: 'type', docName: 'element' }),
-});
+/**
+ * A vector shape (movie/v1/shape.ts), with the image element's box, position, timing and motion
+ * fields (its picture effects are not applied to shapes, so not taken).
+ */
+export const ShapeElement = shapeElement(
+  Type.Pick(ImageElement, ['id', 'width', 'height', 'position', 'start', 'duration', 'animation', 'animate'])
+    .properties,
+);
+
+const Element = Type.Union(
+  [TextElement, ImageElement, VideoElement, VoiceElement, SubtitlesElement, AudioElement, ShapeElement],
+  {
+    ...fw({ discriminator: 'type', docName: 'element' }),
+  },
+);
 
 export const TRANSITION_TYPES = [
   'crossfade',
@@ -799,4 +812,5 @@ export type MovieV1 = Static<typeof MovieV1>;
 export type ElementV1 = Static<typeof Element>;
 export type TextElementV1 = Static<typeof TextElement>;
 export type VoiceElementV1 = Static<typeof VoiceElement>;
+export type ShapeElementV1 = Static<typeof ShapeElement>;
 export type SubtitlesElementV1 = Static<typeof SubtitlesElement>;

@@ -330,7 +330,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a render's MP4 through its signed outputUrl */
+        /** Download a render's output (MP4, WebM, MOV, GIF, MP3, WAV, PNG, JPEG, WebP) through its signed outputUrl */
         get: operations["downloadOutput"];
         put?: never;
         post?: never;
@@ -1010,6 +1010,108 @@ export interface components {
                      * @default 0
                      */
                     fadeOut?: number;
+                } | {
+                    /** @description Element id, unique across the document. */
+                    id: string;
+                    /** @description Width of the box in output pixels. Default: the frame width. */
+                    width?: number;
+                    /** @description Height of the box in output pixels. Default: the frame height. */
+                    height?: number;
+                    /**
+                     * @description "center" (default) centres the box; {x, y} is its top-left.
+                     * @default center
+                     */
+                    position?: "center" | {
+                        /** @description Left edge, output pixels. */
+                        x: number;
+                        /** @description Top edge, output pixels. */
+                        y: number;
+                    };
+                    /**
+                     * @description Seconds from the scene start at which the element appears. Must be before the scene ends.
+                     * @default 0
+                     */
+                    start?: number;
+                    /** @description Seconds the element stays visible. Default: until the scene ends. Must end within the scene. */
+                    duration?: number;
+                    /** @description Entrance or exit animation of the element. */
+                    animation?: {
+                        /** @description Entrance (*-in) or exit (*-out) animation. */
+                        preset: "fade-in" | "fade-out" | "zoom-in" | "zoom-out" | "slide-in-up" | "slide-in-down" | "slide-in-left" | "slide-in-right";
+                        /**
+                         * @description Seconds the animation lasts.
+                         * @default 0.6
+                         */
+                        duration?: number;
+                    };
+                    /** @constant */
+                    type: "shape";
+                    /** @description rectangle and ellipse fill the box; line joins from and to; polygon joins points; path draws d (SVG path data). Coordinates are output pixels from the box’s top-left corner; what falls outside the box (its stroke aside) is cut off. */
+                    shape: "rectangle" | "ellipse" | "line" | "polygon" | "path";
+                    /**
+                     * @description Rounded corners of a rectangle, output pixels (at most half the box's shorter side is used).
+                     * @default 0
+                     */
+                    cornerRadius?: number;
+                    /** @description Where a line starts. */
+                    from?: {
+                        /** @description Output pixels from the box’s left edge. */
+                        x: number;
+                        /** @description Output pixels from the box’s top edge. */
+                        y: number;
+                    };
+                    /** @description Where a line ends. */
+                    to?: {
+                        /** @description Output pixels from the box’s left edge. */
+                        x: number;
+                        /** @description Output pixels from the box’s top edge. */
+                        y: number;
+                    };
+                    /** @description Vertices of a polygon, joined in order and closed. */
+                    points?: {
+                        /** @description Output pixels from the box’s left edge. */
+                        x: number;
+                        /** @description Output pixels from the box’s top edge. */
+                        y: number;
+                    }[];
+                    /** @description SVG path data of a path (M, L, H, V, C, S, Q, T, A, Z and their relative forms), in output pixels from the box’s top-left corner. Filled by the non-zero rule. */
+                    d?: string;
+                    /** @description Colour or gradient inside the shape. Default: #ffffff, or none when a stroke is given. A line has no fill. */
+                    fill?: string | ({
+                        /** @constant */
+                        type: "linear";
+                        /**
+                         * @description Direction in degrees, as in CSS: 0 runs bottom to top, 90 left to right, 180 top to bottom. The gradient spans the box, corner to corner along that direction.
+                         * @default 180
+                         */
+                        angle?: number;
+                        /** @description Colours and where they are, offsets in increasing order; between them colours blend in sRGB. */
+                        stops: {
+                            /** @description Where along the gradient, 0 (start) to 1 (end). */
+                            offset: number;
+                            /** @description Colour at that offset (alpha included). */
+                            color: string;
+                        }[];
+                    } | {
+                        /** @constant */
+                        type: "radial";
+                        /** @description Colours and where they are, offsets in increasing order; between them colours blend in sRGB. */
+                        stops: {
+                            /** @description Where along the gradient, 0 (start) to 1 (end). */
+                            offset: number;
+                            /** @description Colour at that offset (alpha included). */
+                            color: string;
+                        }[];
+                    });
+                    /** @description The outline of the shape. */
+                    stroke?: {
+                        /** @description Width in output pixels, centred on the outline (half of it outside the shape). */
+                        width: number;
+                        /** @description Colour of the stroke (alpha included). */
+                        color: string;
+                        /** @description Dash pattern in output pixels: on, off, on, off… (an odd list repeats once more, as in SVG). Default: a solid stroke. */
+                        dash?: number[];
+                    };
                 })[];
             }[];
         };
@@ -3809,7 +3911,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The MP4 (video/mp4) */
+            /** @description The output, with its format's Content-Type: video/mp4, video/webm, video/quicktime, image/gif, audio/mpeg, audio/wav, image/png, image/jpeg or image/webp */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3818,7 +3920,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description The requested byte range of the MP4 */
+            /** @description The requested byte range of the output */
             206: {
                 headers: {
                     [name: string]: unknown;

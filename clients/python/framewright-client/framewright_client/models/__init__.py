@@ -139,6 +139,39 @@ from .framewright_movie_document_v1_scenes_item_elements_item_type_4_stroke impo
 from .framewright_movie_document_v1_scenes_item_elements_item_type_5 import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType5,
 )
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animation import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6Animation,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_fill_type_1_type_0 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type0,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_fill_type_1_type_0_stops_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type0StopsItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_fill_type_1_type_1 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type1,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_fill_type_1_type_1_stops_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type1StopsItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_from import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6From,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_points_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6PointsItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_position_type_1 import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6PositionType1,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_stroke import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6Stroke,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_to import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6To,
+)
 from .framewright_movie_document_v1_scenes_item_transition import FramewrightMovieDocumentV1ScenesItemTransition
 from .framewright_movie_document_v1_soundtrack import FramewrightMovieDocumentV1Soundtrack
 from .framewright_movie_document_v1_variables import FramewrightMovieDocumentV1Variables
@@ -311,6 +344,17 @@ __all__ = (
     "FramewrightMovieDocumentV1ScenesItemElementsItemType4Shadow",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType4Stroke",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType5",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6Animation",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type0",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type0StopsItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type1",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type1StopsItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6From",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6PointsItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6PositionType1",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6Stroke",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6To",
     "FramewrightMovieDocumentV1ScenesItemTransition",
     "FramewrightMovieDocumentV1Soundtrack",
     "FramewrightMovieDocumentV1Variables",

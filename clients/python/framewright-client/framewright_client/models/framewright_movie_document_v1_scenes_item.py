@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_5 import (
         FramewrightMovieDocumentV1ScenesItemElementsItemType5,
     )
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_6 import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType6,
+    )
     from ..models.framewright_movie_document_v1_scenes_item_transition import (
         FramewrightMovieDocumentV1ScenesItemTransition,
     )
@@ -44,7 +47,8 @@ class FramewrightMovieDocumentV1ScenesItem:
         elements (list[FramewrightMovieDocumentV1ScenesItemElementsItemType0 |
             FramewrightMovieDocumentV1ScenesItemElementsItemType1 | FramewrightMovieDocumentV1ScenesItemElementsItemType2 |
             FramewrightMovieDocumentV1ScenesItemElementsItemType3 | FramewrightMovieDocumentV1ScenesItemElementsItemType4 |
-            FramewrightMovieDocumentV1ScenesItemElementsItemType5]): Elements, drawn in order (later ones on top).
+            FramewrightMovieDocumentV1ScenesItemElementsItemType5 | FramewrightMovieDocumentV1ScenesItemElementsItemType6]):
+            Elements, drawn in order (later ones on top).
         background (str | Unset): Background colour of the scene. Default: '#000000'.
         transition (FramewrightMovieDocumentV1ScenesItemTransition | Unset): How this scene replaces the previous one.
             The two scenes overlap by the duration.
@@ -59,6 +63,7 @@ class FramewrightMovieDocumentV1ScenesItem:
         | FramewrightMovieDocumentV1ScenesItemElementsItemType3
         | FramewrightMovieDocumentV1ScenesItemElementsItemType4
         | FramewrightMovieDocumentV1ScenesItemElementsItemType5
+        | FramewrightMovieDocumentV1ScenesItemElementsItemType6
     ]
     background: str | Unset = "#000000"
     transition: FramewrightMovieDocumentV1ScenesItemTransition | Unset = UNSET
@@ -79,6 +84,9 @@ class FramewrightMovieDocumentV1ScenesItem:
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_4 import (
             FramewrightMovieDocumentV1ScenesItemElementsItemType4,  # noqa: PLC0415
         )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_5 import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType5,  # noqa: PLC0415
+        )
 
         id = self.id
 
@@ -97,6 +105,8 @@ class FramewrightMovieDocumentV1ScenesItem:
             elif isinstance(elements_item_data, FramewrightMovieDocumentV1ScenesItemElementsItemType3):
                 elements_item = elements_item_data.to_dict()
             elif isinstance(elements_item_data, FramewrightMovieDocumentV1ScenesItemElementsItemType4):
+                elements_item = elements_item_data.to_dict()
+            elif isinstance(elements_item_data, FramewrightMovieDocumentV1ScenesItemElementsItemType5):
                 elements_item = elements_item_data.to_dict()
             else:
                 elements_item = elements_item_data.to_dict()
@@ -145,6 +155,9 @@ class FramewrightMovieDocumentV1ScenesItem:
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_5 import (
             FramewrightMovieDocumentV1ScenesItemElementsItemType5,  # noqa: PLC0415
         )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_6 import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType6,  # noqa: PLC0415
+        )
         from ..models.framewright_movie_document_v1_scenes_item_transition import (
             FramewrightMovieDocumentV1ScenesItemTransition,  # noqa: PLC0415
         )
@@ -188,6 +201,7 @@ class FramewrightMovieDocumentV1ScenesItem:
                 | FramewrightMovieDocumentV1ScenesItemElementsItemType3
                 | FramewrightMovieDocumentV1ScenesItemElementsItemType4
                 | FramewrightMovieDocumentV1ScenesItemElementsItemType5
+                | FramewrightMovieDocumentV1ScenesItemElementsItemType6
             ):
                 try:
                     if not isinstance(data, dict):
@@ -229,11 +243,19 @@ class FramewrightMovieDocumentV1ScenesItem:
                     return elements_item_type_4
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    elements_item_type_5 = FramewrightMovieDocumentV1ScenesItemElementsItemType5.from_dict(data)
+
+                    return elements_item_type_5
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                elements_item_type_5 = FramewrightMovieDocumentV1ScenesItemElementsItemType5.from_dict(data)
+                elements_item_type_6 = FramewrightMovieDocumentV1ScenesItemElementsItemType6.from_dict(data)
 
-                return elements_item_type_5
+                return elements_item_type_6
 
             elements_item = _parse_elements_item(elements_item_data)
 

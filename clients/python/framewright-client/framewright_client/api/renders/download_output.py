@@ -103,7 +103,8 @@ def sync_detailed(
     expires: int,
     sig: str,
 ) -> Response[Any | ErrorEnvelope]:
-    """Download a render's MP4 through its signed outputUrl
+    """Download a render's output (MP4, WebM, MOV, GIF, MP3, WAV, PNG, JPEG, WebP) through its signed
+    outputUrl
 
     Args:
         id (str):
@@ -138,7 +139,8 @@ def sync(
     expires: int,
     sig: str,
 ) -> Any | ErrorEnvelope | None:
-    """Download a render's MP4 through its signed outputUrl
+    """Download a render's output (MP4, WebM, MOV, GIF, MP3, WAV, PNG, JPEG, WebP) through its signed
+    outputUrl
 
     Args:
         id (str):
@@ -168,7 +170,8 @@ async def asyncio_detailed(
     expires: int,
     sig: str,
 ) -> Response[Any | ErrorEnvelope]:
-    """Download a render's MP4 through its signed outputUrl
+    """Download a render's output (MP4, WebM, MOV, GIF, MP3, WAV, PNG, JPEG, WebP) through its signed
+    outputUrl
 
     Args:
         id (str):
@@ -201,7 +204,8 @@ async def asyncio(
     expires: int,
     sig: str,
 ) -> Any | ErrorEnvelope | None:
-    """Download a render's MP4 through its signed outputUrl
+    """Download a render's output (MP4, WebM, MOV, GIF, MP3, WAV, PNG, JPEG, WebP) through its signed
+    outputUrl
 
     Args:
         id (str):

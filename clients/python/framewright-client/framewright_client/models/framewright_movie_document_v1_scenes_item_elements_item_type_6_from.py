@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="FramewrightMovieDocumentV1ScenesItemElementsItemType6From")
+
+
+@_attrs_define
+class FramewrightMovieDocumentV1ScenesItemElementsItemType6From:
+    """Where a line starts.
+
+    Attributes:
+        x (float): Output pixels from the box’s left edge.
+        y (float): Output pixels from the box’s top edge.
+    """
+
+    x: float
+    y: float
+
+    def to_dict(self) -> dict[str, Any]:
+        x = self.x
+
+        y = self.y
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "x": x,
+                "y": y,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        x = d.pop("x")
+
+        y = d.pop("y")
+
+        framewright_movie_document_v1_scenes_item_elements_item_type_6_from = cls(
+            x=x,
+            y=y,
+        )
+
+        return framewright_movie_document_v1_scenes_item_elements_item_type_6_from

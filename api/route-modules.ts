@@ -21,6 +21,7 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   { name: 'render-movie', prefix: '/v1', load: () => import('./renders/movie-route.ts') },
   { name: 'scripts', prefix: '/v1', load: () => import('./scripts/routes.ts') },
   { name: 'outputs', prefix: '/v1', load: () => import('./outputs/routes.ts') },
+  { name: 'output-images', prefix: '/v1', load: () => import('./outputs/image-routes.ts') },
   { name: 'voices', prefix: '/v1', load: () => import('./voices/routes.ts') },
   { name: 'assets', prefix: '/v1', load: () => import('./assets/routes.ts') },
 ];

@@ -1,12 +1,7 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { posterKey, thumbnailKey } from '../lib/storage/keys.ts';
-import type { ObjectStore } from '../lib/storage/object-store.ts';
+import { writeFileSync } from 'node:fs';
 import { encodeImage, encodeThumbnail, rgbFrameOfVideo } from './still-image.ts';
 
-/** Where a render's poster and thumbnail are written beside its output file (the executors upload them). */
-export function posterFiles(output: string): { poster: string; thumbnail: string } {
-  return { poster: `${output}.poster.jpg`, thumbnail: `${output}.thumbnail.webp` };
-}
+export { posterFiles, storePosterImages } from '../lib/render-images.ts';
 
 /** A video's poster time (`output.posterTime`, default 0: the first frame, as Remotion and Shotstack do). */
 export function posterTime(movie: unknown): number {
@@ -32,14 +27,4 @@ export async function writePosterImages(
   const rgb = await rgbFrameOfVideo(ffmpeg, video, timeSec, frame, signal);
   writeFileSync(files.poster, await encodeImage(rgb, 'jpeg'));
   writeFileSync(files.thumbnail, await encodeThumbnail(rgb));
-}
-
-/**
- * Stores the poster and thumbnail written beside `output` (those that exist: a still has a
- * thumbnail only, an audio render neither) under the render's keys (lib/storage/keys.ts).
- */
-export async function storePosterImages(objects: ObjectStore, renderId: string, output: string): Promise<void> {
-  const files = posterFiles(output);
-  if (existsSync(files.poster)) await objects.putFile(posterKey(renderId), files.poster, 'image/jpeg');
-  if (existsSync(files.thumbnail)) await objects.putFile(thumbnailKey(renderId), files.thumbnail, 'image/webp');
 }

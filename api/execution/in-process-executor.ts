@@ -7,7 +7,8 @@ import { type ErrorBody, type ErrorCode, errorBody } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { isBuilt, ownModule } from '../../lib/module-path.ts';
 import { describeExit, SupervisedChild } from '../../lib/process/supervised-child.ts';
-import { outputKey } from '../../lib/storage/keys.ts';
+import { storePosterImages } from '../../lib/render-images.ts';
+import { outputKey, posterKey, thumbnailKey } from '../../lib/storage/keys.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { contentType, extension, movieOutputFormat } from '../../movie/output-kind.ts';
 import type { Database } from '../../store/database.ts';
@@ -492,6 +493,8 @@ export class InProcessExecutor implements ExecutorPort {
     const beat = setInterval(() => lifecycle.heartbeat(this.deps, render.id, lease).catch(() => {}), this.leaseMs / 3);
     try {
       await this.opts.objects.putFile(key, output, contentType(format));
+      // The poster and thumbnail the worker wrote beside it (worker/poster.ts), under their keys.
+      await storePosterImages(this.opts.objects, render.id, output);
     } catch (err) {
       log.error({ err }, 'uploading the output failed');
       // The platform's storage faults keep their codes: STORAGE_UNAVAILABLE (the store stayed
@@ -523,7 +526,9 @@ export class InProcessExecutor implements ExecutorPort {
         { code: (row.error as ErrorBody | null)?.code },
         'render finished elsewhere (cancelled) as its output was stored; deleted',
       );
-      await this.opts.objects.delete(key).catch((err: unknown) => log.warn({ err }, 'deleting the output failed'));
+      for (const k of [key, posterKey(render.id), thumbnailKey(render.id)]) {
+        await this.opts.objects.delete(k).catch((err: unknown) => log.warn({ err }, 'deleting the output failed'));
+      }
     } else log.warn('render finished after its lease was lost; the other holder owns it');
   }
 

@@ -1,12 +1,14 @@
 import type { Logger } from '../../lib/logger.ts';
 import { removeWork } from '../../lib/render-work.ts';
+import { posterKey, thumbnailKey } from '../../lib/storage/keys.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { Database } from '../../store/database.ts';
 import { expiredOutputs, markOutputDeleted, markWorkSwept, unsweptWork } from '../../store/lifecycle/outputs-repo.ts';
 
 /**
- * Deletes outputs past their retention (expiresAt) from object storage and marks them deleted, so
- * their links answer 410 Gone. Safe to run from several processes: deleting twice is harmless.
+ * Deletes outputs past their retention (expiresAt) from object storage, with their poster and
+ * thumbnail (absent for some formats: deleting a missing key is harmless), and marks them deleted,
+ * so their links answer 410 Gone. Safe to run from several processes: deleting twice is harmless.
  */
 export async function sweepExpiredOutputs(
   deps: { db: Database; objects: ObjectStore; logger: Logger; now: () => Date },
@@ -16,7 +18,11 @@ export async function sweepExpiredOutputs(
   for (;;) {
     const rows = await expiredOutputs(deps.db.sql, deps.now(), batch);
     for (const row of rows) {
-      if (row.outputKey) await deps.objects.delete(row.outputKey);
+      if (row.outputKey) {
+        await deps.objects.delete(row.outputKey);
+        await deps.objects.delete(posterKey(row.id));
+        await deps.objects.delete(thumbnailKey(row.id));
+      }
       await markOutputDeleted(deps.db.sql, row.id, deps.now());
       swept++;
     }

@@ -34,6 +34,19 @@ export class SignedLinks {
     return this.check(`${renderId}.${expires}`, sig);
   }
 
+  /**
+   * A finished render's poster or thumbnail (api/outputs/image-routes.ts): signed like its output
+   * link, with the same expiry, over a subject of its own (an output link opens no image, and back).
+   */
+  imageUrl(renderId: string, image: RenderImage, expiresAt: Date): string {
+    const expires = Math.floor(expiresAt.getTime() / 1000);
+    return `${this.publicBaseUrl}/v1/outputs/${renderId}/${image}?expires=${expires}&sig=${this.mac(`${image}.${renderId}.${expires}`)}`;
+  }
+
+  verifyImage(renderId: string, image: RenderImage, expires: number, sig: string): boolean {
+    return this.check(`${image}.${renderId}.${expires}`, sig);
+  }
+
   /** The asset's content URL: the prefix tells the asset links of this service from others. */
   assetUrl(assetId: string): string {
     return `${this.assetPrefix}${assetId}/content?sig=${this.mac(`asset.${assetId}`)}`;
@@ -48,6 +61,9 @@ export class SignedLinks {
     return `${this.publicBaseUrl}/v1/assets/`;
   }
 }
+
+/** The images of a finished render: a video's poster (JPEG), a video's or still's thumbnail (WebP). */
+export type RenderImage = 'poster' | 'thumbnail';
 
 /**
  * The signing secret: SIGNING_SECRET when set (every API replica of a cluster must share it),

@@ -1,12 +1,14 @@
 import type { Static } from '@sinclair/typebox';
+import { renderImages } from '../../lib/render-images.ts';
+import { movieOutputFormat } from '../../movie/output-kind.ts';
 import type { RenderRow } from '../../store/types.ts';
 import type { SignedLinks } from '../outputs/output-links.ts';
 import type { RenderResourceSchema } from './schemas.ts';
 
 export type RenderResource = Static<typeof RenderResourceSchema>;
 
-/** What renderResource needs of the signed links: the output link of a finished render. */
-export type OutputLinkSigner = Pick<SignedLinks, 'outputUrl'>;
+/** What renderResource needs of the signed links: the output, poster and thumbnail links of a finished render. */
+export type OutputLinkSigner = Pick<SignedLinks, 'outputUrl' | 'imageUrl'>;
 
 /**
  * The row as the API shows it (docs/api.md, The render resource): every field present, explicit nulls. `outputUrl` is
@@ -14,6 +16,8 @@ export type OutputLinkSigner = Pick<SignedLinks, 'outputUrl'>;
  * `expiresAt`, once the render is done and its output stored.
  */
 export function renderResource(row: RenderRow, links: OutputLinkSigner): RenderResource {
+  const stored = row.status === 'done' && row.outputKey && row.expiresAt ? row.expiresAt : undefined;
+  const images = stored ? renderImages(movieOutputFormat(row.movie)) : { poster: false, thumbnail: false };
   return {
     id: row.id,
     status: row.status,
@@ -21,6 +25,8 @@ export function renderResource(row: RenderRow, links: OutputLinkSigner): RenderR
     draft: row.draft,
     watermark: row.watermark,
     outputUrl: row.status === 'done' && row.outputKey && row.expiresAt ? links.outputUrl(row.id, row.expiresAt) : null,
+    posterUrl: stored && images.poster ? links.imageUrl(row.id, 'poster', stored) : null,
+    thumbnailUrl: stored && images.thumbnail ? links.imageUrl(row.id, 'thumbnail', stored) : null,
     expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
     error: (row.error ?? null) as RenderResource['error'],
     durationSec: row.durationSec,

@@ -21,6 +21,20 @@ export const RenderResourceSchema = Type.Object(
     draft: Type.Boolean(),
     watermark: Type.Boolean(),
     outputUrl: Nullable(Type.String({ format: 'uri' })),
+    posterUrl: Nullable(
+      Type.String({
+        format: 'uri',
+        description:
+          "A video render's poster: a JPEG of the frame at output.posterTime (default the first), full frame size. Signed like outputUrl, same expiry; null until done, and for stills and audio formats.",
+      }),
+    ),
+    thumbnailUrl: Nullable(
+      Type.String({
+        format: 'uri',
+        description:
+          "A finished video's or still's thumbnail: a WebP of the poster frame (a still: of the image), 320 px on the long side. Signed like outputUrl, same expiry; null until done, and for audio formats.",
+      }),
+    ),
     expiresAt: Nullable(DateTime),
     error: Nullable(ErrorBodySchema),
     durationSec: Nullable(Type.Number({ minimum: 0 })),

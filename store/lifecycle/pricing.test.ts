@@ -79,6 +79,42 @@ test('priceRender: from the row, by the full-size frame, test mode free', () => 
       want: { meteredMinutes: 1, credits: 10 },
     },
     {
+      name: 'a still is metered as one second of video at its frame size, whatever the movie lasts',
+      render: {
+        movie: { ...hd, output: { format: 'png', time: 3 } },
+        draft: false,
+        mode: 'live',
+        width: 1920,
+        height: 1080,
+      },
+      sec: 120,
+      want: { meteredMinutes: 0.0167, credits: 1 },
+    },
+    {
+      name: 'a 4K JPEG still weighs 4: still one credit (the minimum)',
+      render: {
+        movie: { schema: 'v1', width: 3840, height: 2160, output: { format: 'jpeg' } },
+        draft: false,
+        mode: 'live',
+        width: 3840,
+        height: 2160,
+      },
+      sec: 30,
+      want: { meteredMinutes: 0.0667, credits: 1 },
+    },
+    {
+      name: 'a video with a poster time is priced by its length',
+      render: {
+        movie: { ...hd, output: { format: 'mp4', posterTime: 1 } },
+        draft: false,
+        mode: 'live',
+        width: 1920,
+        height: 1080,
+      },
+      sec: 60,
+      want: { meteredMinutes: 1, credits: 10 },
+    },
+    {
       name: 'test mode is metered but free',
       render: { movie: hd, draft: false, mode: 'test', width: 1920, height: 1080 },
       sec: 60,

@@ -1,4 +1,5 @@
 import { type Movie, outputFormat } from '../../movie/index.ts';
+import { movieOutputFormat, outputKind } from '../../movie/output-kind.ts';
 import type { RenderRow } from '../types.ts';
 
 /**
@@ -10,6 +11,13 @@ import type { RenderRow } from '../types.ts';
 
 /** Credits per weighted render minute (docs/api.md, Plans). */
 const CREDITS_PER_MINUTE = 10;
+
+/**
+ * A still (output.format png, jpeg, webp) is priced as this many seconds of video at its frame
+ * size, whatever the movie's length: one frame is drawn, not the movie (docs/api.md, Stills). With
+ * the one-credit minimum, a live still costs 1 credit at any size.
+ */
+export const STILL_PRICED_SEC = 1;
 
 /**
  * Price weight of a frame size: 1 up to 1920x1080 pixels, 2 up to 2560x1440, 4 above. Measured in
@@ -54,14 +62,21 @@ export interface RenderPrice {
 /**
  * The price of a render of `durationSec` seconds (estimated at creation, measured at completion),
  * from its row: metered by the movie's full-size frame (a draft's half resolution is the "drafts
- * cost half" rule, not priced twice); test mode is metered but costs nothing.
+ * cost half" rule, not priced twice); test mode is metered but costs nothing. A still is metered
+ * as STILL_PRICED_SEC of video, at creation and at completion alike.
  */
 export function priceRender(
   render: Pick<RenderRow, 'movie' | 'draft' | 'mode' | 'width' | 'height'>,
   durationSec: number,
 ): RenderPrice {
   const full = fullFrame(render);
-  const meter: MeterInput = { durationSec, width: full.width, height: full.height, draft: render.draft };
+  const still = outputKind(movieOutputFormat(render.movie)) === 'still';
+  const meter: MeterInput = {
+    durationSec: still ? STILL_PRICED_SEC : durationSec,
+    width: full.width,
+    height: full.height,
+    draft: render.draft,
+  };
   return {
     meteredMinutes: Math.round(weightedMinutes(meter) * 10_000) / 10_000,
     credits: render.mode === 'test' ? 0 : renderCredits(meter),

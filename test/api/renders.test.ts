@@ -36,6 +36,8 @@ test('POST/GET /v1/renders', async (t) => {
       assert.equal(r.fps, 30);
       for (const k of [
         'outputUrl',
+        'posterUrl',
+        'thumbnailUrl',
         'expiresAt',
         'error',
         'durationSec',

@@ -10,7 +10,7 @@ import type { Render, RenderStatus } from '../../lib/kube/render-resource.ts';
 import { createLogger, type Logger, logProcessWarnings } from '../../lib/logger.ts';
 import { platformFault } from '../../lib/platform-fault.ts';
 import { monotonicReport, preparingProgress } from '../../lib/render-progress.ts';
-import { removeWork } from '../../lib/render-work.ts';
+import { readManifest, removeWork } from '../../lib/render-work.ts';
 import { objectStoreFromEnv } from '../../lib/storage/from-env.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { workerExitCode } from '../../lib/worker-exit.ts';
@@ -18,6 +18,7 @@ import { validateMovie } from '../../movie/index.ts';
 import { contentType, DEFAULT_OUTPUT_FORMAT, formatOfKey } from '../../movie/output-kind.ts';
 import { joinStep, prepareStep, segmentStep } from '../cluster-steps.ts';
 import type { WorkerMessage } from '../job-protocol.ts';
+import { posterFiles, posterTime, storePosterImages, writePosterImages } from '../poster.ts';
 import type { WorkerConfig } from '../render-movie.ts';
 import { workerConfigFromEnv } from './config.ts';
 import { runJob } from './worker.ts';
@@ -93,8 +94,15 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
       return 0;
     }
     const output = path.join(d.scratch, 'output.mp4');
+    const manifest = await readManifest(d.objects, renderId);
     const { durationSec } = await joinStep({ ...ctx, output });
+    // The poster and thumbnail of the joined file (worker/poster.ts), stored with it.
+    const frame = manifest?.plan as { width: number; height: number; fps: number; totalFrames: number } | undefined;
+    if (frame) {
+      await writePosterImages(d.config.ffmpegPath, output, posterTime(movie), frame, posterFiles(output), d.signal);
+    }
     await d.objects.putFile(render.spec.outputKey, output, outputContentType(render.spec.outputKey));
+    await storePosterImages(d.objects, renderId, output);
     await d.sink.flush({ phase: 'rendering', progress: 99, durationSec, outputKey: render.spec.outputKey });
     await removeWork(d.objects, renderId, d.logger).catch((err: unknown) =>
       d.logger.warn({ err }, 'work objects left for the sweeper'),
@@ -194,6 +202,7 @@ export async function runPod(
     const { outputKey } = render.spec;
     try {
       await objects.putFile(outputKey, output, outputContentType(outputKey));
+      await storePosterImages(objects, render.spec.renderId, output);
     } catch (err) {
       // The store stayed unreachable for its whole retry window: STORAGE_UNAVAILABLE, reported.
       if (err instanceof AppError) return await sink.failed(err);

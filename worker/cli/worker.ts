@@ -4,6 +4,7 @@ import { platformFault } from '../../lib/platform-fault.ts';
 import { answerCalls } from '../../lib/process/child-calls.ts';
 import { validateMovie } from '../../movie/index.ts';
 import type { JobMessage, JobOutcome, JobProgress, WorkerMessage } from '../job-protocol.ts';
+import { posterFiles } from '../poster.ts';
 import { renderMovie, type WorkerConfig } from '../render-movie.ts';
 import { workerConfigFromEnv } from './config.ts';
 
@@ -82,6 +83,8 @@ export async function runJob(
     const result = await renderMovie({
       movie: checked.value,
       output: job.output,
+      // Beside the output: the executor (or the pod) stores them with it (worker/poster.ts).
+      posterFiles: posterFiles(job.output),
       watermark: job.watermark,
       draft: job.draft,
       signal,

@@ -340,6 +340,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/outputs/{id}/{image}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a render's poster (JPEG) or thumbnail (WebP) through its signed posterUrl or thumbnailUrl */
+        get: operations["downloadOutputImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/voices": {
         parameters: {
             query?: never;
@@ -1242,6 +1259,16 @@ export interface operations {
                             watermark: boolean;
                             /** Format: uri */
                             outputUrl: string | null;
+                            /**
+                             * Format: uri
+                             * @description A video render's poster: a JPEG of the frame at output.posterTime (default the first), full frame size. Signed like outputUrl, same expiry; null until done, and for stills and audio formats.
+                             */
+                            posterUrl: string | null;
+                            /**
+                             * Format: uri
+                             * @description A finished video's or still's thumbnail: a WebP of the poster frame (a still: of the image), 320 px on the long side. Signed like outputUrl, same expiry; null until done, and for audio formats.
+                             */
+                            thumbnailUrl: string | null;
                             /** Format: date-time */
                             expiresAt: string | null;
                             error: {
@@ -1396,6 +1423,16 @@ export interface operations {
                         watermark: boolean;
                         /** Format: uri */
                         outputUrl: string | null;
+                        /**
+                         * Format: uri
+                         * @description A video render's poster: a JPEG of the frame at output.posterTime (default the first), full frame size. Signed like outputUrl, same expiry; null until done, and for stills and audio formats.
+                         */
+                        posterUrl: string | null;
+                        /**
+                         * Format: uri
+                         * @description A finished video's or still's thumbnail: a WebP of the poster frame (a still: of the image), 320 px on the long side. Signed like outputUrl, same expiry; null until done, and for audio formats.
+                         */
+                        thumbnailUrl: string | null;
                         /** Format: date-time */
                         expiresAt: string | null;
                         error: {
@@ -1438,6 +1475,16 @@ export interface operations {
                         watermark: boolean;
                         /** Format: uri */
                         outputUrl: string | null;
+                        /**
+                         * Format: uri
+                         * @description A video render's poster: a JPEG of the frame at output.posterTime (default the first), full frame size. Signed like outputUrl, same expiry; null until done, and for stills and audio formats.
+                         */
+                        posterUrl: string | null;
+                        /**
+                         * Format: uri
+                         * @description A finished video's or still's thumbnail: a WebP of the poster frame (a still: of the image), 320 px on the long side. Signed like outputUrl, same expiry; null until done, and for audio formats.
+                         */
+                        thumbnailUrl: string | null;
                         /** Format: date-time */
                         expiresAt: string | null;
                         error: {
@@ -1576,6 +1623,16 @@ export interface operations {
                         watermark: boolean;
                         /** Format: uri */
                         outputUrl: string | null;
+                        /**
+                         * Format: uri
+                         * @description A video render's poster: a JPEG of the frame at output.posterTime (default the first), full frame size. Signed like outputUrl, same expiry; null until done, and for stills and audio formats.
+                         */
+                        posterUrl: string | null;
+                        /**
+                         * Format: uri
+                         * @description A finished video's or still's thumbnail: a WebP of the poster frame (a still: of the image), 320 px on the long side. Signed like outputUrl, same expiry; null until done, and for audio formats.
+                         */
+                        thumbnailUrl: string | null;
                         /** Format: date-time */
                         expiresAt: string | null;
                         error: {
@@ -1687,6 +1744,16 @@ export interface operations {
                         watermark: boolean;
                         /** Format: uri */
                         outputUrl: string | null;
+                        /**
+                         * Format: uri
+                         * @description A video render's poster: a JPEG of the frame at output.posterTime (default the first), full frame size. Signed like outputUrl, same expiry; null until done, and for stills and audio formats.
+                         */
+                        posterUrl: string | null;
+                        /**
+                         * Format: uri
+                         * @description A finished video's or still's thumbnail: a WebP of the poster frame (a still: of the image), 320 px on the long side. Signed like outputUrl, same expiry; null until done, and for audio formats.
+                         */
+                        thumbnailUrl: string | null;
                         /** Format: date-time */
                         expiresAt: string | null;
                         error: {
@@ -2384,6 +2451,16 @@ export interface operations {
                         watermark: boolean;
                         /** Format: uri */
                         outputUrl: string | null;
+                        /**
+                         * Format: uri
+                         * @description A video render's poster: a JPEG of the frame at output.posterTime (default the first), full frame size. Signed like outputUrl, same expiry; null until done, and for stills and audio formats.
+                         */
+                        posterUrl: string | null;
+                        /**
+                         * Format: uri
+                         * @description A finished video's or still's thumbnail: a WebP of the poster frame (a still: of the image), 320 px on the long side. Signed like outputUrl, same expiry; null until done, and for audio formats.
+                         */
+                        thumbnailUrl: string | null;
                         /** Format: date-time */
                         expiresAt: string | null;
                         error: {
@@ -2426,6 +2503,16 @@ export interface operations {
                         watermark: boolean;
                         /** Format: uri */
                         outputUrl: string | null;
+                        /**
+                         * Format: uri
+                         * @description A video render's poster: a JPEG of the frame at output.posterTime (default the first), full frame size. Signed like outputUrl, same expiry; null until done, and for stills and audio formats.
+                         */
+                        posterUrl: string | null;
+                        /**
+                         * Format: uri
+                         * @description A finished video's or still's thumbnail: a WebP of the poster frame (a still: of the image), 320 px on the long side. Signed like outputUrl, same expiry; null until done, and for audio formats.
+                         */
+                        thumbnailUrl: string | null;
                         /** Format: date-time */
                         expiresAt: string | null;
                         error: {
@@ -3978,6 +4065,104 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error envelope; codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: INTERNAL. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope of any status not listed, e.g. 405 METHOD_NOT_ALLOWED for a method the path does not serve, or 503 SERVICE_UNAVAILABLE (with Retry-After) while the database cannot be reached. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (429 and 503). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    downloadOutputImage: {
+        parameters: {
+            query: {
+                expires: number;
+                sig: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                image: "poster" | "thumbnail";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The poster (image/jpeg) or the thumbnail (image/webp) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Redirect to a short-lived presigned object-storage URL */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error envelope; codes: VALIDATION_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: OUTPUT_EXPIRED. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description Error envelope; codes: RATE_LIMITED. */
             429: {

@@ -71,6 +71,7 @@ from .create_template_response_201_variables_additional_property_type import (
     CreateTemplateResponse201VariablesAdditionalPropertyType,
 )
 from .create_template_response_201_warnings_item import CreateTemplateResponse201WarningsItem
+from .download_output_image_image import DownloadOutputImageImage
 from .error_envelope import ErrorEnvelope
 from .error_envelope_error import ErrorEnvelopeError
 from .error_envelope_error_code import ErrorEnvelopeErrorCode
@@ -316,6 +317,7 @@ __all__ = (
     "CreateTemplateResponse201VariablesAdditionalProperty",
     "CreateTemplateResponse201VariablesAdditionalPropertyType",
     "CreateTemplateResponse201WarningsItem",
+    "DownloadOutputImageImage",
     "ErrorEnvelope",
     "ErrorEnvelopeError",
     "ErrorEnvelopeErrorCode",

@@ -29,6 +29,10 @@ class CancelRenderResponse200:
         draft (bool):
         watermark (bool):
         output_url (None | str):
+        poster_url (None | str): A video render's poster: a JPEG of the frame at output.posterTime (default the first),
+            full frame size. Signed like outputUrl, same expiry; null until done, and for stills and audio formats.
+        thumbnail_url (None | str): A finished video's or still's thumbnail: a WebP of the poster frame (a still: of the
+            image), 320 px on the long side. Signed like outputUrl, same expiry; null until done, and for audio formats.
         expires_at (datetime.datetime | None):
         error (CancelRenderResponse200ErrorType0 | None):
         duration_sec (float | None):
@@ -46,6 +50,8 @@ class CancelRenderResponse200:
     draft: bool
     watermark: bool
     output_url: None | str
+    poster_url: None | str
+    thumbnail_url: None | str
     expires_at: datetime.datetime | None
     error: CancelRenderResponse200ErrorType0 | None
     duration_sec: float | None
@@ -71,6 +77,12 @@ class CancelRenderResponse200:
 
         output_url: None | str
         output_url = self.output_url
+
+        poster_url: None | str
+        poster_url = self.poster_url
+
+        thumbnail_url: None | str
+        thumbnail_url = self.thumbnail_url
 
         expires_at: None | str
         if isinstance(self.expires_at, datetime.datetime):
@@ -112,6 +124,8 @@ class CancelRenderResponse200:
                 "draft": draft,
                 "watermark": watermark,
                 "outputUrl": output_url,
+                "posterUrl": poster_url,
+                "thumbnailUrl": thumbnail_url,
                 "expiresAt": expires_at,
                 "error": error,
                 "durationSec": duration_sec,
@@ -147,6 +161,20 @@ class CancelRenderResponse200:
             return cast(None | str, data)
 
         output_url = _parse_output_url(d.pop("outputUrl"))
+
+        def _parse_poster_url(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        poster_url = _parse_poster_url(d.pop("posterUrl"))
+
+        def _parse_thumbnail_url(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        thumbnail_url = _parse_thumbnail_url(d.pop("thumbnailUrl"))
 
         def _parse_expires_at(data: object) -> datetime.datetime | None:
             if data is None:
@@ -219,6 +247,8 @@ class CancelRenderResponse200:
             draft=draft,
             watermark=watermark,
             output_url=output_url,
+            poster_url=poster_url,
+            thumbnail_url=thumbnail_url,
             expires_at=expires_at,
             error=error,
             duration_sec=duration_sec,

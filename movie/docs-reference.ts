@@ -5,6 +5,7 @@
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { ANIMATION_PRESETS } from './animations.ts';
 import { DEFAULT_FONT, FONT_FAMILIES } from './fonts.ts';
+import { Output } from './v1/output.ts';
 import {
   AudioElement,
   AutoFit,
@@ -144,6 +145,7 @@ function referenceMarkdown(): string {
     table('Transition (`scenes[i].transition`)', Transition, ''),
     table('Soundtrack (`soundtrack`)', Soundtrack, ''),
     table('Loudness (`loudness`)', Loudness, '`loudness` is `true` (the defaults), `false` (off) or this object.'),
+    table('Output (`output`)', Output, 'Formats and what they keep: see Output formats above.'),
     table('Image element', ImageElement, ''),
     table('Video element', VideoElement, ''),
     table('Voice element', VoiceElement, ''),

@@ -62,6 +62,25 @@ export function keepsAlpha(format: OutputFormatName): boolean {
   return FORMATS[format].alpha;
 }
 
+/** A scene background that is fully transparent: "transparent" or #rrggbb00. */
+const isTransparent = (c: unknown) => c === 'transparent' || (typeof c === 'string' && /^#[0-9a-fA-F]{6}00$/.test(c));
+
+/**
+ * Whether a render of the (valid) movie keeps an alpha channel: its format can carry one
+ * (keepsAlpha: mov, webm, png, webp) and every scene's background is fully transparent. The one
+ * place this is decided. Otherwise backgrounds are opaque: a transparent one is black, and a
+ * format without alpha (mp4, gif, jpeg) shows a transparent movie over black.
+ */
+export function rendersAlpha(movie: unknown): boolean {
+  const scenes = (movie as { scenes?: unknown } | null | undefined)?.scenes;
+  return (
+    keepsAlpha(movieOutputFormat(movie)) &&
+    Array.isArray(scenes) &&
+    scenes.length > 0 &&
+    scenes.every((s) => isTransparent((s as { background?: unknown } | null)?.background))
+  );
+}
+
 /**
  * The format of a stored output from its object key's extension (outputKey names it): how the
  * download route picks Content-Type and filename. A key with another extension is undefined.

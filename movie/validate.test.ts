@@ -661,6 +661,7 @@ describe('valid documents', () => {
     fps: 24,
     draft: true,
     quality: 'small',
+    output: { format: 'mov', posterTime: 1 },
     soundtrack: {
       src: 'https://example.com/music.mp3',
       volume: 0.8,

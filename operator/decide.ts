@@ -250,7 +250,9 @@ export function decide(o: Observed): Actions {
   let rendering: number | undefined;
   if (!terminal) {
     if (!stage || !job) {
-      const budget = o.segments ? segmentBudget(render.spec.estimatedDurationSec, o.segments) : 1;
+      // An output format without frames to split (audio, a still) renders on one pod (spec.singlePod).
+      const budget =
+        o.segments && !render.spec.singlePod ? segmentBudget(render.spec.estimatedDurationSec, o.segments) : 1;
       actions.createJob = budget > 1 ? { stage: 'prepare', maxSegments: budget } : { stage: 'single' };
     } else {
       const meaning = stageMeaning(stage, job, render);

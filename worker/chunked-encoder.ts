@@ -31,6 +31,7 @@ export class ChunkedEncoder {
     private readonly signal?: AbortSignal,
   ) {
     this.chunks = chunksOf(range, chunkFrames);
+    // The name's extension is a name only: the muxer is the format's (chunkOutputArgs).
     this.files = this.chunks.map((_, i) => `${output}.chunk-${i}.mp4`);
     this.frame = range.from;
   }
@@ -91,7 +92,10 @@ export class ChunkedEncoder {
       return;
     }
     try {
-      await joinSegments(this.ffmpeg, this.files, undefined, this.output, this.signal, { faststart: false });
+      await joinSegments(this.ffmpeg, this.files, undefined, this.output, this.signal, {
+        faststart: false,
+        format: this.settings.format,
+      });
     } finally {
       this.removeChunks();
     }

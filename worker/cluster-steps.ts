@@ -233,6 +233,7 @@ export async function joinStep(opts: JoinStepOptions): Promise<{ durationSec: nu
       manifest.audio ? join(dir, manifest.audio) : undefined,
       opts.output,
       opts.signal,
+      { format: manifest.plan.format },
     );
     return { durationSec: manifest.durationSec };
   });

@@ -1,3 +1,4 @@
+import type { OutputFormatName } from '../movie/output-kind.ts';
 import type { EncodeQuality, VideoCodec } from './plan.ts';
 
 /**
@@ -13,7 +14,14 @@ export interface VideoSettings {
   quality: EncodeQuality;
   /** x264 threads: part of the plan, since the bytes x264 writes depend on its thread count. */
   threads: number;
+  /** The movie's video format (default mp4): how each chunk is encoded (chunkOutputArgs). */
+  format?: VideoFormat | undefined;
+  /** Frames carry an alpha plane (yuva420p in, alpha kept by mov and webm; plan.ts `alpha`). */
+  alpha?: boolean | undefined;
 }
+
+/** The output formats made of frames (movie/output-kind.ts `outputKind` 'video'). */
+export type VideoFormat = Extract<OutputFormatName, 'mp4' | 'webm' | 'mov' | 'gif'>;
 
 /**
  * Encoder settings per quality (the movie's `quality`, `balanced` by default). Measured on
@@ -115,7 +123,7 @@ export function segmentEncodeArgs(v: VideoSettings, output: string): string[] {
     '-f',
     'rawvideo',
     '-pix_fmt',
-    'yuv420p',
+    v.alpha ? 'yuva420p' : 'yuv420p',
     '-s',
     `${v.width}x${v.height}`,
     '-framerate',
@@ -129,19 +137,64 @@ export function segmentEncodeArgs(v: VideoSettings, output: string): string[] {
 /**
  * How every chunk of a render is encoded, from raw frames or composited by ffmpeg (composite.ts):
  * the same settings, so the same frames give the same bytes and the chunks join without
- * re-encoding.
+ * re-encoding. Per format (`v.format`, the movie's `output.format`):
+ * - mp4: H.264 (codecArgs), yuv420p.
+ * - webm: VP9 (vp9Args), yuv420p, or yuva420p with alpha (libvpx writes the alpha plane as the
+ *   WebM block additions players read; the concat demuxer copies them).
+ * - mov: ProRes 4444 (prores_ks profile 4), yuv444p10le, or yuva444p10le with alpha. Intra-only,
+ *   so any cut joins.
+ * - gif: a lossless intermediate (FFV1 in Matroska, intra-only): the palette is made for the whole
+ *   movie at the join (gifArgs), so a GIF spread over pods has one palette as on one pod.
  */
 export function chunkOutputArgs(v: VideoSettings, output: string): string[] {
-  return [
-    ...codecArgs(v.codec, v.fps, v.quality, v.threads),
-    '-pix_fmt',
-    'yuv420p',
-    ...COLOR_TAGS,
-    '-an',
-    '-f',
-    'mp4',
-    output,
-  ];
+  const threads = String(Math.max(1, Math.floor(v.threads)));
+  const tail = [...COLOR_TAGS, '-an', '-f', CHUNK_MUXER[v.format ?? 'mp4'], output];
+  switch (v.format ?? 'mp4') {
+    case 'mp4':
+      return [...codecArgs(v.codec, v.fps, v.quality, v.threads), '-pix_fmt', 'yuv420p', ...tail];
+    case 'webm':
+      return [...vp9Args(v.fps, v.quality, threads), '-pix_fmt', v.alpha ? 'yuva420p' : 'yuv420p', ...tail];
+    case 'mov':
+      return [
+        '-c:v',
+        'prores_ks',
+        '-profile:v',
+        '4',
+        '-vendor',
+        'apl0',
+        '-threads',
+        threads,
+        '-pix_fmt',
+        v.alpha ? 'yuva444p10le' : 'yuv444p10le',
+        ...tail,
+      ];
+    case 'gif':
+      return ['-c:v', 'ffv1', '-threads', threads, '-pix_fmt', 'yuv420p', ...tail];
+  }
+}
+
+/** The muxer of a format's chunks and segments (gif: its intermediate's). */
+const CHUNK_MUXER: Record<VideoFormat, string> = { mp4: 'mp4', webm: 'webm', mov: 'mov', gif: 'matroska' };
+
+/**
+ * VP9 per quality (libvpx-vp9): the realtime deadline throughout (the "good" deadline costs
+ * several times the CPU of x264 on these machines), constant quality (`-b:v 0`), row
+ * multithreading, a keyframe every 2 s (fast) or 10 s as for H.264. Not measured against SSIM as
+ * the H.264 settings are: fast spends the least CPU, small the fewest bytes.
+ */
+function vp9Args(fps: number, quality: EncodeQuality, threads: string): string[] {
+  const gop = (sec: number) => ['-g', String(Math.max(1, Math.round(fps * sec)))];
+  const base = ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-row-mt', '1', '-threads', threads];
+  switch (quality) {
+    case 'fast':
+      return [...base, '-cpu-used', '8', '-crf', '30', '-b:v', '0', ...gop(2)];
+    case 'balanced':
+      return [...base, '-cpu-used', '7', '-crf', '34', '-b:v', '0', ...gop(10)];
+    case 'small':
+      return [...base, '-cpu-used', '6', '-crf', '38', '-b:v', '0', ...gop(10)];
+    case 'lossless':
+      return [...base, '-cpu-used', '8', '-lossless', '1', ...gop(10)];
+  }
 }
 
 export interface AudioInput {
@@ -156,27 +209,54 @@ export function pcmInputArgs(audio: AudioInput): string[] {
   return ['-f', 's16le', '-ar', String(audio.sampleRate), '-ac', String(audio.channels ?? 1), '-i', audio.file];
 }
 
+/** How the mix is encoded: AAC (in MP4; mp4 and mov), Opus (in WebM; webm), MP3, WAV. */
+export type AudioCodec = 'aac' | 'opus' | 'mp3' | 'wav';
+
+/** The mix's codec of an output format; undefined: the format has no sound (gif, stills). */
+export function audioCodecFor(format: OutputFormatName): AudioCodec | undefined {
+  switch (format) {
+    case 'mp4':
+    case 'mov':
+      return 'aac';
+    case 'webm':
+      return 'opus';
+    case 'mp3':
+      return 'mp3';
+    case 'wav':
+      return 'wav';
+    default:
+      return undefined;
+  }
+}
+
 /**
  * The mixed PCM -> AAC in an MP4 (audio only). Run while the frames render, so the final mux only
  * copies streams. The fast coder: ~3x quicker than the default two-loop search (0.4 s against
  * 1.2 s for a minute of speech here), and speech at 128 kb/s does not need the search. A stereo
  * mix (music, recorded sound) gets 192 kb/s. `filters`: the loudness normalisation's
- * (worker/audio/loudness.ts), applied on the way in.
+ * (worker/audio/loudness.ts), applied on the way in. Other codecs (`codec`, audioCodecFor): Opus
+ * in WebM (96 kb/s, 160 kb/s stereo, at 48 kHz, Opus's rate) for a webm's join to copy; an audio
+ * format's own file, MP3 (LAME, 192 kb/s CBR) or WAV (16-bit PCM at 48 kHz).
  */
-export function audioEncodeArgs(audio: AudioInput, output: string, filters: readonly string[] = []): string[] {
+export function audioEncodeArgs(
+  audio: AudioInput,
+  output: string,
+  filters: readonly string[] = [],
+  codec: AudioCodec = 'aac',
+): string[] {
+  const stereo = audio.channels === 2;
+  const encode: Record<AudioCodec, string[]> = {
+    aac: ['-c:a', 'aac', '-aac_coder', 'fast', '-b:a', stereo ? '192k' : '128k', '-f', 'mp4'],
+    opus: ['-c:a', 'libopus', '-b:a', stereo ? '160k' : '96k', '-ar', '48000', '-f', 'webm'],
+    mp3: ['-c:a', 'libmp3lame', '-b:a', '192k', '-f', 'mp3'],
+    wav: ['-c:a', 'pcm_s16le', '-ar', '48000', '-f', 'wav'],
+  };
   return [
     ...QUIET,
     '-y',
     ...pcmInputArgs(audio),
     ...(filters.length > 0 ? ['-af', filters.join(',')] : []),
-    '-c:a',
-    'aac',
-    '-aac_coder',
-    'fast',
-    '-b:a',
-    audio.channels === 2 ? '192k' : '128k',
-    '-f',
-    'mp4',
+    ...encode[codec],
     output,
   ];
 }
@@ -184,13 +264,14 @@ export function audioEncodeArgs(audio: AudioInput, output: string, filters: read
 /**
  * Joins segments (concat demuxer, stream copy), adds the encoded audio (audioEncodeArgs' output,
  * also copied), and moves the index to the front (not for a segment's own chunks, joined again
- * later). No encoding happens here.
+ * later). No encoding happens here. `format`: the container (the chunks' own, chunkOutputArgs);
+ * a gif's segments join into its intermediate (Matroska), which gifArgs turns into the GIF.
  */
 export function finalMuxArgs(
   concatList: string,
   encodedAudio: string | undefined,
   output: string,
-  { faststart = true }: { faststart?: boolean } = {},
+  { faststart = true, format = 'mp4' }: { faststart?: boolean; format?: VideoFormat } = {},
 ): string[] {
   const args = [...QUIET, '-y', '-f', 'concat', '-safe', '0', '-i', concatList];
   if (encodedAudio) {
@@ -198,9 +279,38 @@ export function finalMuxArgs(
   } else {
     args.push('-map', '0:v:0', '-c:v', 'copy');
   }
-  if (faststart) args.push('-movflags', '+faststart');
-  args.push('-f', 'mp4', output);
+  if (faststart && (format === 'mp4' || format === 'mov')) args.push('-movflags', '+faststart');
+  args.push('-f', CHUNK_MUXER[format], output);
   return args;
+}
+
+/**
+ * A gif's lossless intermediate -> the GIF, in two passes over it: palettegen (one palette of 256
+ * colours for the whole movie, from every frame's pixels) to `palette`, then paletteuse (Sierra
+ * dithering; only the rectangle that changed is written again, so still frames cost next to
+ * nothing). The YUV -> RGB conversion is told the BT.709 limited-range matrix the frames were made
+ * with. The GIF loops forever; it has no sound.
+ */
+export function gifArgs(intermediate: string, palette: string, output: string): { palette: string[]; gif: string[] } {
+  const rgb = 'scale=in_color_matrix=bt709:in_range=tv,format=rgb24';
+  return {
+    palette: [...QUIET, '-y', '-i', intermediate, '-vf', `${rgb},palettegen=stats_mode=full`, '-f', 'image2', palette],
+    gif: [
+      ...QUIET,
+      '-y',
+      '-i',
+      intermediate,
+      '-i',
+      palette,
+      '-lavfi',
+      `[0:v]${rgb}[v];[v][1:v]paletteuse=dither=sierra2_4a:diff_mode=rectangle`,
+      '-loop',
+      '0',
+      '-f',
+      'gif',
+      output,
+    ],
+  };
 }
 
 /** The concat demuxer's list file; paths quoted as its syntax requires. */

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { AppError } from '../lib/errors.ts';
 import { runMediaTool, startMediaTool } from '../lib/process/ffmpeg-runner.ts';
-import { concatList, finalMuxArgs } from './ffmpeg-args.ts';
+import { concatList, finalMuxArgs, gifArgs, type VideoFormat } from './ffmpeg-args.ts';
 
 /** Runs ffmpeg/ffprobe to completion (lib/process/ffmpeg-runner.ts); resolves with stdout. */
 export function runFfmpeg(bin: string, args: string[], signal?: AbortSignal): Promise<Buffer> {
@@ -56,7 +56,8 @@ export function startEncoder(bin: string, args: string[], signal?: AbortSignal):
  * Joins MP4 files into `output` without re-encoding (concat demuxer, stream copy), muxing the
  * encoded audio once when given, and writes `output` atomically (a temporary name, renamed when
  * complete). The segments of a render, and the chunks of a segment (`faststart: false`: they are
- * joined again later).
+ * joined again later). `format`: the chunks' (ffmpeg-args.ts chunkOutputArgs); a gif's final join
+ * joins its lossless segments and makes the GIF from them with one palette (gifArgs).
  */
 export async function joinSegments(
   ffmpeg: string,
@@ -64,16 +65,28 @@ export async function joinSegments(
   audio: string | undefined,
   output: string,
   signal?: AbortSignal,
-  options: { faststart?: boolean } = {},
+  options: { faststart?: boolean; format?: VideoFormat | undefined } = {},
 ): Promise<void> {
   const partial = `${output}.part`;
   const list = `${output}.list.txt`;
+  const format = options.format ?? 'mp4';
+  const gif = format === 'gif' && options.faststart !== false;
+  const joined = gif ? `${output}.joined.mkv` : partial;
+  const palette = `${output}.palette.png`;
   writeFileSync(list, concatList(files));
   try {
-    await runFfmpeg(ffmpeg, finalMuxArgs(list, audio, partial, options), signal);
+    await runFfmpeg(
+      ffmpeg,
+      finalMuxArgs(list, gif ? undefined : audio, joined, { faststart: options.faststart, format }),
+      signal,
+    );
+    if (gif) {
+      const args = gifArgs(joined, palette, partial);
+      await runFfmpeg(ffmpeg, args.palette, signal);
+      await runFfmpeg(ffmpeg, args.gif, signal);
+    }
     renameSync(partial, output);
   } finally {
-    rmSync(list, { force: true });
-    rmSync(partial, { force: true });
+    for (const f of [list, partial, joined, palette]) rmSync(f, { force: true });
   }
 }

@@ -7,6 +7,7 @@ import type { TransitionType } from '../movie/index.ts';
 
 export type { TransitionType };
 
+import type { VideoFormat } from './ffmpeg-args.ts';
 import type { VideoSourcePlan } from './media/video-reader.ts';
 
 export interface TextureRef {
@@ -93,4 +94,11 @@ export interface RenderPlan {
   chunkFrames: number;
   /** x264 threads for every chunk of the render, wherever it is encoded. */
   encoderThreads: number;
+  /** The movie's video format (`output.format`; absent: mp4): how chunks are encoded and joined. */
+  format?: VideoFormat | undefined;
+  /**
+   * Frames keep their alpha (movie/output-kind.ts rendersAlpha: mov or webm, every background
+   * transparent): drawn on transparent black and sent to the encoder as yuva420p.
+   */
+  alpha?: boolean | undefined;
 }

@@ -7,13 +7,15 @@ import type { Logger } from '../lib/logger.ts';
 import type { TrustedPrefix } from '../lib/net/trusted-prefixes.ts';
 import { preparingProgress, renderingProgress } from '../lib/render-progress.ts';
 import type { Movie } from '../movie/index.ts';
-import { movieOutputFormat, outputKind } from '../movie/output-kind.ts';
+import { movieOutputFormat, outputKind, rendersAlpha } from '../movie/output-kind.ts';
 import { encodeMix } from './audio/loudness.ts';
 import { chooseCodec } from './encoder-probe.ts';
+import { audioCodecFor, type VideoFormat } from './ffmpeg-args.ts';
 import { joinSegments } from './ffmpeg-process.ts';
 import type { EncodeQuality, RenderPlan, VideoCodec } from './plan.ts';
 import { posterTime, writePosterImages } from './poster.ts';
 import { prepare } from './prepare.ts';
+import { renderAudio } from './render-audio.ts';
 import type { SegmentStats } from './render-segment.ts';
 import { SegmentChild } from './segment-pool.ts';
 import { type FrameRange, splitFrames } from './segments.ts';
@@ -131,6 +133,7 @@ export interface PreparedRender {
  */
 export async function prepareRender(opts: PrepareRenderOptions, stopAudio: AbortSignal): Promise<PreparedRender> {
   const { config, signal, logger } = opts;
+  const format = movieOutputFormat(opts.movie);
   let audio: Promise<string | undefined> = Promise.resolve(undefined);
   // The encoder probe (a test encode) runs while assets and speech are prepared.
   const codecChoice = opts.codec
@@ -161,9 +164,13 @@ export async function prepareRender(opts: PrepareRenderOptions, stopAudio: Abort
     },
     onStep: opts.onStep,
     onAudio: (mixed) => {
+      // The output format's codec (AAC, Opus, MP3, WAV); a gif has no sound, so none is encoded.
+      const audioCodec = audioCodecFor(format);
+      if (!audioCodec) return;
+      // The name is a name only (the cluster's work objects use it): the container is the codec's.
       const file = join(opts.tmpDir, 'audio.m4a');
       const audioSignal = signal ? AbortSignal.any([signal, stopAudio]) : stopAudio;
-      audio = encodeMix(config.ffmpegPath, mixed, file, mixed.loudness, audioSignal).then((done) => {
+      audio = encodeMix(config.ffmpegPath, mixed, file, mixed.loudness, audioSignal, audioCodec).then((done) => {
         if (done) logger?.info({ loudness: done }, `audio loudness: ${done.mode}`);
         return file;
       });
@@ -172,7 +179,13 @@ export async function prepareRender(opts: PrepareRenderOptions, stopAudio: Abort
     signal,
     logger,
   });
-  const plan = { ...prepared.plan, codec: await codecChoice };
+  // The output format (movie/output-kind.ts) and whether its frames keep alpha, in the plan that
+  // every segment and the join read.
+  const plan: RenderPlan = {
+    ...prepared.plan,
+    codec: await codecChoice,
+    ...(outputKind(format) === 'video' ? { format: format as VideoFormat, alpha: rendersAlpha(opts.movie) } : {}),
+  };
   if (plan.totalFrames === 0)
     throw new AppError('RENDER_FAILED', 'The movie has no frames: every scene is shorter than one frame');
   return {
@@ -191,6 +204,12 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
   // A still (png, jpeg, webp): one frame, no encoder (worker/still.ts).
   if (outputKind(movieOutputFormat(opts.movie)) === 'still') {
     return renderStill({ ...opts, thumbnail: opts.posterFiles?.thumbnail });
+  }
+  // Sound alone (mp3, wav): the mix, no frames (worker/render-audio.ts).
+  if (outputKind(movieOutputFormat(opts.movie)) === 'audio') {
+    return renderAudio(opts, prepareRender).catch((err: unknown) => {
+      throw renderError(err, opts.signal);
+    });
   }
   const { config, signal, logger } = opts;
   const draft = opts.draft === true || opts.movie.draft === true;
@@ -288,7 +307,9 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
       controller.abort(err);
       throw err;
     }
-    await joinSegments(config.ffmpegPath, segmentFiles, await audioEncoded, opts.output, signal);
+    await joinSegments(config.ffmpegPath, segmentFiles, await audioEncoded, opts.output, signal, {
+      format: plan.format,
+    });
     if (opts.posterFiles) {
       await writePosterImages(config.ffmpegPath, opts.output, posterTime(opts.movie), plan, opts.posterFiles, signal);
     }

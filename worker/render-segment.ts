@@ -56,6 +56,8 @@ export async function renderSegment(
       codec: plan.codec,
       quality: plan.quality,
       threads: plan.encoderThreads,
+      format: plan.format,
+      alpha: plan.alpha,
     },
     { from: job.fromFrame, to: job.toFrame },
     plan.chunkFrames,
@@ -148,17 +150,16 @@ export async function renderSegment(
               : dirtyBand(lastLayers, state.layers, plan.height);
           lastBlended = blended;
           const t0 = performance.now();
-          bytes = renderer.render(
-            state.scene.background,
-            state.layers,
-            band,
-            state.incoming && {
-              background: state.incoming.scene.background,
-              layers: state.incoming.layers,
-              type: state.incoming.type,
-              progress: state.incoming.progress,
-            },
-          );
+          const incoming = state.incoming && {
+            background: state.incoming.scene.background,
+            layers: state.incoming.layers,
+            type: state.incoming.type,
+            progress: state.incoming.progress,
+          };
+          // A movie that keeps alpha (plan.alpha): every frame whole, on transparent black, as yuva420p.
+          bytes = plan.alpha
+            ? renderer.renderAlpha(state.layers, incoming)
+            : renderer.render(state.scene.background, state.layers, band, incoming);
           drawMs += performance.now() - t0;
           lastLayers = state.layers;
           lastKey = key;

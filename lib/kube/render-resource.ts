@@ -105,7 +105,8 @@ export const RenderSpec = Type.Object(
     outputKey: Type.String({
       pattern: OBJECT_KEY_PATTERN,
       maxLength: 512,
-      description: 'Object-store key the worker uploads the finished MP4 to, e.g. renders/rnd_....mp4.',
+      description:
+        "Object-store key the worker uploads the finished output to, e.g. renders/rnd_....mp4; its extension is the movie's output format's.",
     }),
     width: Type.Integer({ minimum: 1, description: 'Output width in pixels; already halved for a draft.' }),
     height: Type.Integer({ minimum: 1, description: 'Output height in pixels; already halved for a draft.' }),
@@ -118,6 +119,13 @@ export const RenderSpec = Type.Object(
         "The movie's estimated length in seconds, known before rendering; the operator derives the Job's " +
         'activeDeadlineSeconds from it.',
     }),
+    singlePod: Type.Optional(
+      Type.Boolean({
+        description:
+          'Render on one pod, never spread over segment pods: an output format without frames to split ' +
+          '(an audio format: mp3, wav) or of one frame (a still: png, jpeg, webp).',
+      }),
+    ),
     maxAttempts: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -381,6 +389,8 @@ export interface RenderResourceInput {
   namespace: string;
   maxAttempts?: number;
   outputKey?: string;
+  /** The movie's output format is not split over pods (RenderSpec `singlePod`). */
+  singlePod?: boolean;
 }
 
 /** The Render to create for a queued render row whose movie is already in the object store. Pure. */
@@ -401,6 +411,7 @@ export function renderResource(input: RenderResourceInput): Render {
     draft: render.draft,
     watermark: render.watermark,
     estimatedDurationSec: render.estimatedSec,
+    ...(input.singlePod ? { singlePod: true } : {}),
     maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
   };
   return {

@@ -8,6 +8,7 @@ import { coerceVariable, VARIABLE_TYPES, type VariableType } from '../variables.
 import { ESPEAK_LANGUAGES, espeakVoiceFor, voiceById, voiceSpeaks } from '../voices.ts';
 import type { Rule } from '../walk/compile.ts';
 import { isDeferred, report, reportAt, type WalkContext } from '../walk/context.ts';
+import { outputRule } from './output-rule.ts';
 import { DEFAULT_TRANSITION_SEC, LIMITS, TEXT_DEFAULT_FONT_SIZE } from './schema.ts';
 import { shapeRule } from './shape.ts';
 
@@ -155,6 +156,7 @@ const movie: Rule = (doc, ctx) => {
   soundtrackFromRule(doc, ctx);
   uniqueIds(doc, ctx);
   transitionsRule(doc, ctx);
+  outputRule(doc, ctx);
 };
 
 const scene: Rule = (s, ctx) => {

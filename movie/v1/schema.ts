@@ -10,6 +10,7 @@ import { COLOR_PATTERN } from '../colors.ts';
 import { DEFAULT_FONT, FONT_FAMILIES } from '../fonts.ts';
 import { DEFAULT_LANGUAGE, VOICES } from '../voices.ts';
 import type { FwAnnotations } from '../walk/annotations.ts';
+import { Output } from './output.ts';
 import { shapeElement } from './shape.ts';
 
 const fw = (a: FwAnnotations) => ({ 'x-fw': a });
@@ -792,6 +793,7 @@ export const MovieV1 = Type.Object(
         ...fw({ expect: 'true, false or a loudness object', docDefault: 'on: -14 LUFS, -1 dBTP' }),
       }),
     ),
+    output: Type.Optional(Output),
     variables: Type.Optional(
       Type.Record(Type.String({ pattern: VARIABLE_NAME_PATTERN }), VariableDeclaration, {
         maxProperties: LIMITS.variables,

@@ -26,7 +26,7 @@
 import { AppError } from '../../lib/errors.ts';
 import { runMediaTool } from '../../lib/process/ffmpeg-runner.ts';
 import { DEFAULT_LOUDNESS, type Movie } from '../../movie/index.ts';
-import { type AudioInput, audioEncodeArgs, pcmInputArgs } from '../ffmpeg-args.ts';
+import { type AudioCodec, type AudioInput, audioEncodeArgs, pcmInputArgs } from '../ffmpeg-args.ts';
 
 /** What the mix is normalised to: integrated loudness in LUFS, true-peak ceiling in dBTP. */
 export interface LoudnessTarget {
@@ -246,7 +246,8 @@ export async function searchGain(
  * passes, the one encode, and a measurement of the encoded file. When the file's true peak is
  * still over the ceiling (the encoder's overshoot beyond the headroom), the encode is made again
  * that much lower (the gain when linear, the limiter's ceiling when limited), MAX_CORRECTIONS
- * times at most. Resolves with what was done (undefined: not asked).
+ * times at most. Resolves with what was done (undefined: not asked). `codec`: the output
+ * format's (ffmpeg-args.ts audioCodecFor), AAC by default.
  */
 export async function encodeMix(
   ffmpeg: string,
@@ -254,9 +255,10 @@ export async function encodeMix(
   output: string,
   target: LoudnessTarget | undefined,
   signal?: AbortSignal,
+  codec: AudioCodec = 'aac',
 ): Promise<EncodedNormalisation | undefined> {
   const encode = (filters: readonly string[]) =>
-    runMediaTool(ffmpeg, audioEncodeArgs(audio, output, filters), { signal, stdout: 'ignore' });
+    runMediaTool(ffmpeg, audioEncodeArgs(audio, output, filters, codec), { signal, stdout: 'ignore' });
   if (!target) {
     await encode([]);
     return undefined;

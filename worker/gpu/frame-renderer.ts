@@ -66,6 +66,13 @@ export interface FrameRenderer {
    * is overwritten by the next call.
    */
   layerImage(layer: LayerState, rect: Rect): Uint8Array;
+  /**
+   * One frame of a movie that keeps alpha (plan.alpha: mov or webm, every background transparent),
+   * drawn whole on transparent black, as straight-alpha yuva420p (planes Y, U, V, A:
+   * backdrop-blend.ts yuvaFromRgba). Never the backdrop path: a clip is drawn by GL as any layer.
+   * The returned view is overwritten by the next call.
+   */
+  renderAlpha(layers: LayerState[], incoming?: IncomingScene): Uint8Array;
   /** Frees textures that the given layers no longer need (called at scene changes). */
   retain(layerIds: Set<number>): void;
   dispose(): void;
@@ -329,6 +336,32 @@ export function createFrameRenderer(
   }
   let overlayBuffer: Uint8Array | undefined;
   let imageBuffer: Uint8Array | undefined;
+  let alphaFrame: Uint8Array | undefined;
+  /** A transition's two scenes, each on transparent black, blended into the scene target and read back premultiplied. */
+  function drawTransitionAlpha(layers: LayerState[], incoming: IncomingScene): Uint8Array {
+    const p = transitionPair();
+    renderer.setClearColor(background.setRGB(0, 0, 0), 0);
+    for (const [target, over] of [
+      [p.a, layers],
+      [p.b, incoming.layers],
+    ] as const) {
+      show(over);
+      target.scissorTest = false;
+      renderer.setRenderTarget(target);
+      renderer.render(scene, camera);
+    }
+    p.material.uniforms.progress!.value = incoming.progress;
+    p.material.uniforms.kind!.value = transitionKind(incoming.type);
+    sceneTarget.scissorTest = false;
+    renderer.setRenderTarget(sceneTarget);
+    renderer.render(p.scene, yuvCamera);
+    const bytes = width * height * 4;
+    if (!overlayBuffer || overlayBuffer.length < bytes) overlayBuffer = new Uint8Array(bytes);
+    const rgba = overlayBuffer.subarray(0, bytes);
+    renderer.readRenderTargetPixels(sceneTarget, 0, 0, width, height, rgba);
+    renderer.setRenderTarget(null);
+    return rgba;
+  }
 
   return {
     layout,
@@ -420,6 +453,18 @@ export function createFrameRenderer(
       }
       renderer.setRenderTarget(null);
       return frame;
+    },
+    renderAlpha(layers, incoming) {
+      const area = width * height;
+      if (!alphaFrame) alphaFrame = new Uint8Array((area * 5) / 2);
+      // Transparent black first: yuvaFromRgba leaves fully transparent pixels as they are.
+      alphaFrame.fill(16, 0, area);
+      alphaFrame.fill(128, area, (area * 3) / 2);
+      alphaFrame.fill(0, (area * 3) / 2);
+      const rgba = incoming
+        ? drawTransitionAlpha(layers, incoming)
+        : drawRect(layers, { x0: 0, y0: 0, width, y1: height });
+      return yuvaFromRgba(rgba, width, height, alphaFrame, { x: 0, y: 0, outWidth: width, outRows: height });
     },
     layerImage(s, rect) {
       const rows = rect.y1 - rect.y0;

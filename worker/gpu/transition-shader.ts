@@ -70,6 +70,7 @@ void main() {
   } else {
     c = y < p ? at(b, x, y) : at(a, x, y);
   }
-  gl_FragColor = vec4(c.rgb, 1.0);
+  // Alpha kept: opaque scenes give 1; a movie that keeps alpha (renderAlpha) blends premultiplied RGBA.
+  gl_FragColor = c;
 }
 `;

@@ -572,6 +572,18 @@ export interface components {
                  */
                 truePeak?: number;
             };
+            /** @description What the render makes: the file format, and for a still the moment it shows. */
+            output?: {
+                /**
+                 * @description mp4: H.264 + AAC. webm: VP9 + Opus. mov: ProRes 4444 + AAC. gif: animated GIF (one palette for the movie, no sound). mp3, wav: the sound alone, no frames rendered. png, jpeg, webp: one frame, at `time`. mov and webm keep transparency when every scene's background is "transparent".
+                 * @default mp4
+                 */
+                format?: "mp4" | "webm" | "mov" | "gif" | "mp3" | "wav" | "png" | "jpeg" | "webp";
+                /** @description Seconds into the movie of the frame a still format (png, jpeg, webp) shows; before the movie's end. Only with a still format. */
+                time?: number;
+                /** @description Seconds into the movie of a video render's poster frame; before the movie's end. Only with a video format (mp4, webm, mov, gif). */
+                posterTime?: number;
+            };
             /** @description Variables referenced as {{name}} in any string value. */
             variables?: {
                 [key: string]: {

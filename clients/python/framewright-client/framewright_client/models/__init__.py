@@ -79,6 +79,7 @@ from .error_envelope_errors_item import ErrorEnvelopeErrorsItem
 from .error_envelope_errors_item_code import ErrorEnvelopeErrorsItemCode
 from .framewright_movie_document_v1 import FramewrightMovieDocumentV1
 from .framewright_movie_document_v1_loudness_type_1 import FramewrightMovieDocumentV1LoudnessType1
+from .framewright_movie_document_v1_output import FramewrightMovieDocumentV1Output
 from .framewright_movie_document_v1_scenes_item import FramewrightMovieDocumentV1ScenesItem
 from .framewright_movie_document_v1_scenes_item_elements_item_type_0 import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType0,
@@ -325,6 +326,7 @@ __all__ = (
     "ErrorEnvelopeErrorsItemCode",
     "FramewrightMovieDocumentV1",
     "FramewrightMovieDocumentV1LoudnessType1",
+    "FramewrightMovieDocumentV1Output",
     "FramewrightMovieDocumentV1ScenesItem",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType0",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation",

@@ -9,6 +9,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.framewright_movie_document_v1_loudness_type_1 import FramewrightMovieDocumentV1LoudnessType1
+    from ..models.framewright_movie_document_v1_output import FramewrightMovieDocumentV1Output
     from ..models.framewright_movie_document_v1_scenes_item import FramewrightMovieDocumentV1ScenesItem
     from ..models.framewright_movie_document_v1_soundtrack import FramewrightMovieDocumentV1Soundtrack
     from ..models.framewright_movie_document_v1_variables import FramewrightMovieDocumentV1Variables
@@ -44,6 +45,8 @@ class FramewrightMovieDocumentV1:
             loudness (bool | FramewrightMovieDocumentV1LoudnessType1 | Unset): Loudness normalisation of the final mix: on
                 by default (-14 LUFS, true peak at most -1 dBTP); an object sets the target or the ceiling; false leaves the mix
                 as mixed. A movie without sound has nothing to normalise.
+            output (FramewrightMovieDocumentV1Output | Unset): What the render makes: the file format, and for a still the
+                moment it shows.
             variables (FramewrightMovieDocumentV1Variables | Unset): Variables referenced as {{name}} in any string value.
     """
 
@@ -60,6 +63,7 @@ class FramewrightMovieDocumentV1:
     quality: Literal["balanced"] | Literal["fast"] | Literal["small"] | Unset = "balanced"
     soundtrack: FramewrightMovieDocumentV1Soundtrack | Unset = UNSET
     loudness: bool | FramewrightMovieDocumentV1LoudnessType1 | Unset = UNSET
+    output: FramewrightMovieDocumentV1Output | Unset = UNSET
     variables: FramewrightMovieDocumentV1Variables | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -110,6 +114,10 @@ class FramewrightMovieDocumentV1:
         else:
             loudness = self.loudness
 
+        output: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.output, Unset):
+            output = self.output.to_dict()
+
         variables: dict[str, Any] | Unset = UNSET
         if not isinstance(self.variables, Unset):
             variables = self.variables.to_dict()
@@ -140,6 +148,8 @@ class FramewrightMovieDocumentV1:
             field_dict["soundtrack"] = soundtrack
         if loudness is not UNSET:
             field_dict["loudness"] = loudness
+        if output is not UNSET:
+            field_dict["output"] = output
         if variables is not UNSET:
             field_dict["variables"] = variables
 
@@ -148,6 +158,7 @@ class FramewrightMovieDocumentV1:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.framewright_movie_document_v1_loudness_type_1 import FramewrightMovieDocumentV1LoudnessType1  # noqa: PLC0415
+        from ..models.framewright_movie_document_v1_output import FramewrightMovieDocumentV1Output  # noqa: PLC0415
         from ..models.framewright_movie_document_v1_scenes_item import FramewrightMovieDocumentV1ScenesItem  # noqa: PLC0415
         from ..models.framewright_movie_document_v1_soundtrack import FramewrightMovieDocumentV1Soundtrack  # noqa: PLC0415
         from ..models.framewright_movie_document_v1_variables import FramewrightMovieDocumentV1Variables  # noqa: PLC0415
@@ -324,6 +335,13 @@ class FramewrightMovieDocumentV1:
 
         loudness = _parse_loudness(d.pop("loudness", UNSET))
 
+        _output = d.pop("output", UNSET)
+        output: FramewrightMovieDocumentV1Output | Unset
+        if isinstance(_output, Unset):
+            output = UNSET
+        else:
+            output = FramewrightMovieDocumentV1Output.from_dict(_output)
+
         _variables = d.pop("variables", UNSET)
         variables: FramewrightMovieDocumentV1Variables | Unset
         if isinstance(_variables, Unset):
@@ -343,6 +361,7 @@ class FramewrightMovieDocumentV1:
             quality=quality,
             soundtrack=soundtrack,
             loudness=loudness,
+            output=output,
             variables=variables,
         )
 

@@ -5,6 +5,7 @@
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { ANIMATION_PRESETS } from './animations.ts';
 import { DEFAULT_FONT, FONT_FAMILIES } from './fonts.ts';
+import { BlurFill, Border, ChromaKey, Filters } from './v1/effects.ts';
 import { Output } from './v1/output.ts';
 import {
   AudioElement,
@@ -165,6 +166,10 @@ function referenceMarkdown(): string {
       "Not the scene's `background`, which is a colour.",
     ),
     table('Auto-fit (`autoFit` of text)', AutoFit, ''),
+    table('Blurred background (`background` of images and videos)', BlurFill, ''),
+    table('Border (`border` of images and videos)', Border, ''),
+    table('Filters (`filters` of images and videos)', Filters, ''),
+    table('Chroma key (`chromaKey` of images and videos)', ChromaKey, ''),
     table('Position object (`position`)', positionObject(), '`position` is `"center"` or this object.'),
     '### Catalogues',
     '',

@@ -22,6 +22,7 @@ import { chunkOutputArgs, QUIET, type VideoSettings } from './ffmpeg-args.ts';
 import type { FrameIndex } from './frame-state.ts';
 import { frameState } from './frame-state.ts';
 import type { LayerState } from './gpu/frame-renderer.ts';
+import { layerExtent } from './layer-effects.ts';
 import { clipFilter, type VideoSourcePlan } from './media/video-reader.ts';
 import type { FrameRange } from './segments.ts';
 
@@ -53,7 +54,10 @@ export function coversFrame(s: LayerState | undefined, width: number, height: nu
     s.width === width &&
     s.height === height &&
     s.texture.width === width &&
-    s.texture.height === height
+    s.texture.height === height &&
+    // The one place effects choose the path: a clip with any effect is drawn by GL, so its chunk
+    // takes the full path; layers with effects over a backdrop are drawn by GL as any other.
+    s.effects === undefined
   );
 }
 
@@ -70,10 +74,9 @@ export function overlayRect(layers: LayerState[], width: number, height: number)
     const [a, b] = layerRows(s);
     top = Math.min(top, a);
     bottom = Math.max(bottom, b);
-    const half = (s.width * s.scale) / 2;
-    const cx = s.x + s.width / 2;
-    left = Math.min(left, cx - half - 2);
-    right = Math.max(right, cx + half + 2);
+    const { x0, x1 } = layerExtent(s);
+    left = Math.min(left, x0 - 2);
+    right = Math.max(right, x1 + 2);
   }
   const y0 = Math.max(0, Math.floor(top / 4) * 4);
   const y1 = Math.min(height, Math.ceil(bottom / 4) * 4);

@@ -1,10 +1,11 @@
 import type { LayerState } from './gpu/frame-renderer.ts';
+import { layerExtent } from './layer-effects.ts';
 
 /** Rows a layer covers on screen (scaled about its centre), widened for filtering at its edges. */
 export function layerRows(s: LayerState): [number, number] {
-  const cy = s.y + s.height / 2;
-  const half = (s.height * s.scale) / 2;
-  return [cy - half - 2, cy + half + 2];
+  // Its box when a blurred background fills it (layer-effects.ts).
+  const { y0, y1 } = layerExtent(s);
+  return [y0 - 2, y1 + 2];
 }
 
 function same(a: LayerState, b: LayerState): boolean {

@@ -61,7 +61,9 @@ function sceneState(index: FrameIndex, scene: ScenePlan, t: number): { layers: L
     const l = plan.layers[i]!;
     if (t < l.startSec || t >= l.endSec) continue;
     const a = animationState(l.animation, t, l.startSec, l.endSec, plan.width, plan.height);
-    if (a.opacity <= 0) continue;
+    // The element's own opacity (layer-effects.ts) times its animation's fade.
+    const opacity = a.opacity * (l.effects?.opacity ?? 1);
+    if (opacity <= 0) continue;
     const videoSec = videoTimeAt(l, t);
     layers.push({
       layer: i,
@@ -72,10 +74,11 @@ function sceneState(index: FrameIndex, scene: ScenePlan, t: number): { layers: L
       height: l.height,
       crop: l.crop,
       scale: a.scale,
-      opacity: a.opacity,
+      opacity,
       ...(videoSec === undefined ? {} : { videoSec, matrix: l.video!.matrix }),
+      ...(l.effects ? { effects: l.effects } : {}),
     });
-    key += `|${i}:${a.dx.toFixed(3)},${a.dy.toFixed(3)},${a.scale.toFixed(5)},${a.opacity.toFixed(5)}`;
+    key += `|${i}:${a.dx.toFixed(3)},${a.dy.toFixed(3)},${a.scale.toFixed(5)},${opacity.toFixed(5)}`;
   }
   return { layers, key };
 }

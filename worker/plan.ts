@@ -8,6 +8,7 @@ import type { TransitionType } from '../movie/index.ts';
 export type { TransitionType };
 
 import type { VideoFormat } from './ffmpeg-args.ts';
+import type { LayerEffects } from './layer-effects.ts';
 import type { VideoSourcePlan } from './media/video-reader.ts';
 
 export interface TextureRef {
@@ -53,6 +54,8 @@ export interface LayerPlan {
   startSec: number;
   endSec: number;
   animation?: { preset: AnimationPreset; durationSec: number };
+  /** Blur, corners, border, filters, chroma key, opacity, blurred background (layer-effects.ts). */
+  effects?: LayerEffects | undefined;
 }
 
 /** Texels [x0, x1) x [y0, y1) of a texture. */

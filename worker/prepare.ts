@@ -26,6 +26,7 @@ import { groupCaptions } from './captions.ts';
 import { parseColor } from './color.ts';
 import { compositeChunk } from './composite.ts';
 import { indexPlan } from './frame-state.ts';
+import { layerEffectsOf } from './layer-effects.ts';
 import { fitSize } from './media/fit.ts';
 import { decodeAudio, fetchMedia, type MediaInfo, playedSec, probeMedia } from './media/media-file.ts';
 import type { AnimationPreset, EncodeQuality, LayerPlan, RenderPlan, TextureRef, VideoCodec } from './plan.ts';
@@ -472,16 +473,20 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
         const r = await images.get(path)!;
         const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
         const boxH = Math.max(1, Math.round((el.height ?? full.height) * k));
+        const at = place(r, boxW, boxH);
+        const box = { ...place({ width: boxW, height: boxH }), width: boxW, height: boxH };
+        const effects = layerEffectsOf(el, k, { ...at, width: r.width, height: r.height }, box);
         layers.push({
           path,
           sceneIndex: s,
           texture: writeTexture(r),
-          ...place(r, boxW, boxH),
+          ...at,
           width: r.width,
           height: r.height,
           startSec,
           endSec,
           ...animation,
+          ...(effects ? { effects } : {}),
         });
       } else if (el.type === 'shape') {
         const docWidth = el.width ?? full.width;
@@ -509,6 +514,9 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
         const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
         const boxH = Math.max(1, Math.round((el.height ?? full.height) * k));
         const size = fitSize(m.info.video!, boxW, boxH, el.fit ?? 'contain');
+        const at = place(size, boxW, boxH);
+        const box = { ...place({ width: boxW, height: boxH }), width: boxW, height: boxH };
+        const effects = layerEffectsOf(el, k, { ...at, ...size }, box, m.info.video!.matrix);
         layers.push({
           path,
           sceneIndex: s,
@@ -522,12 +530,13 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
             lengthSec: m.playedSec,
             loop: el.loop === true,
           },
-          ...place(size, boxW, boxH),
+          ...at,
           width: size.width,
           height: size.height,
           startSec,
           endSec,
           ...animation,
+          ...(effects ? { effects } : {}),
         });
       } else if (el.type === 'subtitles' && el.src !== undefined) {
         const file = await fetchAsset(el.src, `${path}.src`, isSubtitleType, opts.fetchPolicy, signal);

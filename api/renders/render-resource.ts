@@ -24,6 +24,7 @@ export function renderResource(row: RenderRow, links: OutputLinkSigner): RenderR
     progress: row.progress,
     draft: row.draft,
     watermark: row.watermark,
+    format: movieOutputFormat(row.movie),
     outputUrl: row.status === 'done' && row.outputKey && row.expiresAt ? links.outputUrl(row.id, row.expiresAt) : null,
     posterUrl: stored && images.poster ? links.imageUrl(row.id, 'poster', stored) : null,
     thumbnailUrl: stored && images.thumbnail ? links.imageUrl(row.id, 'thumbnail', stored) : null,

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { OUTPUT_FORMATS } from '../../movie/output-kind.ts';
 import { RENDER_STATUSES, type RenderStatus } from '../../store/types.ts';
 import {
   DateTime,
@@ -20,6 +21,10 @@ export const RenderResourceSchema = Type.Object(
     progress: Type.Integer({ minimum: 0, maximum: 100 }),
     draft: Type.Boolean(),
     watermark: Type.Boolean(),
+    format: StringEnum(
+      OUTPUT_FORMATS,
+      "The movie's output.format (mp4 when it gives none): the output's file type, Content-Type and extension.",
+    ),
     outputUrl: Nullable(Type.String({ format: 'uri' })),
     posterUrl: Nullable(
       Type.String({

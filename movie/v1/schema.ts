@@ -10,6 +10,7 @@ import { COLOR_PATTERN } from '../colors.ts';
 import { DEFAULT_FONT, FONT_FAMILIES } from '../fonts.ts';
 import { DEFAULT_LANGUAGE, VOICES } from '../voices.ts';
 import type { FwAnnotations } from '../walk/annotations.ts';
+import { EFFECT_FIELDS } from './effects.ts';
 import { Output } from './output.ts';
 import { shapeElement } from './shape.ts';
 
@@ -398,6 +399,7 @@ export const ImageElement = Type.Object(
     start: Type.Optional(Start),
     duration: Type.Optional(ElementDuration),
     animation: Type.Optional(Animation),
+    ...EFFECT_FIELDS,
   },
   { additionalProperties: false, description: 'An image drawn into a box.', ...fw({ rule: 'element' }) },
 );
@@ -424,6 +426,7 @@ export const VideoElement = Type.Object(
     loop: Type.Optional(Loop),
     volume: Type.Optional(Volume),
     muted: Type.Optional(Type.Boolean({ default: false, description: "Leave the clip's sound out of the mix." })),
+    ...EFFECT_FIELDS,
   },
   {
     additionalProperties: false,

@@ -34,6 +34,7 @@ test('POST/GET /v1/renders', async (t) => {
       assert.equal(r.draft, false);
       assert.equal(r.watermark, false);
       assert.equal(r.fps, 30);
+      assert.equal(r.format, 'mp4', 'a movie without output is an mp4');
       for (const k of [
         'outputUrl',
         'posterUrl',
@@ -64,6 +65,14 @@ test('POST/GET /v1/renders', async (t) => {
       assert.equal(r.watermark, true);
       const usage = (await api('GET', '/v1/usage')).json<{ credits: Record<string, number> }>();
       assert.equal(usage.credits.reserved, 10);
+    });
+
+    await t.test("shows the movie's output format", async () => {
+      const acc = await newAccount(db, { plan: 'pro', credits: 100 });
+      const api = client(app, acc.key);
+      const r = (await api('POST', '/v1/renders', { movie: { ...movie(3), output: { format: 'webm' } } })).json();
+      assert.equal(r.format, 'webm');
+      assert.equal((await api('GET', `/v1/renders/${r.id}`)).json().format, 'webm');
     });
 
     for (const c of MOVIE_ERROR_CASES) {

@@ -3,8 +3,10 @@ import createContext from 'gl';
 import * as THREE from 'three';
 import { AppError } from '../../lib/errors.ts';
 import { coversFrame, overlayRect, type Rect } from '../composite.ts';
+import type { LayerEffects } from '../layer-effects.ts';
 import type { TextureCrop, TextureRef, TransitionType } from '../plan.ts';
 import { blendOverlay, overlayFromRgba, type YuvOverlay, yuvaFromRgba } from './backdrop-blend.ts';
+import { createEffectLayer, type EffectLayer } from './effects-shader.ts';
 import { TRANSITION_FRAGMENT_SHADER, TRANSITION_VERTEX_SHADER, transitionKind } from './transition-shader.ts';
 import { createVideoMaterial, dataTexture, type VideoMaterial, type YuvMatrix } from './video-material.ts';
 import {
@@ -36,6 +38,8 @@ export interface LayerState {
   content?: number | undefined;
   /** The YCbCr matrix of a video layer's frames. */
   matrix?: YuvMatrix | undefined;
+  /** Blur, corners, border, filters, chroma key, blurred background (effects-shader.ts). */
+  effects?: LayerEffects | undefined;
 }
 
 /** The scene coming in during a transition, drawn with the outgoing one and blended by `type`. */
@@ -189,6 +193,8 @@ export function createFrameRenderer(
   const meshes = new Map<number, THREE.Mesh<THREE.BufferGeometry, THREE.MeshBasicMaterial | THREE.ShaderMaterial>>();
   /** Video layers' materials, by layer id. */
   const videos = new Map<number, VideoMaterial>();
+  /** Layers with effects: their material (and background mesh), by layer id. */
+  const effectLayers = new Map<number, EffectLayer>();
   const background = new THREE.Color();
   // Transitions: each scene drawn into a target of its own, then blended into the scene target.
   let pair:
@@ -276,13 +282,29 @@ export function createFrameRenderer(
           side: THREE.DoubleSide,
         });
       }
+      const fx = s.effects && effectLayerFor(s);
+      if (fx) {
+        if (!s.pixels) material.dispose();
+        material = fx.material;
+      }
       mesh = new THREE.Mesh(geometry, material);
+      if (fx?.background) mesh.add(fx.background);
       mesh.renderOrder = s.layer;
       mesh.frustumCulled = false;
       meshes.set(s.layer, mesh);
       scene.add(mesh);
     }
     return mesh;
+  }
+
+  function effectLayerFor(s: LayerState): EffectLayer {
+    const video = videos.get(s.layer);
+    const source = video
+      ? { kind: 'yuv' as const, planes: video.planes, matrix: s.matrix ?? 'bt601' }
+      : { kind: 'rgba' as const, map: textureFor(s.texture) };
+    const fx = createEffectLayer(source, s.effects!, s.width, s.height, s.layer);
+    effectLayers.set(s.layer, fx);
+    return fx;
   }
 
   /**
@@ -308,6 +330,7 @@ export function createFrameRenderer(
       mesh.visible = true;
       mesh.position.set(s.x + s.width / 2, s.y + s.height / 2, 0);
       mesh.scale.set(s.scale, s.scale, 1);
+      effectLayers.get(s.layer)?.update(renderer, s.opacity, s.scale, s.content);
     }
   };
 
@@ -494,7 +517,7 @@ export function createFrameRenderer(
       const files = new Set<string>();
       for (const [id, mesh] of meshes) {
         if (keep.has(id)) {
-          const map = (mesh.material as THREE.MeshBasicMaterial).map;
+          const map = (mesh.material as THREE.MeshBasicMaterial).map ?? effectLayers.get(id)?.map;
           if (map) for (const [f, t] of textures) if (t === map) files.add(f);
           continue;
         }
@@ -503,6 +526,8 @@ export function createFrameRenderer(
         mesh.material.dispose();
         videos.get(id)?.dispose();
         videos.delete(id);
+        effectLayers.get(id)?.dispose();
+        effectLayers.delete(id);
         overlays.delete(id);
         meshes.delete(id);
       }

@@ -64,6 +64,8 @@ function plane(width: number, height: number): THREE.DataTexture {
 
 export interface VideoMaterial {
   material: THREE.ShaderMaterial;
+  /** The Y, U and V plane textures (effects-shader.ts reads them too). */
+  planes: readonly [THREE.DataTexture, THREE.DataTexture, THREE.DataTexture];
   /** Points the planes at a new frame (views into `yuv`, no copy) when `content` changed. */
   update(yuv: Uint8Array, content: number | undefined): void;
   setOpacity(opacity: number): void;
@@ -96,6 +98,7 @@ export function createVideoMaterial(width: number, height: number, matrix: YuvMa
   const cSize = cw * ch;
   return {
     material,
+    planes,
     update(yuv, content) {
       if (content === shown && yuv === bytes) return;
       shown = content;

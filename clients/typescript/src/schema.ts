@@ -786,6 +786,82 @@ export interface components {
                          */
                         duration?: number;
                     };
+                    /**
+                     * @description Opacity of the picture, 0 (invisible) to 1; multiplies the fade of an animation.
+                     * @default 1
+                     */
+                    opacity?: number;
+                    /**
+                     * @description Gaussian blur radius in output pixels (sigma = 0.57735 * radius + 0.5, as the text shadow); 0: sharp. The picture is blurred within its own rectangle, its edge pixels extended.
+                     * @default 0
+                     */
+                    blur?: number;
+                    /** @description Fills the empty part of the box of a fit "contain" picture with a blurred copy of the same picture scaled to cover the box (the 16:9-in-9:16 look). With cover or fill the picture covers its box and there is nothing to fill. */
+                    background?: {
+                        /**
+                         * @description Blur radius of the copy in output pixels (sigma as for blur).
+                         * @default 40
+                         */
+                        blur?: number;
+                        /**
+                         * @description Brightness factor of the copy (below 1 darkens it behind the picture).
+                         * @default 1
+                         */
+                        brightness?: number;
+                    };
+                    /**
+                     * @description Radius of the rounded corners in output pixels (at most half the shorter side; anti-aliased edge).
+                     * @default 0
+                     */
+                    cornerRadius?: number;
+                    /** @description A border inside the picture edge. */
+                    border?: {
+                        /** @description Width in output pixels, drawn inside the picture along its (rounded) edge. */
+                        width: number;
+                        /** @description Colour of the border (alpha included). */
+                        color: string;
+                    };
+                    /** @description Colour filters, applied in this order (brightness, contrast, saturation, grayscale), each clamped to 0..1 as CSS filter functions are. */
+                    filters?: {
+                        /**
+                         * @description CSS brightness(): each of R, G, B multiplied by it (0 black, 1 unchanged, 2 twice as bright).
+                         * @default 1
+                         */
+                        brightness?: number;
+                        /**
+                         * @description CSS contrast(): (c - 0.5) * contrast + 0.5 for each channel c in 0..1 (0 flat grey, 1 unchanged).
+                         * @default 1
+                         */
+                        contrast?: number;
+                        /**
+                         * @description CSS saturate(): the Filter Effects saturate matrix (0 grey, 1 unchanged, above 1 more vivid).
+                         * @default 1
+                         */
+                        saturation?: number;
+                        /**
+                         * @description CSS grayscale(): 0 unchanged, 1 fully grey; the same matrix as saturation 1 - grayscale.
+                         * @default 0
+                         */
+                        grayscale?: number;
+                    };
+                    /** @description Makes the key colour transparent. Distance in the U/V chroma plane as ffmpeg chromakey computes it: sqrt((dU² + dV²) / 2) / 255 on 8-bit U, V. */
+                    chromaKey?: {
+                        /**
+                         * @description The key colour made transparent.
+                         * @default #00ff00
+                         */
+                        color?: string;
+                        /**
+                         * @description ffmpeg chromakey's similarity: pixels whose chroma distance to the key is at most this are transparent.
+                         * @default 0.1
+                         */
+                        similarity?: number;
+                        /**
+                         * @description ffmpeg chromakey's blend: alpha rises linearly from 0 at similarity to 1 at similarity + smoothness (0: a hard edge).
+                         * @default 0.08
+                         */
+                        smoothness?: number;
+                    };
                 } | {
                     /** @description Element id, unique across the document. */
                     id: string;
@@ -851,6 +927,82 @@ export interface components {
                      * @default false
                      */
                     muted?: boolean;
+                    /**
+                     * @description Opacity of the picture, 0 (invisible) to 1; multiplies the fade of an animation.
+                     * @default 1
+                     */
+                    opacity?: number;
+                    /**
+                     * @description Gaussian blur radius in output pixels (sigma = 0.57735 * radius + 0.5, as the text shadow); 0: sharp. The picture is blurred within its own rectangle, its edge pixels extended.
+                     * @default 0
+                     */
+                    blur?: number;
+                    /** @description Fills the empty part of the box of a fit "contain" picture with a blurred copy of the same picture scaled to cover the box (the 16:9-in-9:16 look). With cover or fill the picture covers its box and there is nothing to fill. */
+                    background?: {
+                        /**
+                         * @description Blur radius of the copy in output pixels (sigma as for blur).
+                         * @default 40
+                         */
+                        blur?: number;
+                        /**
+                         * @description Brightness factor of the copy (below 1 darkens it behind the picture).
+                         * @default 1
+                         */
+                        brightness?: number;
+                    };
+                    /**
+                     * @description Radius of the rounded corners in output pixels (at most half the shorter side; anti-aliased edge).
+                     * @default 0
+                     */
+                    cornerRadius?: number;
+                    /** @description A border inside the picture edge. */
+                    border?: {
+                        /** @description Width in output pixels, drawn inside the picture along its (rounded) edge. */
+                        width: number;
+                        /** @description Colour of the border (alpha included). */
+                        color: string;
+                    };
+                    /** @description Colour filters, applied in this order (brightness, contrast, saturation, grayscale), each clamped to 0..1 as CSS filter functions are. */
+                    filters?: {
+                        /**
+                         * @description CSS brightness(): each of R, G, B multiplied by it (0 black, 1 unchanged, 2 twice as bright).
+                         * @default 1
+                         */
+                        brightness?: number;
+                        /**
+                         * @description CSS contrast(): (c - 0.5) * contrast + 0.5 for each channel c in 0..1 (0 flat grey, 1 unchanged).
+                         * @default 1
+                         */
+                        contrast?: number;
+                        /**
+                         * @description CSS saturate(): the Filter Effects saturate matrix (0 grey, 1 unchanged, above 1 more vivid).
+                         * @default 1
+                         */
+                        saturation?: number;
+                        /**
+                         * @description CSS grayscale(): 0 unchanged, 1 fully grey; the same matrix as saturation 1 - grayscale.
+                         * @default 0
+                         */
+                        grayscale?: number;
+                    };
+                    /** @description Makes the key colour transparent. Distance in the U/V chroma plane as ffmpeg chromakey computes it: sqrt((dU² + dV²) / 2) / 255 on 8-bit U, V. */
+                    chromaKey?: {
+                        /**
+                         * @description The key colour made transparent.
+                         * @default #00ff00
+                         */
+                        color?: string;
+                        /**
+                         * @description ffmpeg chromakey's similarity: pixels whose chroma distance to the key is at most this are transparent.
+                         * @default 0.1
+                         */
+                        similarity?: number;
+                        /**
+                         * @description ffmpeg chromakey's blend: alpha rises linearly from 0 at similarity to 1 at similarity + smoothness (0: a hard edge).
+                         * @default 0.08
+                         */
+                        smoothness?: number;
+                    };
                 } | {
                     /** @description Element id, unique across the document. */
                     id: string;

@@ -108,6 +108,18 @@ from .framewright_movie_document_v1_scenes_item_elements_item_type_1 import (
 from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animation import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation,
 )
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_background import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1Background,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_border import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1Border,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_chroma_key import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1ChromaKey,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_filters import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1Filters,
+)
 from .framewright_movie_document_v1_scenes_item_elements_item_type_1_position_type_1 import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1,
 )
@@ -116,6 +128,18 @@ from .framewright_movie_document_v1_scenes_item_elements_item_type_2 import (
 )
 from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animation import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_background import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2Background,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_border import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2Border,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_chroma_key import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2ChromaKey,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_filters import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2Filters,
 )
 from .framewright_movie_document_v1_scenes_item_elements_item_type_2_position_type_1 import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType2PositionType1,
@@ -337,9 +361,17 @@ __all__ = (
     "FramewrightMovieDocumentV1ScenesItemElementsItemType0Stroke",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType1",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1Background",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1Border",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1ChromaKey",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1Filters",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType2",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2Background",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2Border",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2ChromaKey",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2Filters",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType2PositionType1",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType3",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType4",

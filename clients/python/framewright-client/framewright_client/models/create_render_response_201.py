@@ -6,6 +6,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.create_render_response_201_format import (
+    CreateRenderResponse201Format,
+    check_create_render_response_201_format,
+)
 from ..models.create_render_response_201_status import (
     CreateRenderResponse201Status,
     check_create_render_response_201_status,
@@ -28,6 +32,8 @@ class CreateRenderResponse201:
         progress (int):
         draft (bool):
         watermark (bool):
+        format_ (CreateRenderResponse201Format): The movie's output.format (mp4 when it gives none): the output's file
+            type, Content-Type and extension.
         output_url (None | str):
         poster_url (None | str): A video render's poster: a JPEG of the frame at output.posterTime (default the first),
             full frame size. Signed like outputUrl, same expiry; null until done, and for stills and audio formats.
@@ -49,6 +55,7 @@ class CreateRenderResponse201:
     progress: int
     draft: bool
     watermark: bool
+    format_: CreateRenderResponse201Format
     output_url: None | str
     poster_url: None | str
     thumbnail_url: None | str
@@ -74,6 +81,8 @@ class CreateRenderResponse201:
         draft = self.draft
 
         watermark = self.watermark
+
+        format_: str = self.format_
 
         output_url: None | str
         output_url = self.output_url
@@ -123,6 +132,7 @@ class CreateRenderResponse201:
                 "progress": progress,
                 "draft": draft,
                 "watermark": watermark,
+                "format": format_,
                 "outputUrl": output_url,
                 "posterUrl": poster_url,
                 "thumbnailUrl": thumbnail_url,
@@ -154,6 +164,8 @@ class CreateRenderResponse201:
         draft = d.pop("draft")
 
         watermark = d.pop("watermark")
+
+        format_ = check_create_render_response_201_format(d.pop("format"))
 
         def _parse_output_url(data: object) -> None | str:
             if data is None:
@@ -246,6 +258,7 @@ class CreateRenderResponse201:
             progress=progress,
             draft=draft,
             watermark=watermark,
+            format_=format_,
             output_url=output_url,
             poster_url=poster_url,
             thumbnail_url=thumbnail_url,

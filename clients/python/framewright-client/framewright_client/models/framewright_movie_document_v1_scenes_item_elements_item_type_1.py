@@ -11,6 +11,18 @@ if TYPE_CHECKING:
     from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_animation import (
         FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation,
     )
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_background import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType1Background,
+    )
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_border import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType1Border,
+    )
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_chroma_key import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType1ChromaKey,
+    )
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_filters import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType1Filters,
+    )
     from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_position_type_1 import (
         FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1,
     )
@@ -39,6 +51,21 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
             scene.
         animation (FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation | Unset): Entrance or exit animation
             of the element.
+        opacity (float | Unset): Opacity of the picture, 0 (invisible) to 1; multiplies the fade of an animation.
+            Default: 1.0.
+        blur (float | Unset): Gaussian blur radius in output pixels (sigma = 0.57735 * radius + 0.5, as the text
+            shadow); 0: sharp. The picture is blurred within its own rectangle, its edge pixels extended. Default: 0.0.
+        background (FramewrightMovieDocumentV1ScenesItemElementsItemType1Background | Unset): Fills the empty part of
+            the box of a fit "contain" picture with a blurred copy of the same picture scaled to cover the box (the
+            16:9-in-9:16 look). With cover or fill the picture covers its box and there is nothing to fill.
+        corner_radius (float | Unset): Radius of the rounded corners in output pixels (at most half the shorter side;
+            anti-aliased edge). Default: 0.0.
+        border (FramewrightMovieDocumentV1ScenesItemElementsItemType1Border | Unset): A border inside the picture edge.
+        filters (FramewrightMovieDocumentV1ScenesItemElementsItemType1Filters | Unset): Colour filters, applied in this
+            order (brightness, contrast, saturation, grayscale), each clamped to 0..1 as CSS filter functions are.
+        chroma_key (FramewrightMovieDocumentV1ScenesItemElementsItemType1ChromaKey | Unset): Makes the key colour
+            transparent. Distance in the U/V chroma plane as ffmpeg chromakey computes it: sqrt((dU² + dV²) / 2) / 255 on
+            8-bit U, V.
     """
 
     id: str
@@ -51,6 +78,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
     start: float | Unset = 0.0
     duration: float | Unset = UNSET
     animation: FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation | Unset = UNSET
+    opacity: float | Unset = 1.0
+    blur: float | Unset = 0.0
+    background: FramewrightMovieDocumentV1ScenesItemElementsItemType1Background | Unset = UNSET
+    corner_radius: float | Unset = 0.0
+    border: FramewrightMovieDocumentV1ScenesItemElementsItemType1Border | Unset = UNSET
+    filters: FramewrightMovieDocumentV1ScenesItemElementsItemType1Filters | Unset = UNSET
+    chroma_key: FramewrightMovieDocumentV1ScenesItemElementsItemType1ChromaKey | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_position_type_1 import (
@@ -89,6 +123,28 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
         if not isinstance(self.animation, Unset):
             animation = self.animation.to_dict()
 
+        opacity = self.opacity
+
+        blur = self.blur
+
+        background: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.background, Unset):
+            background = self.background.to_dict()
+
+        corner_radius = self.corner_radius
+
+        border: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.border, Unset):
+            border = self.border.to_dict()
+
+        filters: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.filters, Unset):
+            filters = self.filters.to_dict()
+
+        chroma_key: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.chroma_key, Unset):
+            chroma_key = self.chroma_key.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -112,6 +168,20 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
             field_dict["duration"] = duration
         if animation is not UNSET:
             field_dict["animation"] = animation
+        if opacity is not UNSET:
+            field_dict["opacity"] = opacity
+        if blur is not UNSET:
+            field_dict["blur"] = blur
+        if background is not UNSET:
+            field_dict["background"] = background
+        if corner_radius is not UNSET:
+            field_dict["cornerRadius"] = corner_radius
+        if border is not UNSET:
+            field_dict["border"] = border
+        if filters is not UNSET:
+            field_dict["filters"] = filters
+        if chroma_key is not UNSET:
+            field_dict["chromaKey"] = chroma_key
 
         return field_dict
 
@@ -119,6 +189,18 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_animation import (
             FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation,  # noqa: PLC0415
+        )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_background import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType1Background,  # noqa: PLC0415
+        )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_border import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType1Border,  # noqa: PLC0415
+        )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_chroma_key import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType1ChromaKey,  # noqa: PLC0415
+        )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_filters import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType1Filters,  # noqa: PLC0415
         )
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_position_type_1 import (
             FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1,  # noqa: PLC0415
@@ -200,6 +282,40 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
         else:
             animation = FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation.from_dict(_animation)
 
+        opacity = d.pop("opacity", UNSET)
+
+        blur = d.pop("blur", UNSET)
+
+        _background = d.pop("background", UNSET)
+        background: FramewrightMovieDocumentV1ScenesItemElementsItemType1Background | Unset
+        if isinstance(_background, Unset):
+            background = UNSET
+        else:
+            background = FramewrightMovieDocumentV1ScenesItemElementsItemType1Background.from_dict(_background)
+
+        corner_radius = d.pop("cornerRadius", UNSET)
+
+        _border = d.pop("border", UNSET)
+        border: FramewrightMovieDocumentV1ScenesItemElementsItemType1Border | Unset
+        if isinstance(_border, Unset):
+            border = UNSET
+        else:
+            border = FramewrightMovieDocumentV1ScenesItemElementsItemType1Border.from_dict(_border)
+
+        _filters = d.pop("filters", UNSET)
+        filters: FramewrightMovieDocumentV1ScenesItemElementsItemType1Filters | Unset
+        if isinstance(_filters, Unset):
+            filters = UNSET
+        else:
+            filters = FramewrightMovieDocumentV1ScenesItemElementsItemType1Filters.from_dict(_filters)
+
+        _chroma_key = d.pop("chromaKey", UNSET)
+        chroma_key: FramewrightMovieDocumentV1ScenesItemElementsItemType1ChromaKey | Unset
+        if isinstance(_chroma_key, Unset):
+            chroma_key = UNSET
+        else:
+            chroma_key = FramewrightMovieDocumentV1ScenesItemElementsItemType1ChromaKey.from_dict(_chroma_key)
+
         framewright_movie_document_v1_scenes_item_elements_item_type_1 = cls(
             id=id,
             type_=type_,
@@ -211,6 +327,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
             start=start,
             duration=duration,
             animation=animation,
+            opacity=opacity,
+            blur=blur,
+            background=background,
+            corner_radius=corner_radius,
+            border=border,
+            filters=filters,
+            chroma_key=chroma_key,
         )
 
         return framewright_movie_document_v1_scenes_item_elements_item_type_1

@@ -11,6 +11,18 @@ if TYPE_CHECKING:
     from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_animation import (
         FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation,
     )
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_background import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType2Background,
+    )
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_border import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType2Border,
+    )
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_chroma_key import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType2ChromaKey,
+    )
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_filters import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType2Filters,
+    )
     from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_position_type_1 import (
         FramewrightMovieDocumentV1ScenesItemElementsItemType2PositionType1,
     )
@@ -47,6 +59,21 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
             lasts. Default: False.
         volume (float | Unset): Linear gain of the sound: 1 as recorded, 0.5 about -6 dB, 0 silent. Default: 1.0.
         muted (bool | Unset): Leave the clip's sound out of the mix. Default: False.
+        opacity (float | Unset): Opacity of the picture, 0 (invisible) to 1; multiplies the fade of an animation.
+            Default: 1.0.
+        blur (float | Unset): Gaussian blur radius in output pixels (sigma = 0.57735 * radius + 0.5, as the text
+            shadow); 0: sharp. The picture is blurred within its own rectangle, its edge pixels extended. Default: 0.0.
+        background (FramewrightMovieDocumentV1ScenesItemElementsItemType2Background | Unset): Fills the empty part of
+            the box of a fit "contain" picture with a blurred copy of the same picture scaled to cover the box (the
+            16:9-in-9:16 look). With cover or fill the picture covers its box and there is nothing to fill.
+        corner_radius (float | Unset): Radius of the rounded corners in output pixels (at most half the shorter side;
+            anti-aliased edge). Default: 0.0.
+        border (FramewrightMovieDocumentV1ScenesItemElementsItemType2Border | Unset): A border inside the picture edge.
+        filters (FramewrightMovieDocumentV1ScenesItemElementsItemType2Filters | Unset): Colour filters, applied in this
+            order (brightness, contrast, saturation, grayscale), each clamped to 0..1 as CSS filter functions are.
+        chroma_key (FramewrightMovieDocumentV1ScenesItemElementsItemType2ChromaKey | Unset): Makes the key colour
+            transparent. Distance in the U/V chroma plane as ffmpeg chromakey computes it: sqrt((dU² + dV²) / 2) / 255 on
+            8-bit U, V.
     """
 
     id: str
@@ -64,6 +91,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
     loop: bool | Unset = False
     volume: float | Unset = 1.0
     muted: bool | Unset = False
+    opacity: float | Unset = 1.0
+    blur: float | Unset = 0.0
+    background: FramewrightMovieDocumentV1ScenesItemElementsItemType2Background | Unset = UNSET
+    corner_radius: float | Unset = 0.0
+    border: FramewrightMovieDocumentV1ScenesItemElementsItemType2Border | Unset = UNSET
+    filters: FramewrightMovieDocumentV1ScenesItemElementsItemType2Filters | Unset = UNSET
+    chroma_key: FramewrightMovieDocumentV1ScenesItemElementsItemType2ChromaKey | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_position_type_1 import (
@@ -112,6 +146,28 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
 
         muted = self.muted
 
+        opacity = self.opacity
+
+        blur = self.blur
+
+        background: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.background, Unset):
+            background = self.background.to_dict()
+
+        corner_radius = self.corner_radius
+
+        border: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.border, Unset):
+            border = self.border.to_dict()
+
+        filters: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.filters, Unset):
+            filters = self.filters.to_dict()
+
+        chroma_key: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.chroma_key, Unset):
+            chroma_key = self.chroma_key.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -145,6 +201,20 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
             field_dict["volume"] = volume
         if muted is not UNSET:
             field_dict["muted"] = muted
+        if opacity is not UNSET:
+            field_dict["opacity"] = opacity
+        if blur is not UNSET:
+            field_dict["blur"] = blur
+        if background is not UNSET:
+            field_dict["background"] = background
+        if corner_radius is not UNSET:
+            field_dict["cornerRadius"] = corner_radius
+        if border is not UNSET:
+            field_dict["border"] = border
+        if filters is not UNSET:
+            field_dict["filters"] = filters
+        if chroma_key is not UNSET:
+            field_dict["chromaKey"] = chroma_key
 
         return field_dict
 
@@ -152,6 +222,18 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_animation import (
             FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation,  # noqa: PLC0415
+        )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_background import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType2Background,  # noqa: PLC0415
+        )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_border import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType2Border,  # noqa: PLC0415
+        )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_chroma_key import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType2ChromaKey,  # noqa: PLC0415
+        )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_filters import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType2Filters,  # noqa: PLC0415
         )
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_position_type_1 import (
             FramewrightMovieDocumentV1ScenesItemElementsItemType2PositionType1,  # noqa: PLC0415
@@ -243,6 +325,40 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
 
         muted = d.pop("muted", UNSET)
 
+        opacity = d.pop("opacity", UNSET)
+
+        blur = d.pop("blur", UNSET)
+
+        _background = d.pop("background", UNSET)
+        background: FramewrightMovieDocumentV1ScenesItemElementsItemType2Background | Unset
+        if isinstance(_background, Unset):
+            background = UNSET
+        else:
+            background = FramewrightMovieDocumentV1ScenesItemElementsItemType2Background.from_dict(_background)
+
+        corner_radius = d.pop("cornerRadius", UNSET)
+
+        _border = d.pop("border", UNSET)
+        border: FramewrightMovieDocumentV1ScenesItemElementsItemType2Border | Unset
+        if isinstance(_border, Unset):
+            border = UNSET
+        else:
+            border = FramewrightMovieDocumentV1ScenesItemElementsItemType2Border.from_dict(_border)
+
+        _filters = d.pop("filters", UNSET)
+        filters: FramewrightMovieDocumentV1ScenesItemElementsItemType2Filters | Unset
+        if isinstance(_filters, Unset):
+            filters = UNSET
+        else:
+            filters = FramewrightMovieDocumentV1ScenesItemElementsItemType2Filters.from_dict(_filters)
+
+        _chroma_key = d.pop("chromaKey", UNSET)
+        chroma_key: FramewrightMovieDocumentV1ScenesItemElementsItemType2ChromaKey | Unset
+        if isinstance(_chroma_key, Unset):
+            chroma_key = UNSET
+        else:
+            chroma_key = FramewrightMovieDocumentV1ScenesItemElementsItemType2ChromaKey.from_dict(_chroma_key)
+
         framewright_movie_document_v1_scenes_item_elements_item_type_2 = cls(
             id=id,
             type_=type_,
@@ -259,6 +375,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
             loop=loop,
             volume=volume,
             muted=muted,
+            opacity=opacity,
+            blur=blur,
+            background=background,
+            corner_radius=corner_radius,
+            border=border,
+            filters=filters,
+            chroma_key=chroma_key,
         )
 
         return framewright_movie_document_v1_scenes_item_elements_item_type_2

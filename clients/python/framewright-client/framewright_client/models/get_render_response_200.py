@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.get_render_response_200_format import GetRenderResponse200Format, check_get_render_response_200_format
 from ..models.get_render_response_200_status import GetRenderResponse200Status, check_get_render_response_200_status
 
 if TYPE_CHECKING:
@@ -25,6 +26,8 @@ class GetRenderResponse200:
         progress (int):
         draft (bool):
         watermark (bool):
+        format_ (GetRenderResponse200Format): The movie's output.format (mp4 when it gives none): the output's file
+            type, Content-Type and extension.
         output_url (None | str):
         poster_url (None | str): A video render's poster: a JPEG of the frame at output.posterTime (default the first),
             full frame size. Signed like outputUrl, same expiry; null until done, and for stills and audio formats.
@@ -46,6 +49,7 @@ class GetRenderResponse200:
     progress: int
     draft: bool
     watermark: bool
+    format_: GetRenderResponse200Format
     output_url: None | str
     poster_url: None | str
     thumbnail_url: None | str
@@ -71,6 +75,8 @@ class GetRenderResponse200:
         draft = self.draft
 
         watermark = self.watermark
+
+        format_: str = self.format_
 
         output_url: None | str
         output_url = self.output_url
@@ -120,6 +126,7 @@ class GetRenderResponse200:
                 "progress": progress,
                 "draft": draft,
                 "watermark": watermark,
+                "format": format_,
                 "outputUrl": output_url,
                 "posterUrl": poster_url,
                 "thumbnailUrl": thumbnail_url,
@@ -151,6 +158,8 @@ class GetRenderResponse200:
         draft = d.pop("draft")
 
         watermark = d.pop("watermark")
+
+        format_ = check_get_render_response_200_format(d.pop("format"))
 
         def _parse_output_url(data: object) -> None | str:
             if data is None:
@@ -243,6 +252,7 @@ class GetRenderResponse200:
             progress=progress,
             draft=draft,
             watermark=watermark,
+            format_=format_,
             output_url=output_url,
             poster_url=poster_url,
             thumbnail_url=thumbnail_url,

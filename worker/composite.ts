@@ -121,7 +121,7 @@ export interface CompositeChunk {
   tracks: OverlayTrack[];
 }
 
-const stateKey = (s: LayerState) => `${s.x},${s.y},${s.scale},${s.opacity}`;
+const stateKey = (s: LayerState) => `${s.content ?? ''}@${s.x},${s.y},${s.scale},${s.opacity}`;
 
 /**
  * How `range` (one encoder chunk) is composited by ffmpeg, or undefined when it cannot be: a frame

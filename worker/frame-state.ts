@@ -1,4 +1,5 @@
 import { animationState } from './animate.ts';
+import { animatedFrameAt } from './assets/animated-image.ts';
 import type { LayerState } from './gpu/frame-renderer.ts';
 import type { LayerPlan, RenderPlan, ScenePlan, TransitionType } from './plan.ts';
 
@@ -65,6 +66,9 @@ function sceneState(index: FrameIndex, scene: ScenePlan, t: number): { layers: L
     const opacity = a.opacity * (l.effects?.opacity ?? 1);
     if (opacity <= 0) continue;
     const videoSec = videoTimeAt(l, t);
+    // An animated image's frame now: its texture, and `content` so caches see it change.
+    const still = l.frames && animatedFrameAt(l.frames, l.startSec, t);
+    if (still !== undefined) key += `|${i}#${still}`;
     layers.push({
       layer: i,
       texture: l.texture,
@@ -76,6 +80,7 @@ function sceneState(index: FrameIndex, scene: ScenePlan, t: number): { layers: L
       scale: a.scale,
       opacity,
       ...(videoSec === undefined ? {} : { videoSec, matrix: l.video!.matrix }),
+      ...(still === undefined ? {} : { texture: l.frames!.textures[still]!, content: still }),
       ...(l.effects ? { effects: l.effects } : {}),
     });
     key += `|${i}:${a.dx.toFixed(3)},${a.dy.toFixed(3)},${a.scale.toFixed(5)},${opacity.toFixed(5)}`;

@@ -7,6 +7,7 @@ import type { TransitionType } from '../movie/index.ts';
 
 export type { TransitionType };
 
+import type { AnimatedLayerPlan } from './assets/animated-image.ts';
 import type { VideoFormat } from './ffmpeg-args.ts';
 import type { LayerEffects } from './layer-effects.ts';
 import type { VideoSourcePlan } from './media/video-reader.ts';
@@ -54,6 +55,8 @@ export interface LayerPlan {
   startSec: number;
   endSec: number;
   animation?: { preset: AnimationPreset; durationSec: number };
+  /** An animated GIF or WebP: its frames' textures and times (worker/assets/animated-image.ts). */
+  frames?: AnimatedLayerPlan | undefined;
   /** Blur, corners, border, filters, chroma key, opacity, blurred background (layer-effects.ts). */
   effects?: LayerEffects | undefined;
 }

@@ -18,6 +18,7 @@ import {
   VOICE_TAIL_SEC,
   type VoiceElement,
 } from '../movie/index.ts';
+import { animatedLayerPlan, imageAnimation } from './assets/animated-image.ts';
 import { type FetchPolicy, fetchAsset } from './assets/fetch-asset.ts';
 import { decodeImage, IMAGE_TYPES } from './assets/image-asset.ts';
 import { type LoudnessTarget, loudnessTarget } from './audio/loudness.ts';
@@ -471,6 +472,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
         });
       } else if (el.type === 'image') {
         const r = await images.get(path)!;
+        const frames = imageAnimation(r);
         const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
         const boxH = Math.max(1, Math.round((el.height ?? full.height) * k));
         const at = place(r, boxW, boxH);
@@ -488,6 +490,9 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
           ...animation,
           ...(effects ? { effects } : {}),
         });
+        // An animated GIF or WebP: every frame a texture, picked per output frame (frame-state.ts).
+        const shown = layers[layers.length - 1]!;
+        if (frames) shown.frames = animatedLayerPlan(frames, shown.texture, writeTexture);
       } else if (el.type === 'shape') {
         const docWidth = el.width ?? full.width;
         const docHeight = el.height ?? full.height;

@@ -317,6 +317,29 @@ export function createFrameRenderer(
     return coversFrame(s, width, height) ? s : undefined;
   }
 
+  /**
+   * An animated image's frame (frame-state.ts gives its file as the layer's texture): uploaded into
+   * the one texture the layer's material reads (a plain image's map, or an effect material's), so
+   * whatever samples it sees the new frame. What each texture holds, by texture.
+   */
+  const framesHeld = new WeakMap<THREE.Texture, string>();
+  function showFrame(s: LayerState, mesh: THREE.Mesh<THREE.BufferGeometry, THREE.Material>): void {
+    const m = mesh.material as THREE.Material & {
+      map?: THREE.Texture | null;
+      uniforms?: Record<string, THREE.IUniform>;
+    };
+    const tex = (m.map ?? m.uniforms?.map?.value) as THREE.DataTexture | undefined;
+    if (!tex) return;
+    // A texture seen for the first time was just made from this very frame (meshFor).
+    if (!framesHeld.has(tex)) framesHeld.set(tex, s.texture.file);
+    if (framesHeld.get(tex) === s.texture.file) return;
+    const bytes = readFileSync(s.texture.file);
+    const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+    (tex.image as unknown as { data: Uint8Array | null }).data = data;
+    tex.needsUpdate = true;
+    framesHeld.set(tex, s.texture.file);
+  }
+
   /** Makes exactly `list`'s meshes visible, placed, faded and with their current video frame. */
   const show = (list: LayerState[]) => {
     for (const mesh of meshes.values()) mesh.visible = false;
@@ -327,6 +350,7 @@ export function createFrameRenderer(
         video.update(s.pixels, s.content);
         video.setOpacity(s.opacity);
       } else mesh.material.opacity = s.opacity;
+      if (s.content !== undefined && !s.pixels) showFrame(s, mesh);
       mesh.visible = true;
       mesh.position.set(s.x + s.width / 2, s.y + s.height / 2, 0);
       mesh.scale.set(s.scale, s.scale, 1);

@@ -1421,6 +1421,11 @@ export interface operations {
                             progress: number;
                             draft: boolean;
                             watermark: boolean;
+                            /**
+                             * @description The movie's output.format (mp4 when it gives none): the output's file type, Content-Type and extension.
+                             * @enum {string}
+                             */
+                            format: "mp4" | "webm" | "mov" | "gif" | "mp3" | "wav" | "png" | "jpeg" | "webp";
                             /** Format: uri */
                             outputUrl: string | null;
                             /**
@@ -1585,6 +1590,11 @@ export interface operations {
                         progress: number;
                         draft: boolean;
                         watermark: boolean;
+                        /**
+                         * @description The movie's output.format (mp4 when it gives none): the output's file type, Content-Type and extension.
+                         * @enum {string}
+                         */
+                        format: "mp4" | "webm" | "mov" | "gif" | "mp3" | "wav" | "png" | "jpeg" | "webp";
                         /** Format: uri */
                         outputUrl: string | null;
                         /**
@@ -1637,6 +1647,11 @@ export interface operations {
                         progress: number;
                         draft: boolean;
                         watermark: boolean;
+                        /**
+                         * @description The movie's output.format (mp4 when it gives none): the output's file type, Content-Type and extension.
+                         * @enum {string}
+                         */
+                        format: "mp4" | "webm" | "mov" | "gif" | "mp3" | "wav" | "png" | "jpeg" | "webp";
                         /** Format: uri */
                         outputUrl: string | null;
                         /**
@@ -1785,6 +1800,11 @@ export interface operations {
                         progress: number;
                         draft: boolean;
                         watermark: boolean;
+                        /**
+                         * @description The movie's output.format (mp4 when it gives none): the output's file type, Content-Type and extension.
+                         * @enum {string}
+                         */
+                        format: "mp4" | "webm" | "mov" | "gif" | "mp3" | "wav" | "png" | "jpeg" | "webp";
                         /** Format: uri */
                         outputUrl: string | null;
                         /**
@@ -1906,6 +1926,11 @@ export interface operations {
                         progress: number;
                         draft: boolean;
                         watermark: boolean;
+                        /**
+                         * @description The movie's output.format (mp4 when it gives none): the output's file type, Content-Type and extension.
+                         * @enum {string}
+                         */
+                        format: "mp4" | "webm" | "mov" | "gif" | "mp3" | "wav" | "png" | "jpeg" | "webp";
                         /** Format: uri */
                         outputUrl: string | null;
                         /**
@@ -2613,6 +2638,11 @@ export interface operations {
                         progress: number;
                         draft: boolean;
                         watermark: boolean;
+                        /**
+                         * @description The movie's output.format (mp4 when it gives none): the output's file type, Content-Type and extension.
+                         * @enum {string}
+                         */
+                        format: "mp4" | "webm" | "mov" | "gif" | "mp3" | "wav" | "png" | "jpeg" | "webp";
                         /** Format: uri */
                         outputUrl: string | null;
                         /**
@@ -2665,6 +2695,11 @@ export interface operations {
                         progress: number;
                         draft: boolean;
                         watermark: boolean;
+                        /**
+                         * @description The movie's output.format (mp4 when it gives none): the output's file type, Content-Type and extension.
+                         * @enum {string}
+                         */
+                        format: "mp4" | "webm" | "mov" | "gif" | "mp3" | "wav" | "png" | "jpeg" | "webp";
                         /** Format: uri */
                         outputUrl: string | null;
                         /**

@@ -5,6 +5,7 @@ from .asset_resource_kind import AssetResourceKind
 from .cancel_render_response_200 import CancelRenderResponse200
 from .cancel_render_response_200_error_type_0 import CancelRenderResponse200ErrorType0
 from .cancel_render_response_200_error_type_0_code import CancelRenderResponse200ErrorType0Code
+from .cancel_render_response_200_format import CancelRenderResponse200Format
 from .cancel_render_response_200_status import CancelRenderResponse200Status
 from .check_template_body import CheckTemplateBody
 from .check_template_response_200 import CheckTemplateResponse200
@@ -26,10 +27,12 @@ from .create_render_body import CreateRenderBody
 from .create_render_response_200 import CreateRenderResponse200
 from .create_render_response_200_error_type_0 import CreateRenderResponse200ErrorType0
 from .create_render_response_200_error_type_0_code import CreateRenderResponse200ErrorType0Code
+from .create_render_response_200_format import CreateRenderResponse200Format
 from .create_render_response_200_status import CreateRenderResponse200Status
 from .create_render_response_201 import CreateRenderResponse201
 from .create_render_response_201_error_type_0 import CreateRenderResponse201ErrorType0
 from .create_render_response_201_error_type_0_code import CreateRenderResponse201ErrorType0Code
+from .create_render_response_201_format import CreateRenderResponse201Format
 from .create_render_response_201_status import CreateRenderResponse201Status
 from .create_script_body import CreateScriptBody
 from .create_script_body_words_per_scene import CreateScriptBodyWordsPerScene
@@ -56,10 +59,12 @@ from .create_template_render_body import CreateTemplateRenderBody
 from .create_template_render_response_200 import CreateTemplateRenderResponse200
 from .create_template_render_response_200_error_type_0 import CreateTemplateRenderResponse200ErrorType0
 from .create_template_render_response_200_error_type_0_code import CreateTemplateRenderResponse200ErrorType0Code
+from .create_template_render_response_200_format import CreateTemplateRenderResponse200Format
 from .create_template_render_response_200_status import CreateTemplateRenderResponse200Status
 from .create_template_render_response_201 import CreateTemplateRenderResponse201
 from .create_template_render_response_201_error_type_0 import CreateTemplateRenderResponse201ErrorType0
 from .create_template_render_response_201_error_type_0_code import CreateTemplateRenderResponse201ErrorType0Code
+from .create_template_render_response_201_format import CreateTemplateRenderResponse201Format
 from .create_template_render_response_201_status import CreateTemplateRenderResponse201Status
 from .create_template_response_201 import CreateTemplateResponse201
 from .create_template_response_201_body import CreateTemplateResponse201Body
@@ -209,6 +214,7 @@ from .get_movie_schema_response_200 import GetMovieSchemaResponse200
 from .get_render_response_200 import GetRenderResponse200
 from .get_render_response_200_error_type_0 import GetRenderResponse200ErrorType0
 from .get_render_response_200_error_type_0_code import GetRenderResponse200ErrorType0Code
+from .get_render_response_200_format import GetRenderResponse200Format
 from .get_render_response_200_status import GetRenderResponse200Status
 from .get_script_response_200 import GetScriptResponse200
 from .get_script_response_200_meta import GetScriptResponse200Meta
@@ -241,6 +247,7 @@ from .list_renders_response_200 import ListRendersResponse200
 from .list_renders_response_200_items_item import ListRendersResponse200ItemsItem
 from .list_renders_response_200_items_item_error_type_0 import ListRendersResponse200ItemsItemErrorType0
 from .list_renders_response_200_items_item_error_type_0_code import ListRendersResponse200ItemsItemErrorType0Code
+from .list_renders_response_200_items_item_format import ListRendersResponse200ItemsItemFormat
 from .list_renders_response_200_items_item_status import ListRendersResponse200ItemsItemStatus
 from .list_renders_status import ListRendersStatus
 from .list_templates_response_200 import ListTemplatesResponse200
@@ -288,6 +295,7 @@ __all__ = (
     "CancelRenderResponse200",
     "CancelRenderResponse200ErrorType0",
     "CancelRenderResponse200ErrorType0Code",
+    "CancelRenderResponse200Format",
     "CancelRenderResponse200Status",
     "CheckTemplateBody",
     "CheckTemplateResponse200",
@@ -305,10 +313,12 @@ __all__ = (
     "CreateRenderResponse200",
     "CreateRenderResponse200ErrorType0",
     "CreateRenderResponse200ErrorType0Code",
+    "CreateRenderResponse200Format",
     "CreateRenderResponse200Status",
     "CreateRenderResponse201",
     "CreateRenderResponse201ErrorType0",
     "CreateRenderResponse201ErrorType0Code",
+    "CreateRenderResponse201Format",
     "CreateRenderResponse201Status",
     "CreateScriptBody",
     "CreateScriptBodyWordsPerScene",
@@ -331,10 +341,12 @@ __all__ = (
     "CreateTemplateRenderResponse200",
     "CreateTemplateRenderResponse200ErrorType0",
     "CreateTemplateRenderResponse200ErrorType0Code",
+    "CreateTemplateRenderResponse200Format",
     "CreateTemplateRenderResponse200Status",
     "CreateTemplateRenderResponse201",
     "CreateTemplateRenderResponse201ErrorType0",
     "CreateTemplateRenderResponse201ErrorType0Code",
+    "CreateTemplateRenderResponse201Format",
     "CreateTemplateRenderResponse201Status",
     "CreateTemplateResponse201",
     "CreateTemplateResponse201Body",
@@ -402,6 +414,7 @@ __all__ = (
     "GetRenderResponse200",
     "GetRenderResponse200ErrorType0",
     "GetRenderResponse200ErrorType0Code",
+    "GetRenderResponse200Format",
     "GetRenderResponse200Status",
     "GetScriptResponse200",
     "GetScriptResponse200Meta",
@@ -430,6 +443,7 @@ __all__ = (
     "ListRendersResponse200ItemsItem",
     "ListRendersResponse200ItemsItemErrorType0",
     "ListRendersResponse200ItemsItemErrorType0Code",
+    "ListRendersResponse200ItemsItemFormat",
     "ListRendersResponse200ItemsItemStatus",
     "ListRendersStatus",
     "ListTemplatesResponse200",

@@ -4,7 +4,9 @@
  * keeps it, duration, frame count, colours at sampled pixels, sound that is not silent.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -142,6 +144,40 @@ describe('output formats: video', () => {
     assert.ok(near(sq.slice(0, 3), [255, 0, 0], 12), `square colour ${sq}`);
   });
 
+  it('mov with alpha: a crossfade between transparent scenes fades the square out in alpha', async () => {
+    const red = `data:image/png;base64,${(await solidPngBytes('#ff0000')).toString('base64')}`;
+    const m = valid({
+      schema: 'v1',
+      width: W,
+      height: H,
+      fps: 10,
+      output: { format: 'mov' },
+      scenes: [
+        {
+          id: 'a',
+          duration: 1,
+          background: 'transparent',
+          elements: [{ id: 'r', type: 'image', src: red, width: 32, height: 32, position: { x: 10, y: 10 } }],
+        },
+        {
+          id: 'b',
+          duration: 1,
+          background: 'transparent',
+          transition: { type: 'crossfade', duration: 0.6 },
+          elements: [{ id: 'dot', type: 'image', src: red, width: 4, height: 4, position: { x: 120, y: 2 } }],
+        },
+      ],
+    });
+    const out = await render('fade.mov', m);
+    assertTimed((await video(out)).p, 14);
+    const alphaAt = async (n: number) => rgbaAt(await frameRgba(out, n), 26, 26)[3]!;
+    assert.equal(await alphaAt(2), 255, 'before the transition');
+    const mid = await alphaAt(7);
+    assert.ok(mid > 90 && mid < 165, `half way through the crossfade: alpha ${mid}`);
+    assert.equal(await alphaAt(13), 0, 'after it');
+    assert.equal(rgbaAt(await frameRgba(out, 7), 100, 60)[3], 0, 'transparent elsewhere');
+  });
+
   it('mov, opaque: ProRes 4444 without an alpha plane', async () => {
     const out = await render('opaque.mov', await movie('mov', '#204080'));
     const { v, p } = await video(out);
@@ -258,6 +294,70 @@ describe('output formats: segments', () => {
     assert.equal(two.segments, 2);
     assert.equal((await probe(two.output)).streams[0]!.nb_read_frames, '40');
     assert.deepEqual(await frameMd5s(two.output), await frameMd5s(one.output));
+  });
+});
+
+describe('output formats: alpha with a chunk composited by ffmpeg', () => {
+  it('a webm that keeps alpha: the clip chunk composited (opaque), the next drawn on transparent black', async () => {
+    // A 10 s BT.709 clip under every frame of the first encoder chunk (2 fps: 20 frames), so that
+    // chunk is composited by ffmpeg; the second scene is drawn by GL with alpha.
+    const clip = join(dir, 'green.mp4');
+    await runMediaTool('ffmpeg', [
+      ...['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=#00c000:s=64x36:r=10:d=10.5'],
+      ...['-vf', 'scale=out_color_matrix=bt709:out_range=tv'],
+      ...['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-colorspace', 'bt709', '-color_primaries', 'bt709'],
+      ...['-color_trc', 'bt709', '-color_range', 'tv', clip],
+    ]);
+    const body = readFileSync(clip);
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(body));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const src = `http://127.0.0.1:${(server.address() as AddressInfo).port}/green.mp4`;
+      const red = `data:image/png;base64,${(await solidPngBytes('#ff0000')).toString('base64')}`;
+      const m = valid({
+        schema: 'v1',
+        width: 64,
+        height: 36,
+        fps: 2,
+        output: { format: 'webm' },
+        scenes: [
+          {
+            id: 'clip',
+            duration: 10,
+            background: 'transparent',
+            elements: [{ id: 'v', type: 'video', src, width: 64, height: 36, position: { x: 0, y: 0 } }],
+          },
+          {
+            id: 'square',
+            duration: 2,
+            background: 'transparent',
+            elements: [{ id: 'r', type: 'image', src: red, width: 16, height: 16, position: { x: 4, y: 4 } }],
+          },
+        ],
+      });
+      const r = await renderMovie({ movie: m, output: join(dir, 'composited-alpha.webm'), config });
+      assert.ok(
+        r.segmentStats.some((s) => s.composited === 20),
+        `the clip's chunk is composited: ${JSON.stringify(r.segmentStats)}`,
+      );
+      const p = await probe(r.output);
+      assert.equal(p.streams[0]!.nb_read_frames, '24');
+      const at = (f: Buffer, x: number, y: number) => [...f.subarray((y * 64 + x) * 4, (y * 64 + x) * 4 + 4)];
+      const rgba = (n: number) =>
+        runMediaTool('ffmpeg', [
+          ...['-v', 'error', '-c:v', 'libvpx-vp9', '-i', r.output, '-vf'],
+          `select=eq(n\\,${n}),scale=in_color_matrix=bt709:in_range=tv,format=rgba`,
+          ...['-frames:v', '1', '-f', 'rawvideo', '-'],
+        ]);
+      const clipFrame = await rgba(10);
+      assert.equal(at(clipFrame, 40, 20)[3], 255, 'the clip is opaque');
+      assert.ok(near(at(clipFrame, 40, 20).slice(0, 3), [0, 0xc0, 0], 16), `clip ${at(clipFrame, 40, 20)}`);
+      const drawn = await rgba(22);
+      assert.equal(at(drawn, 40, 20)[3], 0, 'transparent where nothing is drawn');
+      assert.equal(at(drawn, 10, 10)[3], 255, 'the square is opaque');
+    } finally {
+      server.close();
+    }
   });
 });
 

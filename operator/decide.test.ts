@@ -432,6 +432,11 @@ describe('decide: a render over many pods (prepare, an Indexed Job of segments, 
     assert.deepEqual(core(pass(long(), row(), {})), { createJob: { stage: 'prepare', maxSegments: 8 } });
     assert.deepEqual(core(pass(makeRender().obj(), row(), {})), { createJob: { stage: 'single' } });
   });
+  it('a long movie of a format not split over pods (audio, a still: spec.singlePod) runs as a single Job', () => {
+    const audio = long();
+    audio.spec.singlePod = true;
+    assert.deepEqual(core(pass(audio, row(), {})), { createJob: { stage: 'single' } });
+  });
   it('prepare running: its report is mirrored as a one-pod render', () => {
     const render = makeRender().status({ phase: 'preparing', progress: 12 }).obj();
     const a = pass(render, row(), { prepare: job('prepare').active(1).obj() });

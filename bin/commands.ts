@@ -135,7 +135,12 @@ export function buildProgram(setExit: (code: number) => void, output: CliOutput 
     .summary('Render a movie document to MP4 on this machine')
     .description('Render a movie document to an MP4 file on this machine: render movie.json -o out.mp4.')
     .argument('<movie>', 'the movie document (JSON)')
-    .addOption(new Option('-o, --output <file>', 'the MP4 file to write').makeOptionMandatory())
+    .addOption(
+      new Option(
+        '-o, --output <file>',
+        "the file to write: an MP4, or the movie's output.format",
+      ).makeOptionMandatory(),
+    )
     .addOption(
       new Option('-p, --parallel <n>', 'segments rendered in parallel processes (1-64)')
         .argParser(integer(1, 64))

@@ -492,7 +492,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
         });
         // An animated GIF or WebP: every frame a texture, picked per output frame (frame-state.ts).
         const shown = layers[layers.length - 1]!;
-        if (frames) shown.frames = animatedLayerPlan(frames, shown.texture, writeTexture);
+        if (frames) shown.frames = await animatedLayerPlan(frames, shown.texture, writeTexture);
       } else if (el.type === 'shape') {
         const docWidth = el.width ?? full.width;
         const docHeight = el.height ?? full.height;

@@ -278,6 +278,40 @@ describe('animated images', () => {
     });
   });
 
+  it('fails with ASSET_INVALID at the src when the file has too many frames', async () => {
+    // Alternating colours: the GIF encoder merges equal neighbours into one frame.
+    const gif = await animation(
+      'gif',
+      Array.from({ length: 1001 }, (_, i) => (i % 2 ? '#ff0000' : '#00ff00')),
+      Array.from({ length: 1001 }, () => 40),
+      0,
+    );
+    files.set('/long.gif', { type: 'image/gif', body: gif });
+    const movie = valid({
+      schema: 'v1',
+      width: W,
+      height: H,
+      fps: 10,
+      scenes: [
+        {
+          id: 's',
+          duration: 0.2,
+          elements: [
+            { id: 'pad', type: 'text', text: 'x' },
+            { id: 'long', type: 'image', src: `${base}/long.gif`, width: 32, height: 32 },
+          ],
+        },
+      ],
+    });
+    await assert.rejects(renderMovie({ movie, output: join(dir, 'never.mp4'), config }), (err: unknown) => {
+      assert.ok(err instanceof AppError, String(err));
+      assert.equal(err.code, 'ASSET_INVALID');
+      assert.equal(err.path, 'scenes[0].elements[1].src');
+      assert.match(err.message, /too many frames \(1,001\), more than the 1,000/);
+      return true;
+    });
+  });
+
   it('holds the last frame once a counted loop has played, and wraps a forever loop', () => {
     const plan = { textures: [], startsMs: [0, 200, 500], lengthMs: 600, loops: 2 };
     assert.deepEqual(

@@ -1,18 +1,20 @@
 /**
  * Animated GIF and WebP images: every frame decoded (sharp: libvips composites each frame onto the
- * ones before it, as the file's disposal says) and fitted to the drawn size, with its delay; the
- * frame an output frame shows is picked by the cumulative delays (`animatedFrameAt`), so an
- * animated image plays frame-exactly like a video.
+ * ones before it, as the file's disposal says), fitted to the drawn size and written as a texture,
+ * with its delay; the frame an output frame shows is picked by the cumulative delays
+ * (`animatedFrameAt`), so an animated image plays frame-exactly like a video.
  *
  * Timing as browsers play it: a delay of 10 ms or less counts as 100 ms. Looping as the file says
  * (libvips' `loop`: how many times it plays, 0 forever; a GIF without a loop count plays once), after
  * which its last frame stays, as a clip's does.
  *
  * Memory is bounded: at most `ANIMATION_LIMITS.frames` frames, `sourcePixels` decoded pixels
- * (frames x the file's size) and `drawnPixels` pixels of frames at the drawn size (their textures).
- * A file past one is ASSET_INVALID at the element's src, naming the limit.
+ * (frames x the file's size) and `drawnPixels` pixels of frames at the drawn size (their textures,
+ * on disk until drawn, then on the GPU while the scene lasts). A file past one is ASSET_INVALID at
+ * the element's src, naming the limit, before anything is decoded. Preparation decodes its frames
+ * when it writes the layer's textures, one animation at a time, each frame written at once.
  */
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import { AppError } from '../../lib/errors.ts';
 import type { TextureRef } from '../plan.ts';
 import type { Raster } from '../text/text-raster.ts';
@@ -29,12 +31,16 @@ export const ANIMATION_LIMITS = {
 const SHORT_DELAY_MS = 10;
 const SHORT_DELAY_AS_MS = 100;
 
+/** An animated image decodeImage recognised: what its other frames are decoded from, later. */
 export interface AnimationFrames {
-  /** Every frame after the first (which is the raster itself), fitted like it. */
-  rest: Buffer[];
+  bytes: Buffer;
+  /** The file's frame size, and the fitted size every frame is drawn at. */
+  source: { width: number; height: number; pages: number };
+  box: { width: number; height: number; fit: Fit };
   delaysMs: number[];
   /** Times the animation plays; 0: forever. */
   loops: number;
+  path: string;
 }
 
 /** The frames of a layer that shows an animated image: part of the render plan (plain JSON). */
@@ -50,7 +56,7 @@ export interface AnimatedLayerPlan {
 
 const animations = new WeakMap<Raster, AnimationFrames>();
 
-/** The other frames of a decoded image when it is animated (decodeImage's result). */
+/** The animation of a decoded image (decodeImage's result: its first frame) when it is animated. */
 export function imageAnimation(r: Raster): AnimationFrames | undefined {
   return animations.get(r);
 }
@@ -64,9 +70,22 @@ function fittedSize(w: number, h: number, width: number, height: number, fit: Fi
   return [Math.max(1, Math.round(w * s)), Math.max(1, Math.round(h * s))];
 }
 
+const fitted = (input: Sharp, box: AnimationFrames['box']) =>
+  input
+    .resize(box.width, box.height, {
+      fit: box.fit === 'contain' ? 'inside' : box.fit,
+      position: 'centre',
+      kernel: 'lanczos3',
+    })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+
 /**
- * An animated GIF or WebP (more than one frame) decoded into frames of the fitted size; undefined
- * for any other image (decoded as a still).
+ * An animated GIF or WebP (more than one frame): its limits checked and its first frame fitted
+ * into `width` x `height`; the other frames are decoded when the layer is planned
+ * (animatedLayerPlan), so a render holds one animation's frames in memory at a time. Undefined for
+ * any other image (decoded as a still).
  */
 export async function decodeAnimation(
   bytes: Buffer,
@@ -101,30 +120,23 @@ export async function decodeAnimation(
       pages * fw * fh,
       ANIMATION_LIMITS.drawnPixels,
     );
+  const box = { width, height, fit };
   try {
-    const { data, info } = await sharp(bytes, { animated: true, limitInputPixels: false })
-      .ensureAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const frameBytes = w * h * 4;
-    if (info.width !== w || data.length < frameBytes * pages) throw new Error('the frames did not decode whole');
-    const frames: Buffer[] = [];
-    for (let i = 0; i < pages; i++) {
-      const page = data.subarray(i * frameBytes, (i + 1) * frameBytes);
-      const fitted = await sharp(page, { raw: { width: w, height: h, channels: 4 } })
-        .resize(width, height, { fit: fit === 'contain' ? 'inside' : fit, position: 'centre', kernel: 'lanczos3' })
-        .ensureAlpha()
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      if (fitted.info.width !== fw || fitted.info.height !== fh) throw new Error('a frame fitted to another size');
-      frames.push(fitted.data);
-    }
+    const { data, info } = await fitted(sharp(bytes, { page: 0, pages: 1, limitInputPixels: false }), box);
+    if (info.width !== fw || info.height !== fh) throw new Error('the first frame fitted to another size');
+    const first: Raster = { data, width: fw, height: fh };
     const delaysMs = Array.from({ length: pages }, (_, i) => {
       const d = meta.delay?.[i] ?? SHORT_DELAY_AS_MS;
       return d <= SHORT_DELAY_MS ? SHORT_DELAY_AS_MS : d;
     });
-    const first: Raster = { data: frames[0]!, width: fw, height: fh };
-    animations.set(first, { rest: frames.slice(1), delaysMs, loops: meta.loop ?? 0 });
+    animations.set(first, {
+      bytes,
+      source: { width: w, height: h, pages },
+      box,
+      delaysMs,
+      loops: meta.loop ?? 0,
+      path,
+    });
     return first;
   } catch (err) {
     throw new AppError('ASSET_INVALID', `The animated image could not be decoded: ${(err as Error).message}`, {
@@ -134,13 +146,38 @@ export async function decodeAnimation(
   }
 }
 
-/** The plan of an animated layer: its frames written as textures (frame 0 is `first`). */
-export function animatedLayerPlan(
+/**
+ * The plan of an animated layer: every frame decoded (libvips composites each onto the ones
+ * before it, as the file's disposal says), fitted like the first and written as a texture at once
+ * (frame 0 is `first`, the layer's own).
+ */
+export async function animatedLayerPlan(
   a: AnimationFrames,
   first: TextureRef,
   writeTexture: (r: Raster) => TextureRef,
-): AnimatedLayerPlan {
-  const textures = [first, ...a.rest.map((data) => writeTexture({ data, width: first.width, height: first.height }))];
+): Promise<AnimatedLayerPlan> {
+  const { width: w, height: h, pages } = a.source;
+  const textures = [first];
+  try {
+    const { data, info } = await sharp(a.bytes, { animated: true, limitInputPixels: false })
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const frameBytes = w * h * 4;
+    if (info.width !== w || data.length < frameBytes * pages) throw new Error('the frames did not decode whole');
+    for (let i = 1; i < pages; i++) {
+      const page = data.subarray(i * frameBytes, (i + 1) * frameBytes);
+      const r = await fitted(sharp(page, { raw: { width: w, height: h, channels: 4 } }), a.box);
+      if (r.info.width !== first.width || r.info.height !== first.height)
+        throw new Error(`frame ${i} fitted to another size`);
+      textures.push(writeTexture({ data: r.data, width: first.width, height: first.height }));
+    }
+  } catch (err) {
+    throw new AppError('ASSET_INVALID', `The animated image could not be decoded: ${(err as Error).message}`, {
+      path: a.path,
+      cause: err,
+    });
+  }
   const startsMs: number[] = [];
   let at = 0;
   for (const d of a.delaysMs) {

@@ -40,7 +40,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const CHECK_TEXT: Record<string, string> = {
   color: '`#rgb`, `#rrggbb`, `#rrggbbaa` or a lower-case CSS colour name (`transparent` too)',
   font: 'a bundled family or an http(s)/data: font URL',
-  'media-url': 'absolute http(s) URL (≤ 2048 chars) or base64 `data:image/(png|jpeg|webp|gif|avif)` URI',
+  'media-url': 'absolute http(s) URL (≤ 2048 chars) or base64 `data:image/(png|jpeg|webp|gif|avif|svg+xml)` URI',
   'http-url': 'absolute http(s) URL (≤ 2048 chars)',
   'voice-id': 'an id of the voice catalogue (below)',
 };

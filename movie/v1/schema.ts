@@ -389,7 +389,7 @@ export const ImageElement = Type.Object(
       minLength: 1,
       maxLength: LIMITS.dataUriLength,
       pattern: '^(https?://|data:image/)',
-      description: `Absolute http(s) URL (at most ${LIMITS.urlLength} characters) or a base64 data:image/(png|jpeg|webp|gif|avif) URI.`,
+      description: `Absolute http(s) URL (at most ${LIMITS.urlLength} characters) or a base64 data:image/(png|jpeg|webp|gif|avif|svg+xml) URI.`,
       ...fw({ check: 'media-url' }),
     }),
     width: Type.Optional(BoxWidth),

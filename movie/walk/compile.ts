@@ -26,7 +26,7 @@ interface Options {
   template: boolean;
 }
 
-const DATA_IMAGE = /^data:image\/(png|jpeg|webp|gif|avif);base64,[A-Za-z0-9+/]+={0,2}$/;
+const DATA_IMAGE = /^data:image\/(png|jpeg|webp|gif|avif|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
 
 const CUSTOM_CHECKS: Record<CheckName, (value: string) => string | undefined> = {
   color: colorProblem,
@@ -35,7 +35,7 @@ const CUSTOM_CHECKS: Record<CheckName, (value: string) => string | undefined> = 
     if (v.startsWith('data:')) {
       return DATA_IMAGE.test(v)
         ? undefined
-        : 'must be a base64 data:image/(png|jpeg|webp|gif|avif) URI or an absolute http(s) URL';
+        : 'must be a base64 data:image/(png|jpeg|webp|gif|avif|svg+xml) URI or an absolute http(s) URL';
     }
     return isAbsoluteHttpUrl(v)
       ? undefined

@@ -100,6 +100,7 @@ describe('SVG images', () => {
   <script href="${base}/script.js">fetch('${base}/inline-script')</script>
 </svg>`;
     files.set('/picture.svg', { type: 'image/svg+xml', body: Buffer.from(svg) });
+    const inline = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 6 6"><rect width="6" height="6" fill="#00ff00"/><image href="${base}/inline.png" width="6" height="6"/></svg>`;
     const movie = valid({
       schema: 'v1',
       width: W,
@@ -120,6 +121,15 @@ describe('SVG images', () => {
               width: 160,
               height: 160,
             },
+            // Inline, with a reference of its own.
+            {
+              id: 'inline',
+              type: 'image',
+              src: `data:image/svg+xml;base64,${Buffer.from(inline).toString('base64')}`,
+              position: { x: 220, y: 40 },
+              width: 60,
+              height: 60,
+            },
           ],
         },
       ],
@@ -130,7 +140,7 @@ describe('SVG images', () => {
     rgb = await frameRgb(out, 1);
   });
 
-  it('fetches the SVG and nothing it references', () => {
+  it('fetches the SVG and nothing it or the inline one references', () => {
     assert.deepEqual(requests, ['/picture.svg']);
   });
 
@@ -140,6 +150,13 @@ describe('SVG images', () => {
     // Where the referenced pictures would be drawn: what the SVG itself has there.
     assert.ok(luma(rgb, 25, 15) > 245, `top-left (the href image's place): ${pixel(rgb, W, 25, 15)}`);
     assert.ok(near(pixel(rgb, W, 175, 165), [0, 0, 128], 12), `bottom-right: ${pixel(rgb, W, 175, 165)}`);
+    // The inline SVG (a data: URI) over its whole 60-pixel box.
+    for (const [x, y] of [
+      [221, 41],
+      [250, 70],
+      [278, 98],
+    ] as const)
+      assert.ok(near(pixel(rgb, W, x, y), [0, 255, 0], 12), `inline SVG at ${x},${y}: ${pixel(rgb, W, x, y)}`);
   });
 
   it('is rasterised at the drawn size: the edge between its halves is sharp', () => {
@@ -154,6 +171,23 @@ describe('SVG images', () => {
       assert.ok(soft <= 1, `row ${y}: ${soft} pixels between the halves' colours`);
       assert.ok(luma(rgb, 99, y) > 240 && luma(rgb, 100, y) < 30, `row ${y}: the edge at x = 100`);
     }
+  });
+
+  it('validates an inline SVG as a base64 data:image/svg+xml URI', () => {
+    const doc = (src: string) => ({
+      schema: 'v1',
+      width: W,
+      height: H,
+      scenes: [{ id: 's', duration: 1, elements: [{ id: 'i', type: 'image', src }] }],
+    });
+    assert.equal(validateMovie(doc(`data:image/svg+xml;base64,${Buffer.from('<svg/>').toString('base64')}`)).ok, true);
+    const r = validateMovie(doc('data:image/svg+xml,<svg/>'));
+    assert.ok(!r.ok);
+    assert.deepEqual(
+      r.findings.map((f) => [f.code, f.path]),
+      [['VALIDATION_ERROR', 'scenes[0].elements[0].src']],
+    );
+    assert.match(r.findings[0]!.message, /base64 data:image\/\(png\|jpeg\|webp\|gif\|avif\|svg\+xml\)/);
   });
 
   it('neutralises references before librsvg reads the text', () => {

@@ -748,7 +748,7 @@ export interface components {
                     id: string;
                     /** @constant */
                     type: "image";
-                    /** @description Absolute http(s) URL (at most 2048 characters) or a base64 data:image/(png|jpeg|webp|gif|avif) URI. */
+                    /** @description Absolute http(s) URL (at most 2048 characters) or a base64 data:image/(png|jpeg|webp|gif|avif|svg+xml) URI. */
                     src: string;
                     /** @description Width of the box in output pixels. Default: the frame width. */
                     width?: number;

@@ -38,7 +38,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
     Attributes:
         id (str): Element id, unique across the document.
         type_ (Literal['image']):
-        src (str): Absolute http(s) URL (at most 2048 characters) or a base64 data:image/(png|jpeg|webp|gif|avif) URI.
+        src (str): Absolute http(s) URL (at most 2048 characters) or a base64
+            data:image/(png|jpeg|webp|gif|avif|svg+xml) URI.
         width (int | Unset): Width of the box in output pixels. Default: the frame width.
         height (int | Unset): Height of the box in output pixels. Default: the frame height.
         fit (Literal['contain'] | Literal['cover'] | Literal['fill'] | Unset): How the picture fills its box: contain

@@ -4,8 +4,11 @@
  */
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { ANIMATION_PRESETS } from './animations.ts';
+import { EASING_SYNTAX } from './easing.ts';
 import { DEFAULT_FONT, FONT_FAMILIES } from './fonts.ts';
+import { MOTION_EFFECTS } from './motion.ts';
 import { BlurFill, Border, ChromaKey, Filters } from './v1/effects.ts';
+import { CropKey, KeyDoc, MediaAnimate, PresetMotionDoc, TextAnimation } from './v1/motion.ts';
 import { Output } from './v1/output.ts';
 import {
   AudioElement,
@@ -158,6 +161,19 @@ function referenceMarkdown(): string {
     table('Gradient stop (`fill.stops[i]`)', (LinearGradient.properties.stops as unknown as Node).items as TSchema, ''),
     table('Shape stroke (`stroke` of a shape)', ShapeStroke, ''),
     table('Animation (`animation`)', (TextElement as unknown as Node).properties.animation as TSchema, ''),
+    table(
+      'Entry and exit (`animation.in`, `animation.out`)',
+      PresetMotionDoc,
+      "An entry plays from the element's start (default curve: ease-out cubic); an exit ends at its end (ease-in cubic). Slides are named by the way the element moves: an entry `slide-up` comes from below, an exit `slide-up` leaves upwards, a quarter of the frame.",
+    ),
+    table(
+      'Keyframes (`animate` of text, images, videos, shapes; `volume` of videos and audio)',
+      MediaAnimate,
+      'One track per property; see Animation and keyframes above.',
+    ),
+    table('Key (`animate.<property>[i]`)', KeyDoc, ''),
+    table('Crop rectangle (`animate.crop[i].value`)', CropKey, ''),
+    table('Text animation (`textAnimation` of text)', TextAnimation, ''),
     table('Stroke (`stroke` of text and subtitles)', TextStroke, ''),
     table('Shadow (`shadow` of text and subtitles)', TextShadow, ''),
     table(
@@ -174,6 +190,10 @@ function referenceMarkdown(): string {
     '### Catalogues',
     '',
     `Animation presets: ${ANIMATION_PRESETS.map((p) => `\`${p}\``).join(', ')}.`,
+    '',
+    `Entry and exit presets (\`animation.in\`, \`animation.out\`): ${MOTION_EFFECTS.map((p) => `\`${p}\``).join(', ')}.`,
+    '',
+    `Easings: ${EASING_SYNTAX}.`,
     '',
     `Bundled font families (offline): ${FONT_FAMILIES.map((f) => `\`${f}\``).join(', ')}; default \`${DEFAULT_FONT}\`.`,
     '',

@@ -701,6 +701,36 @@ describe('valid documents', () => {
             start: 0.5,
             duration: 4,
             animation: { preset: 'slide-in-left', duration: 0.8 },
+            animate: {
+              x: [
+                { time: 0, value: -20 },
+                { time: '50%', value: 100, easing: 'ease-in-out' },
+              ],
+              y: [{ time: 1, value: 30.5, easing: 'cubic-bezier(0.1, -0.5, 0.9, 1.5)' }],
+              scale: [
+                { time: 0, value: 0.5, easing: 'spring(1, 100, 10)' },
+                { time: 2, value: 1 },
+              ],
+              scaleX: [{ time: 0, value: 1 }],
+              scaleY: [{ time: 0, value: 1 }],
+              rotation: [
+                { time: 0, value: -45, easing: 'steps(4, jump-start)' },
+                { time: 4, value: 45 },
+              ],
+              opacity: [
+                { time: '0%', value: 0 },
+                { time: '100%', value: 1 },
+              ],
+              crop: [{ time: 0, value: { x: 0, y: 0, width: 10, height: 20 } }],
+            },
+            textAnimation: {
+              unit: 'letter',
+              style: 'rise',
+              stagger: 0.05,
+              duration: 0.3,
+              start: 0.2,
+              easing: 'ease-out',
+            },
             stroke: { width: 2.5, color: '#000' },
             shadow: { color: '#00000080', offsetX: -3, offsetY: 6, blur: 10 },
             background: { color: '#1a1a1acc', padding: 12, radius: 8 },
@@ -721,7 +751,13 @@ describe('valid documents', () => {
             position: { x: 0, y: 0 },
             start: 0.5,
             duration: 3,
-            animation: { preset: 'zoom-in' },
+            animation: { in: { preset: 'zoom', duration: 0.4, easing: 'ease' }, out: { preset: 'slide-left' } },
+            animate: {
+              volume: [
+                { time: 0, value: 0 },
+                { time: 1, value: 1 },
+              ],
+            },
             trimStart: 2,
             trimDuration: 1.5,
             loop: true,
@@ -747,6 +783,12 @@ describe('valid documents', () => {
             volume: 2,
             fadeIn: 0.2,
             fadeOut: 0.3,
+            animate: {
+              volume: [
+                { time: 0, value: 1 },
+                { time: '100%', value: 0.25, easing: 'ease-in' },
+              ],
+            },
           },
           { id: 'captions-heard', type: 'subtitles', from: 'whoosh', language: 'en' },
           {
@@ -759,6 +801,12 @@ describe('valid documents', () => {
             position: 'center',
             start: 1,
             duration: 3.5,
+            animate: {
+              scale: [
+                { time: 0, value: 1 },
+                { time: 3.5, value: 1.2, easing: 'ease' },
+              ],
+            },
             opacity: 0.5,
             blur: 0,
             background: {},

@@ -17,6 +17,7 @@
  * run's start subtracted in those ticks, and the `fps` filter rounding up places each source frame
  * in the first output slot at or after it, keeping the latest one per slot.
  */
+import { motionExtent, motionKey } from './animate.ts';
 import { layerRows } from './dirty-band.ts';
 import { chunkOutputArgs, QUIET, type VideoSettings } from './ffmpeg-args.ts';
 import type { FrameIndex } from './frame-state.ts';
@@ -57,7 +58,8 @@ export function coversFrame(s: LayerState | undefined, width: number, height: nu
     s.texture.height === height &&
     // The one place effects choose the path: a clip with any effect is drawn by GL, so its chunk
     // takes the full path; layers with effects over a backdrop are drawn by GL as any other.
-    s.effects === undefined
+    s.effects === undefined &&
+    motionKey(s) === ''
   );
 }
 
@@ -74,7 +76,7 @@ export function overlayRect(layers: LayerState[], width: number, height: number)
     const [a, b] = layerRows(s);
     top = Math.min(top, a);
     bottom = Math.max(bottom, b);
-    const { x0, x1 } = layerExtent(s);
+    const { x0, x1 } = motionExtent(s, layerExtent(s));
     left = Math.min(left, x0 - 2);
     right = Math.max(right, x1 + 2);
   }
@@ -121,7 +123,7 @@ export interface CompositeChunk {
   tracks: OverlayTrack[];
 }
 
-const stateKey = (s: LayerState) => `${s.content ?? ''}@${s.x},${s.y},${s.scale},${s.opacity}`;
+const stateKey = (s: LayerState) => `${s.content ?? ''}@${s.x},${s.y},${s.scale},${s.opacity}${motionKey(s)}`;
 
 /**
  * How `range` (one encoder chunk) is composited by ffmpeg, or undefined when it cannot be: a frame

@@ -1,10 +1,11 @@
+import { motionExtent, motionKey } from './animate.ts';
 import type { LayerState } from './gpu/frame-renderer.ts';
 import { layerExtent } from './layer-effects.ts';
 
 /** Rows a layer covers on screen (scaled about its centre), widened for filtering at its edges. */
 export function layerRows(s: LayerState): [number, number] {
   // Its box when a blurred background fills it (layer-effects.ts).
-  const { y0, y1 } = layerExtent(s);
+  const { y0, y1 } = motionExtent(s, layerExtent(s));
   return [y0 - 2, y1 + 2];
 }
 
@@ -15,7 +16,8 @@ function same(a: LayerState, b: LayerState): boolean {
     a.scale === b.scale &&
     a.opacity === b.opacity &&
     a.width === b.width &&
-    a.content === b.content
+    a.content === b.content &&
+    motionKey(a) === motionKey(b)
   );
 }
 

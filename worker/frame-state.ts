@@ -1,4 +1,4 @@
-import { animationState } from './animate.ts';
+import { layerMotion, layerTracks, motionExtras, motionKey } from './animate.ts';
 import { animatedFrameAt } from './assets/animated-image.ts';
 import type { LayerState } from './gpu/frame-renderer.ts';
 import type { LayerPlan, RenderPlan, ScenePlan, TransitionType } from './plan.ts';
@@ -61,7 +61,9 @@ function sceneState(index: FrameIndex, scene: ScenePlan, t: number): { layers: L
   for (const i of index.layersByScene[scene.index] ?? []) {
     const l = plan.layers[i]!;
     if (t < l.startSec || t >= l.endSec) continue;
-    const a = animationState(l.animation, t, l.startSec, l.endSec, plan.width, plan.height);
+    // Keyframe tracks (presets expanded): where the layer is, and how turned, scaled, cropped.
+    const m = layerMotion(l, layerTracks(l, plan.width, plan.height), t);
+    const a = { dx: m.x - l.x, dy: m.y - l.y, scale: m.scale, opacity: m.opacity };
     // The element's own opacity (layer-effects.ts) times its animation's fade.
     const opacity = a.opacity * (l.effects?.opacity ?? 1);
     if (opacity <= 0) continue;
@@ -81,9 +83,10 @@ function sceneState(index: FrameIndex, scene: ScenePlan, t: number): { layers: L
       opacity,
       ...(videoSec === undefined ? {} : { videoSec, matrix: l.video!.matrix }),
       ...(still === undefined ? {} : { texture: l.frames!.textures[still]!, content: still }),
+      ...motionExtras(m),
       ...(l.effects ? { effects: l.effects } : {}),
     });
-    key += `|${i}:${a.dx.toFixed(3)},${a.dy.toFixed(3)},${a.scale.toFixed(5)},${opacity.toFixed(5)}`;
+    key += `|${i}:${a.dx.toFixed(3)},${a.dy.toFixed(3)},${a.scale.toFixed(5)},${opacity.toFixed(5)}${motionKey(m)}`;
   }
   return { layers, key };
 }

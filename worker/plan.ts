@@ -4,6 +4,7 @@
  * pixels (already scaled for drafts); times are seconds on the movie timeline.
  */
 import type { TransitionType } from '../movie/index.ts';
+import type { MotionTrack } from '../movie/motion.ts';
 
 export type { TransitionType };
 
@@ -57,6 +58,14 @@ export interface LayerPlan {
   animation?: { preset: AnimationPreset; durationSec: number };
   /** An animated GIF or WebP: its frames' textures and times (worker/assets/animated-image.ts). */
   frames?: AnimatedLayerPlan | undefined;
+  /** Keyframe tracks (movie/motion.ts), times from `startSec`: document keys and expanded presets. */
+  motion?: MotionTrack[] | undefined;
+  /**
+   * A piece of a text reveal (one word or letter, `crop` of the element's texture): the element's
+   * whole rectangle (its motion's centre and crop origin) and the piece's own tracks, times from
+   * `unit.startSec` (the element's start).
+   */
+  unit?: { x: number; y: number; width: number; height: number; startSec: number; tracks: MotionTrack[] } | undefined;
   /** Blur, corners, border, filters, chroma key, opacity, blurred background (layer-effects.ts). */
   effects?: LayerEffects | undefined;
 }

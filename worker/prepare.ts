@@ -30,6 +30,7 @@ import { indexPlan } from './frame-state.ts';
 import { layerEffectsOf } from './layer-effects.ts';
 import { fitSize } from './media/fit.ts';
 import { decodeAudio, fetchMedia, type MediaInfo, playedSec, probeMedia } from './media/media-file.ts';
+import { boxOrigin, elementMotion, type MotionFields, volumeGain } from './motion-plan.ts';
 import type { AnimationPreset, EncodeQuality, LayerPlan, RenderPlan, TextureRef, VideoCodec } from './plan.ts';
 import { chunkFramesFor, chunksOf } from './segments.ts';
 import { rasteriseShape } from './shapes/shape-raster.ts';
@@ -41,9 +42,11 @@ import {
   type Raster,
   rasteriseCaption,
   rasteriseText,
+  rasteriseTextUnits,
   type TextRaster,
   type TextStyle,
 } from './text/text-raster.ts';
+import { textLayers } from './text/text-reveal.ts';
 import { transcribeWords } from './transcribe.ts';
 import { type Speech, type SpeechConfig, SpeechSynthesizer } from './tts/speech.ts';
 import type { TimedWord } from './tts/word-timing.ts';
@@ -269,6 +272,8 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
             loop: el.loop === true,
             volume: el.volume ?? 1,
             ...(el.type === 'audio' ? { fadeInSec: el.fadeIn ?? 0, fadeOutSec: el.fadeOut ?? 0 } : {}),
+            // animate.volume: the keyframed gain (worker/motion-plan.ts).
+            ...gainOf(el as MotionFields, span.endSec - span.startSec, path),
           })),
         );
       }
@@ -453,12 +458,29 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
         // Whole pixels: a texel lands on a pixel, so still frames are sharp.
         return { x: Math.round(bx + (boxW - r.width) / 2), y: Math.round(by + (boxH - r.height) / 2) };
       };
+      // Keyframes and entry/exit presets as tracks (worker/motion-plan.ts); x and y keys are the box's edges.
+      const motionFor = (boxW: number, boxH: number): Pick<LayerPlan, 'motion'> => {
+        const pos = 'position' in el ? el.position : undefined;
+        const frame = {
+          k,
+          width: W,
+          height: H,
+          lengthSec: endSec - startSec,
+          path,
+          ...boxOrigin(pos, boxW, boxH, k, W, H),
+        };
+        const motion = elementMotion(el as MotionFields, frame);
+        return motion ? { motion } : {};
+      };
       if (el.type === 'text') {
-        const r = await rasteriseText(el.text, textStyleOf(el, k, W, await fontFor(el.font, path)));
+        const style = textStyleOf(el, k, W, await fontFor(el.font, path));
+        // A word-by-word or letter-by-letter reveal: the same raster, with each unit's rectangles (text-reveal.ts).
+        const reveal = el.textAnimation && (await rasteriseTextUnits(el.text, style, el.textAnimation.unit));
+        const r = reveal ? reveal.raster : await rasteriseText(el.text, style);
         noteMissing(opts.logger, path, r.missing);
         // Placed by its text box; the raster holds the ink wherever it reaches around the box.
         const at = place({ width: r.boxWidth, height: r.boxHeight });
-        layers.push({
+        const whole: LayerPlan = {
           path,
           sceneIndex: s,
           texture: writeTexture(r),
@@ -469,7 +491,9 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
           startSec,
           endSec,
           ...animation,
-        });
+          ...motionFor(r.boxWidth, r.boxHeight),
+        };
+        layers.push(...textLayers(whole, reveal, el.textAnimation));
       } else if (el.type === 'image') {
         const r = await images.get(path)!;
         const frames = imageAnimation(r);
@@ -488,6 +512,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
           startSec,
           endSec,
           ...animation,
+          ...motionFor(boxW, boxH),
           ...(effects ? { effects } : {}),
         });
         // An animated GIF or WebP: every frame a texture, picked per output frame (frame-state.ts).
@@ -513,6 +538,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
           startSec,
           endSec,
           ...animation,
+          ...motionFor(r.boxWidth, r.boxHeight),
         });
       } else if (el.type === 'video') {
         const m = mediaInfo.get(path)!;
@@ -541,6 +567,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
           startSec,
           endSec,
           ...animation,
+          ...motionFor(boxW, boxH),
           ...(effects ? { effects } : {}),
         });
       } else if (el.type === 'subtitles' && el.src !== undefined) {
@@ -649,9 +676,16 @@ export function encoderThreadsFor(plan: RenderPlan, cores: number): number {
 /** Mono sources stay mono (the mix plays them in both channels); the rest mix as stereo. */
 const channelsOf = (info: MediaInfo): 1 | 2 => (info.audio?.channels === 1 ? 1 : 2);
 
+/** A clip's keyframed gain (`animate.volume`), as the mix takes it. */
+function gainOf(el: MotionFields, lengthSec: number, path: string): { gainAt?: (sec: number) => number } {
+  const gainAt = volumeGain(el, lengthSec, path);
+  return gainAt ? { gainAt } : {};
+}
+
 function animationOf(el: Element): Pick<LayerPlan, 'animation'> {
   if (el.type !== 'text' && el.type !== 'image' && el.type !== 'video' && el.type !== 'shape') return {};
-  if (!el.animation) return {};
+  // A single preset (the old form); animation.in / .out are tracks (motionFor).
+  if (!el.animation?.preset) return {};
   return { animation: { preset: el.animation.preset as AnimationPreset, durationSec: el.animation.duration ?? 0.6 } };
 }
 

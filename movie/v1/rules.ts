@@ -8,6 +8,7 @@ import { coerceVariable, VARIABLE_TYPES, type VariableType } from '../variables.
 import { ESPEAK_LANGUAGES, espeakVoiceFor, voiceById, voiceSpeaks } from '../voices.ts';
 import type { Rule } from '../walk/compile.ts';
 import { isDeferred, report, reportAt, type WalkContext } from '../walk/context.ts';
+import { motionRule } from './motion.ts';
 import { outputRule } from './output-rule.ts';
 import { DEFAULT_TRANSITION_SEC, LIMITS, TEXT_DEFAULT_FONT_SIZE } from './schema.ts';
 import { shapeRule } from './shape.ts';
@@ -271,6 +272,7 @@ function autoFitRule(el: Record<string, unknown>, ctx: WalkContext): void {
 }
 
 const element: Rule = (el, ctx) => {
+  motionRule(el, ctx);
   if (el.type === 'text') return autoFitRule(el, ctx);
   if (el.type === 'shape') return shapeRule(el, ctx);
   if (el.type === 'subtitles') {

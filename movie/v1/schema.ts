@@ -5,12 +5,12 @@
  * cross-field constraints, which finding code an empty list gets, and custom value checks.
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { ANIMATION_PRESETS, DEFAULT_ANIMATION_SEC } from '../animations.ts';
 import { COLOR_PATTERN } from '../colors.ts';
 import { DEFAULT_FONT, FONT_FAMILIES } from '../fonts.ts';
 import { DEFAULT_LANGUAGE, VOICES } from '../voices.ts';
 import type { FwAnnotations } from '../walk/annotations.ts';
 import { EFFECT_FIELDS } from './effects.ts';
+import { AUDIO_MOTION_FIELDS, MOTION_FIELDS, TEXT_ANIMATION_FIELD, VIDEO_MOTION_FIELDS } from './motion.ts';
 import { Output } from './output.ts';
 import { shapeElement } from './shape.ts';
 
@@ -98,25 +98,6 @@ const Position = (description: string, def: Record<string, unknown> = { default:
     ],
     { description, ...def, ...fw({ expect: '"center" or an object {x, y}', ...(def['x-fw'] as object) }) },
   );
-
-const Animation = Type.Object(
-  {
-    preset: Literals(ANIMATION_PRESETS, { description: 'Entrance (*-in) or exit (*-out) animation.' }),
-    duration: Type.Optional(
-      Type.Number({
-        exclusiveMinimum: 0,
-        maximum: 10,
-        default: DEFAULT_ANIMATION_SEC,
-        description: 'Seconds the animation lasts.',
-      }),
-    ),
-  },
-  {
-    additionalProperties: false,
-    description: 'Entrance or exit animation of the element.',
-    ...fw({ docName: 'animation' }),
-  },
-);
 
 const Start = Type.Number({
   minimum: 0,
@@ -357,7 +338,8 @@ export const TextElement = Type.Object(
     position: Type.Optional(Position('"center" (default) centres the text block; {x, y} is its top-left.')),
     start: Type.Optional(Start),
     duration: Type.Optional(ElementDuration),
-    animation: Type.Optional(Animation),
+    ...MOTION_FIELDS,
+    ...TEXT_ANIMATION_FIELD,
     stroke: Type.Optional(TextStroke),
     shadow: Type.Optional(TextShadow),
     background: Type.Optional(TextBackground),
@@ -398,7 +380,7 @@ export const ImageElement = Type.Object(
     position: Type.Optional(Position('"center" (default) centres the box; {x, y} is its top-left.')),
     start: Type.Optional(Start),
     duration: Type.Optional(ElementDuration),
-    animation: Type.Optional(Animation),
+    ...MOTION_FIELDS,
     ...EFFECT_FIELDS,
   },
   { additionalProperties: false, description: 'An image drawn into a box.', ...fw({ rule: 'element' }) },
@@ -420,7 +402,7 @@ export const VideoElement = Type.Object(
         fw({ docDefault: 'the trimmed part (looped: until the scene ends)' }),
       ),
     ),
-    animation: Type.Optional(Animation),
+    ...VIDEO_MOTION_FIELDS,
     trimStart: Type.Optional(TrimStart),
     trimDuration: Type.Optional(TrimDuration),
     loop: Type.Optional(Loop),
@@ -454,6 +436,7 @@ export const AudioElement = Type.Object(
     volume: Type.Optional(Volume),
     fadeIn: Type.Optional(Fade('in from silence at its start')),
     fadeOut: Type.Optional(Fade('out to silence at its end')),
+    ...AUDIO_MOTION_FIELDS,
   },
   {
     additionalProperties: false,

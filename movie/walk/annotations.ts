@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../../lib/errors.ts';
 
 /** Custom value checks a compiled schema node can name; each returns the problem text or undefined. */
-export type CheckName = 'color' | 'font' | 'media-url' | 'http-url' | 'voice-id';
+export type CheckName = 'color' | 'font' | 'media-url' | 'http-url' | 'voice-id' | 'easing';
 
 /**
  * What a schema node says beyond JSON Schema, under the `x-fw` key (stripped from the export).

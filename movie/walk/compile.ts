@@ -9,6 +9,7 @@
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { colorProblem } from '../colors.ts';
 import { describe, isPlainObject, type JsonType, jsonType } from '../describe.ts';
+import { easingProblem } from '../easing.ts';
 import { fontProblem } from '../fonts.ts';
 import { formatPath } from '../paths.ts';
 import { scanPlaceholders } from '../placeholders.ts';
@@ -47,6 +48,7 @@ const CUSTOM_CHECKS: Record<CheckName, (value: string) => string | undefined> = 
     voiceById(v)
       ? undefined
       : `${describe(v)} is not in the voice catalogue; use one of ${VOICES.map((x) => x.id).join(', ')}`,
+  easing: easingProblem,
 };
 
 /** The name a message uses for the value at the current path: its key, or `scenes[2]` for items. */

@@ -21,6 +21,8 @@ export interface Clip {
   /** Linear fades from and to silence at the clip's start and end (seconds, default 0). */
   fadeInSec?: number;
   fadeOutSec?: number;
+  /** Keyframed gain (`animate.volume`) at seconds from the clip's start, times `volume`; sampled every 10 ms. */
+  gainAt?: (sec: number) => number;
   /** Lowers the clip to `gain` while any of `under` plays, with ramps (the soundtrack under voice). */
   duck?: { gain: number; under: readonly Span[] };
 }
@@ -69,6 +71,24 @@ function duckEnvelope(duck: NonNullable<Clip['duck']>, from: number, to: number,
 }
 
 /**
+ * A keyframed gain over the clip's samples [from, to), evaluated every 10 ms and interpolated
+ * linearly between (a step in the keys becomes a 10 ms ramp: no click).
+ */
+function keyedEnvelope(gainAt: (sec: number) => number, from: number, to: number, rate: number): (i: number) => number {
+  const step = Math.max(1, Math.round(rate / 100));
+  const n = Math.ceil((to - from) / step) + 2;
+  const env = new Float32Array(n);
+  for (let j = 0; j < n; j++) env[j] = gainAt((from + j * step) / rate);
+  return (i) => {
+    const x = (i - from) / step;
+    const j = Math.floor(x);
+    const a = env[j] ?? 1;
+    const b = env[j + 1] ?? a;
+    return a + (b - a) * (x - j);
+  };
+}
+
+/**
  * Mixes every clip into ONE PCM timeline of exactly `totalSec` (s16 at `rate`, `channels`
  * interleaved), pure. Clips are resampled linearly, looped or cut to their duration, faded (a few
  * milliseconds at least, at both ends and at loop seams), ducked, scaled by their volume, summed
@@ -95,6 +115,7 @@ export function mixClips(clips: Clip[], totalSec: number, rate = MIX_RATE, chann
     const last = Math.min(playLen, total - offset);
     if (last <= first) continue;
     const gainAt = clip.duck ? duckEnvelope(clip.duck, offset + first, offset + last, rate) : () => 1;
+    const keyed = clip.gainAt ? keyedEnvelope(clip.gainAt, first, last, rate) : undefined;
     for (let i = first; i < last; i++) {
       const k = i % passLen;
       const src = k * ratio;
@@ -110,6 +131,7 @@ export function mixClips(clips: Clip[], totalSec: number, rate = MIX_RATE, chann
       }
       const at = offset + i;
       g *= gainAt(at);
+      if (keyed) g *= keyed(i);
       // The source's left and right at this instant (linear between its sample frames j and j + 1).
       const p0 = j * ch;
       const p1 = p0 + ch;

@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import createContext from 'gl';
 import * as THREE from 'three';
 import { AppError } from '../../lib/errors.ts';
+import { motionKey } from '../animate.ts';
 import { coversFrame, overlayRect, type Rect } from '../composite.ts';
 import type { LayerEffects } from '../layer-effects.ts';
 import type { TextureCrop, TextureRef, TransitionType } from '../plan.ts';
 import { blendOverlay, overlayFromRgba, type YuvOverlay, yuvaFromRgba } from './backdrop-blend.ts';
 import { createEffectLayer, type EffectLayer } from './effects-shader.ts';
+import { placeMesh } from './motion-mesh.ts';
 import { TRANSITION_FRAGMENT_SHADER, TRANSITION_VERTEX_SHADER, transitionKind } from './transition-shader.ts';
 import { createVideoMaterial, dataTexture, type VideoMaterial, type YuvMatrix } from './video-material.ts';
 import {
@@ -30,6 +32,10 @@ export interface LayerState {
   height: number;
   crop?: TextureCrop | undefined;
   scale: number;
+  /** Keyframed motion (worker/animate.ts): a vertical scale of its own, degrees clockwise, the part shown. */
+  scaleY?: number | undefined;
+  rotation?: number | undefined;
+  mask?: { x0: number; y0: number; x1: number; y1: number } | undefined;
   opacity: number;
   /** A video layer's source time in this frame (frameState), */
   videoSec?: number | undefined;
@@ -352,8 +358,7 @@ export function createFrameRenderer(
       } else mesh.material.opacity = s.opacity;
       if (s.content !== undefined && !s.pixels) showFrame(s, mesh);
       mesh.visible = true;
-      mesh.position.set(s.x + s.width / 2, s.y + s.height / 2, 0);
-      mesh.scale.set(s.scale, s.scale, 1);
+      placeMesh(mesh, s);
       effectLayers.get(s.layer)?.update(renderer, s.opacity, s.scale, s.content);
     }
   };
@@ -449,7 +454,7 @@ export function createFrameRenderer(
         // Each layer over it is drawn by GL when it changes (a caption's next word, a sliding title)
         // and blended in on the CPU, in draw order.
         for (const s of layers.slice(1)) {
-          const key = `${s.x},${s.y},${s.scale},${s.opacity},${s.content ?? ''}`;
+          const key = `${s.x},${s.y},${s.scale},${s.opacity},${s.content ?? ''}${motionKey(s)}`;
           let cached = overlays.get(s.layer);
           if (cached?.key !== key) {
             cached = { key, yuv: drawOverlay([s]) };

@@ -619,3 +619,111 @@ export async function layoutLines(
     built.p.delete();
   }
 }
+
+/** A text's units (words or grapheme clusters) and the raster rectangles that show each. */
+export interface TextUnitsRaster {
+  raster: TextRaster;
+  /**
+   * Per unit, in reading (logical) order, the rectangles of `raster` it shows: together they
+   * tile the raster (each line's band split between its units, the outer ones out to the
+   * raster's edges), so every pixel of ink belongs to exactly one unit and all of them together
+   * are the whole text as drawn.
+   */
+  units: RasterRect[][];
+}
+
+/**
+ * A text's reveal units as UTF-16 ranges of `text`: grapheme clusters (Intl.Segmenter, so a
+ * Devanagari conjunct, an Arabic letter with its marks or an emoji with its modifiers stays whole)
+ * or words (punctuation joins the word before it); whitespace is no unit.
+ */
+export function unitRanges(text: string, unit: 'word' | 'letter', lang?: string): [number, number][] {
+  const seg = new Intl.Segmenter(lang, { granularity: unit === 'letter' ? 'grapheme' : 'word' });
+  const out: [number, number][] = [];
+  for (const s of seg.segment(text)) {
+    if (/^\s+$/u.test(s.segment)) continue;
+    const range: [number, number] = [s.index, s.index + s.segment.length];
+    const last = out[out.length - 1];
+    // A word's trailing punctuation ("Hello," "ok!") reveals with it.
+    if (unit === 'word' && s.isWordLike === false && last && last[1] === s.index) last[1] = range[1];
+    else out.push(range);
+  }
+  return out;
+}
+
+/** Like rasteriseText, with the rectangles of each word or letter (see TextUnitsRaster). */
+export async function rasteriseTextUnits(
+  text: string,
+  style: TextStyle,
+  unit: 'word' | 'letter',
+): Promise<TextUnitsRaster> {
+  const { layout, missing } = await prepareLayout(text, style);
+  const { built, truncated } = layout.fitted();
+  const { ck } = layout;
+  try {
+    const box = tighten(built);
+    const lines = built.p.getLineMetrics();
+    const fill = passesFor(layout, built, box, style.color, true, true);
+    try {
+      const { rasters, offsetX, offsetY } = drawInked(ck, box, marginFor(style, built.fontSize), [fill.draw]);
+      const raster = rasters[0]!;
+      // Each line's band: split halfway to the lines around it, the outer ones out to the raster's edges.
+      const bands = lines.map((l, i) => {
+        const prev = lines[i - 1];
+        const next = lines[i + 1];
+        const top = prev ? (prev.baseline + prev.descent + l.baseline - l.ascent) / 2 - offsetY : 0;
+        const bottom = next ? (l.baseline + l.descent + next.baseline - next.ascent) / 2 - offsetY : raster.height;
+        return [Math.max(0, Math.round(top)), Math.min(raster.height, Math.round(bottom))] as const;
+      });
+      const bandOf = (y: number) => {
+        const i = lines.findIndex((l) => y < l.baseline + l.descent);
+        return i < 0 ? lines.length - 1 : i;
+      };
+      // Every unit's glyph boxes, by line.
+      const perLine: { unit: number; x0: number; x1: number }[][] = lines.map(() => []);
+      unitRanges(layout.text, unit, style.lang).forEach(([s, e], u) => {
+        for (const r of built.p.getRectsForRange(s, e, ck.RectHeightStyle.Max, ck.RectWidthStyle.Tight)) {
+          const [left, top, right, bottom] = r.rect;
+          if (!(right! > left!)) continue;
+          perLine[bandOf((top! + bottom!) / 2)]!.push({ unit: u, x0: left! - offsetX, x1: right! - offsetX });
+        }
+      });
+      const units: RasterRect[][] = [];
+      perLine.forEach((boxes, i) => {
+        boxes.sort((a, b) => a.x0 - b.x0);
+        const [y0, y1] = bands[i]!;
+        boxes.forEach((b, j) => {
+          const prev = boxes[j - 1];
+          const next = boxes[j + 1];
+          // Cut halfway between neighbouring glyph boxes: ink reaching past its box (italics,
+          // stroke, shadow) stays with the nearer unit, and nothing falls between two units.
+          const x0 = prev ? Math.round((prev.x1 + b.x0) / 2) : 0;
+          const x1 = next ? Math.round((b.x1 + next.x0) / 2) : raster.width;
+          const rect = { x0: Math.max(0, x0), x1: Math.min(raster.width, x1), y0, y1 };
+          if (rect.x1 <= rect.x0 || rect.y1 <= rect.y0) return;
+          const own = units[b.unit] ?? [];
+          own.push(rect);
+          units[b.unit] = own;
+        });
+      });
+      return {
+        raster: {
+          ...raster,
+          offsetX,
+          offsetY,
+          boxWidth: box.width,
+          boxHeight: box.height,
+          fontSize: built.fontSize,
+          lines: lines.length,
+          truncated,
+          missing,
+        },
+        units: Array.from(units, (u) => u ?? []),
+      };
+    } finally {
+      fill.dispose();
+    }
+  } finally {
+    built.p.delete();
+  }
+}

@@ -675,15 +675,180 @@ export interface components {
                     start?: number;
                     /** @description Seconds the element stays visible. Default: until the scene ends. Must end within the scene. */
                     duration?: number;
-                    /** @description Entrance or exit animation of the element. */
+                    /** @description Entry and exit animations of the element (presets, expanded to keyframes). */
                     animation?: {
-                        /** @description Entrance (*-in) or exit (*-out) animation. */
-                        preset: "fade-in" | "fade-out" | "zoom-in" | "zoom-out" | "slide-in-up" | "slide-in-down" | "slide-in-left" | "slide-in-right";
+                        /** @description Single entrance (*-in) or exit (*-out) preset. Give either preset or in/out. */
+                        preset?: "fade-in" | "fade-out" | "zoom-in" | "zoom-out" | "slide-in-up" | "slide-in-down" | "slide-in-left" | "slide-in-right";
                         /**
-                         * @description Seconds the animation lasts.
+                         * @description Seconds the preset lasts.
                          * @default 0.6
                          */
                         duration?: number;
+                        /** @description Entry: plays from the element's start. */
+                        in?: {
+                            /** @description The effect; slides are named by the way the element moves. */
+                            preset: "fade" | "zoom" | "slide-up" | "slide-down" | "slide-left" | "slide-right";
+                            /**
+                             * @description Seconds.
+                             * @default 0.6
+                             */
+                            duration?: number;
+                            /**
+                             * @description The curve (linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping)).
+                             * @default ease-out (cubic)
+                             */
+                            easing?: string;
+                        };
+                        /** @description Exit: ends at the element's end. */
+                        out?: {
+                            /** @description The effect; slides are named by the way the element moves. */
+                            preset: "fade" | "zoom" | "slide-up" | "slide-down" | "slide-left" | "slide-right";
+                            /**
+                             * @description Seconds.
+                             * @default 0.6
+                             */
+                            duration?: number;
+                            /**
+                             * @description The curve (linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping)).
+                             * @default ease-in (cubic)
+                             */
+                            easing?: string;
+                        };
+                    };
+                    /** @description Keyframe tracks, one per property: values between keys follow each key's easing. */
+                    animate?: {
+                        /** @description Keys of the left edge, in time order, within the element's time. */
+                        x?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Left edge of the box, output pixels (as position.x). */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the top edge, in time order, within the element's time. */
+                        y?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Top edge of the box, output pixels (as position.y). */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the scale, in time order, within the element's time. */
+                        scale?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Scale about the centre, both axes: 1 as drawn. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the horizontal scale, in time order, within the element's time. */
+                        scaleX?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Horizontal scale about the centre. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the vertical scale, in time order, within the element's time. */
+                        scaleY?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Vertical scale about the centre. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the rotation, in time order, within the element's time. */
+                        rotation?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Degrees, clockwise. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the opacity, in time order, within the element's time. */
+                        opacity?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description 0 transparent to 1 opaque. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the crop rectangle, in time order, within the element's time. */
+                        crop?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description The part of the drawn picture that shows (a mask rectangle). */
+                            value: {
+                                /** @description Left, output pixels from the picture’s left edge. */
+                                x: number;
+                                /** @description Top, output pixels from the picture’s top edge. */
+                                y: number;
+                                /** @description Width, output pixels. */
+                                width: number;
+                                /** @description Height, output pixels. */
+                                height: number;
+                            };
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                    };
+                    /** @description Reveals the text word by word or letter by letter. */
+                    textAnimation?: {
+                        /** @description What appears one after another: words, or letters (grapheme clusters). */
+                        unit: "word" | "letter";
+                        /** @description fade in; rise: fade in while moving up half a line; typewriter: appear at once. */
+                        style: "fade" | "rise" | "typewriter";
+                        /**
+                         * @description Seconds between one unit starting and the next.
+                         * @default 0.05
+                         */
+                        stagger: number;
+                        /**
+                         * @description Seconds each unit takes to appear.
+                         * @default 0.3
+                         */
+                        duration?: number;
+                        /**
+                         * @description Seconds after the element's start.
+                         * @default 0
+                         */
+                        start?: number;
+                        /**
+                         * @description Each unit's curve (linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping)).
+                         * @default ease-out
+                         */
+                        easing?: string;
                     };
                     /** @description An outline around the glyphs, centred on their outline and drawn under the fill. */
                     stroke?: {
@@ -776,15 +941,153 @@ export interface components {
                     start?: number;
                     /** @description Seconds the element stays visible. Default: until the scene ends. Must end within the scene. */
                     duration?: number;
-                    /** @description Entrance or exit animation of the element. */
+                    /** @description Entry and exit animations of the element (presets, expanded to keyframes). */
                     animation?: {
-                        /** @description Entrance (*-in) or exit (*-out) animation. */
-                        preset: "fade-in" | "fade-out" | "zoom-in" | "zoom-out" | "slide-in-up" | "slide-in-down" | "slide-in-left" | "slide-in-right";
+                        /** @description Single entrance (*-in) or exit (*-out) preset. Give either preset or in/out. */
+                        preset?: "fade-in" | "fade-out" | "zoom-in" | "zoom-out" | "slide-in-up" | "slide-in-down" | "slide-in-left" | "slide-in-right";
                         /**
-                         * @description Seconds the animation lasts.
+                         * @description Seconds the preset lasts.
                          * @default 0.6
                          */
                         duration?: number;
+                        /** @description Entry: plays from the element's start. */
+                        in?: {
+                            /** @description The effect; slides are named by the way the element moves. */
+                            preset: "fade" | "zoom" | "slide-up" | "slide-down" | "slide-left" | "slide-right";
+                            /**
+                             * @description Seconds.
+                             * @default 0.6
+                             */
+                            duration?: number;
+                            /**
+                             * @description The curve (linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping)).
+                             * @default ease-out (cubic)
+                             */
+                            easing?: string;
+                        };
+                        /** @description Exit: ends at the element's end. */
+                        out?: {
+                            /** @description The effect; slides are named by the way the element moves. */
+                            preset: "fade" | "zoom" | "slide-up" | "slide-down" | "slide-left" | "slide-right";
+                            /**
+                             * @description Seconds.
+                             * @default 0.6
+                             */
+                            duration?: number;
+                            /**
+                             * @description The curve (linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping)).
+                             * @default ease-in (cubic)
+                             */
+                            easing?: string;
+                        };
+                    };
+                    /** @description Keyframe tracks, one per property: values between keys follow each key's easing. */
+                    animate?: {
+                        /** @description Keys of the left edge, in time order, within the element's time. */
+                        x?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Left edge of the box, output pixels (as position.x). */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the top edge, in time order, within the element's time. */
+                        y?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Top edge of the box, output pixels (as position.y). */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the scale, in time order, within the element's time. */
+                        scale?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Scale about the centre, both axes: 1 as drawn. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the horizontal scale, in time order, within the element's time. */
+                        scaleX?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Horizontal scale about the centre. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the vertical scale, in time order, within the element's time. */
+                        scaleY?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Vertical scale about the centre. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the rotation, in time order, within the element's time. */
+                        rotation?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Degrees, clockwise. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the opacity, in time order, within the element's time. */
+                        opacity?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description 0 transparent to 1 opaque. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the crop rectangle, in time order, within the element's time. */
+                        crop?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description The part of the drawn picture that shows (a mask rectangle). */
+                            value: {
+                                /** @description Left, output pixels from the picture’s left edge. */
+                                x: number;
+                                /** @description Top, output pixels from the picture’s top edge. */
+                                y: number;
+                                /** @description Width, output pixels. */
+                                width: number;
+                                /** @description Height, output pixels. */
+                                height: number;
+                            };
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
                     };
                     /**
                      * @description Opacity of the picture, 0 (invisible) to 1; multiplies the fade of an animation.
@@ -895,15 +1198,165 @@ export interface components {
                     start?: number;
                     /** @description Seconds the clip stays visible. Default: as long as its trimmed part plays (until the scene ends when it loops). Past the end of an unlooped clip, its last frame stays. Must end within the scene. */
                     duration?: number;
-                    /** @description Entrance or exit animation of the element. */
+                    /** @description Entry and exit animations of the element (presets, expanded to keyframes). */
                     animation?: {
-                        /** @description Entrance (*-in) or exit (*-out) animation. */
-                        preset: "fade-in" | "fade-out" | "zoom-in" | "zoom-out" | "slide-in-up" | "slide-in-down" | "slide-in-left" | "slide-in-right";
+                        /** @description Single entrance (*-in) or exit (*-out) preset. Give either preset or in/out. */
+                        preset?: "fade-in" | "fade-out" | "zoom-in" | "zoom-out" | "slide-in-up" | "slide-in-down" | "slide-in-left" | "slide-in-right";
                         /**
-                         * @description Seconds the animation lasts.
+                         * @description Seconds the preset lasts.
                          * @default 0.6
                          */
                         duration?: number;
+                        /** @description Entry: plays from the element's start. */
+                        in?: {
+                            /** @description The effect; slides are named by the way the element moves. */
+                            preset: "fade" | "zoom" | "slide-up" | "slide-down" | "slide-left" | "slide-right";
+                            /**
+                             * @description Seconds.
+                             * @default 0.6
+                             */
+                            duration?: number;
+                            /**
+                             * @description The curve (linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping)).
+                             * @default ease-out (cubic)
+                             */
+                            easing?: string;
+                        };
+                        /** @description Exit: ends at the element's end. */
+                        out?: {
+                            /** @description The effect; slides are named by the way the element moves. */
+                            preset: "fade" | "zoom" | "slide-up" | "slide-down" | "slide-left" | "slide-right";
+                            /**
+                             * @description Seconds.
+                             * @default 0.6
+                             */
+                            duration?: number;
+                            /**
+                             * @description The curve (linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping)).
+                             * @default ease-in (cubic)
+                             */
+                            easing?: string;
+                        };
+                    };
+                    /** @description Keyframe tracks, one per property: values between keys follow each key's easing. volume: videos only. */
+                    animate?: {
+                        /** @description Keys of the left edge, in time order, within the element's time. */
+                        x?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Left edge of the box, output pixels (as position.x). */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the top edge, in time order, within the element's time. */
+                        y?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Top edge of the box, output pixels (as position.y). */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the scale, in time order, within the element's time. */
+                        scale?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Scale about the centre, both axes: 1 as drawn. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the horizontal scale, in time order, within the element's time. */
+                        scaleX?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Horizontal scale about the centre. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the vertical scale, in time order, within the element's time. */
+                        scaleY?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Vertical scale about the centre. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the rotation, in time order, within the element's time. */
+                        rotation?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Degrees, clockwise. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the opacity, in time order, within the element's time. */
+                        opacity?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description 0 transparent to 1 opaque. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the crop rectangle, in time order, within the element's time. */
+                        crop?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description The part of the drawn picture that shows (a mask rectangle). */
+                            value: {
+                                /** @description Left, output pixels from the picture’s left edge. */
+                                x: number;
+                                /** @description Top, output pixels from the picture’s top edge. */
+                                y: number;
+                                /** @description Width, output pixels. */
+                                width: number;
+                                /** @description Height, output pixels. */
+                                height: number;
+                            };
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the sound’s gain, in time order, within the element's time. */
+                        volume?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Linear gain, multiplying the element’s volume. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
                     };
                     /**
                      * @description Seconds into the source at which playing starts.
@@ -1191,6 +1644,21 @@ export interface components {
                      * @default 0
                      */
                     fadeOut?: number;
+                    /** @description Keyframe tracks, one per property: values between keys follow each key's easing. */
+                    animate?: {
+                        /** @description Keys of the sound’s gain, in time order, within the element's time. */
+                        volume?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Linear gain, multiplying the element’s volume. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                    };
                 } | {
                     /** @description Element id, unique across the document. */
                     id: string;
@@ -1215,15 +1683,153 @@ export interface components {
                     start?: number;
                     /** @description Seconds the element stays visible. Default: until the scene ends. Must end within the scene. */
                     duration?: number;
-                    /** @description Entrance or exit animation of the element. */
+                    /** @description Entry and exit animations of the element (presets, expanded to keyframes). */
                     animation?: {
-                        /** @description Entrance (*-in) or exit (*-out) animation. */
-                        preset: "fade-in" | "fade-out" | "zoom-in" | "zoom-out" | "slide-in-up" | "slide-in-down" | "slide-in-left" | "slide-in-right";
+                        /** @description Single entrance (*-in) or exit (*-out) preset. Give either preset or in/out. */
+                        preset?: "fade-in" | "fade-out" | "zoom-in" | "zoom-out" | "slide-in-up" | "slide-in-down" | "slide-in-left" | "slide-in-right";
                         /**
-                         * @description Seconds the animation lasts.
+                         * @description Seconds the preset lasts.
                          * @default 0.6
                          */
                         duration?: number;
+                        /** @description Entry: plays from the element's start. */
+                        in?: {
+                            /** @description The effect; slides are named by the way the element moves. */
+                            preset: "fade" | "zoom" | "slide-up" | "slide-down" | "slide-left" | "slide-right";
+                            /**
+                             * @description Seconds.
+                             * @default 0.6
+                             */
+                            duration?: number;
+                            /**
+                             * @description The curve (linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping)).
+                             * @default ease-out (cubic)
+                             */
+                            easing?: string;
+                        };
+                        /** @description Exit: ends at the element's end. */
+                        out?: {
+                            /** @description The effect; slides are named by the way the element moves. */
+                            preset: "fade" | "zoom" | "slide-up" | "slide-down" | "slide-left" | "slide-right";
+                            /**
+                             * @description Seconds.
+                             * @default 0.6
+                             */
+                            duration?: number;
+                            /**
+                             * @description The curve (linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping)).
+                             * @default ease-in (cubic)
+                             */
+                            easing?: string;
+                        };
+                    };
+                    /** @description Keyframe tracks, one per property: values between keys follow each key's easing. */
+                    animate?: {
+                        /** @description Keys of the left edge, in time order, within the element's time. */
+                        x?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Left edge of the box, output pixels (as position.x). */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the top edge, in time order, within the element's time. */
+                        y?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Top edge of the box, output pixels (as position.y). */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the scale, in time order, within the element's time. */
+                        scale?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Scale about the centre, both axes: 1 as drawn. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the horizontal scale, in time order, within the element's time. */
+                        scaleX?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Horizontal scale about the centre. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the vertical scale, in time order, within the element's time. */
+                        scaleY?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Vertical scale about the centre. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the rotation, in time order, within the element's time. */
+                        rotation?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description Degrees, clockwise. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the opacity, in time order, within the element's time. */
+                        opacity?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description 0 transparent to 1 opaque. */
+                            value: number;
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
+                        /** @description Keys of the crop rectangle, in time order, within the element's time. */
+                        crop?: {
+                            /** @description Seconds from the element's start, or a percentage of its duration ("50%"). */
+                            time: number | string;
+                            /** @description The part of the drawn picture that shows (a mask rectangle). */
+                            value: {
+                                /** @description Left, output pixels from the picture’s left edge. */
+                                x: number;
+                                /** @description Top, output pixels from the picture’s top edge. */
+                                y: number;
+                                /** @description Width, output pixels. */
+                                width: number;
+                                /** @description Height, output pixels. */
+                                height: number;
+                            };
+                            /**
+                             * @description How the segment from this key to the next moves: linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) with x1 and x2 in [0, 1], steps(n[, jump-start|jump-end]), spring(mass, stiffness, damping).
+                             * @default linear
+                             */
+                            easing?: string;
+                        }[];
                     };
                     /** @constant */
                     type: "shape";

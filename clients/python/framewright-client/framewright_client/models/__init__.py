@@ -89,8 +89,44 @@ from .framewright_movie_document_v1_scenes_item import FramewrightMovieDocumentV
 from .framewright_movie_document_v1_scenes_item_elements_item_type_0 import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType0,
 )
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animate import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0Animate,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animate_crop_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateCropItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animate_crop_item_value import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateCropItemValue,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animate_opacity_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateOpacityItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animate_rotation_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateRotationItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animate_scale_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateScaleItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animate_scale_x_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateScaleXItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animate_scale_y_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateScaleYItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animate_x_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateXItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animate_y_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateYItem,
+)
 from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animation import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animation_in import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimationIn,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_animation_out import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimationOut,
 )
 from .framewright_movie_document_v1_scenes_item_elements_item_type_0_auto_fit import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType0AutoFit,
@@ -107,11 +143,50 @@ from .framewright_movie_document_v1_scenes_item_elements_item_type_0_shadow impo
 from .framewright_movie_document_v1_scenes_item_elements_item_type_0_stroke import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType0Stroke,
 )
+from .framewright_movie_document_v1_scenes_item_elements_item_type_0_text_animation import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation,
+)
 from .framewright_movie_document_v1_scenes_item_elements_item_type_1 import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType1,
 )
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animate import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animate_crop_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateCropItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animate_crop_item_value import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateCropItemValue,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animate_opacity_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateOpacityItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animate_rotation_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateRotationItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animate_scale_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateScaleItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animate_scale_x_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateScaleXItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animate_scale_y_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateScaleYItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animate_x_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateXItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animate_y_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateYItem,
+)
 from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animation import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animation_in import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationIn,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_1_animation_out import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationOut,
 )
 from .framewright_movie_document_v1_scenes_item_elements_item_type_1_background import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType1Background,
@@ -131,8 +206,47 @@ from .framewright_movie_document_v1_scenes_item_elements_item_type_1_position_ty
 from .framewright_movie_document_v1_scenes_item_elements_item_type_2 import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType2,
 )
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animate import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animate_crop_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateCropItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animate_crop_item_value import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateCropItemValue,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animate_opacity_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateOpacityItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animate_rotation_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateRotationItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animate_scale_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateScaleItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animate_scale_x_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateScaleXItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animate_scale_y_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateScaleYItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animate_volume_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateVolumeItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animate_x_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateXItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animate_y_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateYItem,
+)
 from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animation import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animation_in import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimationIn,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_2_animation_out import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimationOut,
 )
 from .framewright_movie_document_v1_scenes_item_elements_item_type_2_background import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType2Background,
@@ -170,11 +284,53 @@ from .framewright_movie_document_v1_scenes_item_elements_item_type_4_stroke impo
 from .framewright_movie_document_v1_scenes_item_elements_item_type_5 import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType5,
 )
+from .framewright_movie_document_v1_scenes_item_elements_item_type_5_animate import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType5Animate,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_5_animate_volume_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType5AnimateVolumeItem,
+)
 from .framewright_movie_document_v1_scenes_item_elements_item_type_6 import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType6,
 )
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animate import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6Animate,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animate_crop_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateCropItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animate_crop_item_value import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateCropItemValue,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animate_opacity_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateOpacityItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animate_rotation_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateRotationItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animate_scale_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateScaleItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animate_scale_x_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateScaleXItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animate_scale_y_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateScaleYItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animate_x_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateXItem,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animate_y_item import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateYItem,
+)
 from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animation import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType6Animation,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animation_in import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimationIn,
+)
+from .framewright_movie_document_v1_scenes_item_elements_item_type_6_animation_out import (
+    FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimationOut,
 )
 from .framewright_movie_document_v1_scenes_item_elements_item_type_6_fill_type_1_type_0 import (
     FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type0,
@@ -365,21 +521,59 @@ __all__ = (
     "FramewrightMovieDocumentV1Output",
     "FramewrightMovieDocumentV1ScenesItem",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType0",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0Animate",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateCropItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateCropItemValue",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateOpacityItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateRotationItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateScaleItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateScaleXItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateScaleYItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateXItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateYItem",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimationIn",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimationOut",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType0AutoFit",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType0Background",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType0PositionType1",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType0Shadow",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType0Stroke",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType1",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateCropItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateCropItemValue",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateOpacityItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateRotationItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateScaleItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateScaleXItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateScaleYItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateXItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateYItem",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationIn",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationOut",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType1Background",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType1Border",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType1ChromaKey",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType1Filters",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType1PositionType1",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType2",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateCropItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateCropItemValue",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateOpacityItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateRotationItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateScaleItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateScaleXItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateScaleYItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateVolumeItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateXItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateYItem",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimationIn",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimationOut",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType2Background",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType2Border",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType2ChromaKey",
@@ -392,8 +586,22 @@ __all__ = (
     "FramewrightMovieDocumentV1ScenesItemElementsItemType4Shadow",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType4Stroke",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType5",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType5Animate",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType5AnimateVolumeItem",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType6",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6Animate",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateCropItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateCropItemValue",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateOpacityItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateRotationItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateScaleItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateScaleXItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateScaleYItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateXItem",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateYItem",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType6Animation",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimationIn",
+    "FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimationOut",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type0",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type0StopsItem",
     "FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type1",

@@ -8,6 +8,9 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_0_animate import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType0Animate,
+    )
     from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_0_animation import (
         FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation,
     )
@@ -25,6 +28,9 @@ if TYPE_CHECKING:
     )
     from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_0_stroke import (
         FramewrightMovieDocumentV1ScenesItemElementsItemType0Stroke,
+    )
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_0_text_animation import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation,
     )
 
 
@@ -56,8 +62,12 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
             Default: 0.0.
         duration (float | Unset): Seconds the element stays visible. Default: until the scene ends. Must end within the
             scene.
-        animation (FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation | Unset): Entrance or exit animation
-            of the element.
+        animation (FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation | Unset): Entry and exit animations of
+            the element (presets, expanded to keyframes).
+        animate (FramewrightMovieDocumentV1ScenesItemElementsItemType0Animate | Unset): Keyframe tracks, one per
+            property: values between keys follow each key's easing.
+        text_animation (FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation | Unset): Reveals the text
+            word by word or letter by letter.
         stroke (FramewrightMovieDocumentV1ScenesItemElementsItemType0Stroke | Unset): An outline around the glyphs,
             centred on their outline and drawn under the fill.
         shadow (FramewrightMovieDocumentV1ScenesItemElementsItemType0Shadow | Unset): A drop shadow of the glyphs (and
@@ -104,6 +114,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
     start: float | Unset = 0.0
     duration: float | Unset = UNSET
     animation: FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation | Unset = UNSET
+    animate: FramewrightMovieDocumentV1ScenesItemElementsItemType0Animate | Unset = UNSET
+    text_animation: FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation | Unset = UNSET
     stroke: FramewrightMovieDocumentV1ScenesItemElementsItemType0Stroke | Unset = UNSET
     shadow: FramewrightMovieDocumentV1ScenesItemElementsItemType0Shadow | Unset = UNSET
     background: FramewrightMovieDocumentV1ScenesItemElementsItemType0Background | Unset = UNSET
@@ -175,6 +187,14 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
         if not isinstance(self.animation, Unset):
             animation = self.animation.to_dict()
 
+        animate: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.animate, Unset):
+            animate = self.animate.to_dict()
+
+        text_animation: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.text_animation, Unset):
+            text_animation = self.text_animation.to_dict()
+
         stroke: dict[str, Any] | Unset = UNSET
         if not isinstance(self.stroke, Unset):
             stroke = self.stroke.to_dict()
@@ -230,6 +250,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
             field_dict["duration"] = duration
         if animation is not UNSET:
             field_dict["animation"] = animation
+        if animate is not UNSET:
+            field_dict["animate"] = animate
+        if text_animation is not UNSET:
+            field_dict["textAnimation"] = text_animation
         if stroke is not UNSET:
             field_dict["stroke"] = stroke
         if shadow is not UNSET:
@@ -251,6 +275,9 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_0_animate import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType0Animate,  # noqa: PLC0415
+        )
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_0_animation import (
             FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation,  # noqa: PLC0415
         )
@@ -268,6 +295,9 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
         )
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_0_stroke import (
             FramewrightMovieDocumentV1ScenesItemElementsItemType0Stroke,  # noqa: PLC0415
+        )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_0_text_animation import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation,  # noqa: PLC0415
         )
 
         d = dict(src_dict)
@@ -482,6 +512,22 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
         else:
             animation = FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation.from_dict(_animation)
 
+        _animate = d.pop("animate", UNSET)
+        animate: FramewrightMovieDocumentV1ScenesItemElementsItemType0Animate | Unset
+        if isinstance(_animate, Unset):
+            animate = UNSET
+        else:
+            animate = FramewrightMovieDocumentV1ScenesItemElementsItemType0Animate.from_dict(_animate)
+
+        _text_animation = d.pop("textAnimation", UNSET)
+        text_animation: FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation | Unset
+        if isinstance(_text_animation, Unset):
+            text_animation = UNSET
+        else:
+            text_animation = FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation.from_dict(
+                _text_animation
+            )
+
         _stroke = d.pop("stroke", UNSET)
         stroke: FramewrightMovieDocumentV1ScenesItemElementsItemType0Stroke | Unset
         if isinstance(_stroke, Unset):
@@ -533,6 +579,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
             start=start,
             duration=duration,
             animation=animation,
+            animate=animate,
+            text_animation=text_animation,
             stroke=stroke,
             shadow=shadow,
             background=background,

@@ -8,6 +8,9 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_animate import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate,
+    )
     from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_animation import (
         FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation,
     )
@@ -50,8 +53,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
             Default: 0.0.
         duration (float | Unset): Seconds the element stays visible. Default: until the scene ends. Must end within the
             scene.
-        animation (FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation | Unset): Entrance or exit animation
-            of the element.
+        animation (FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation | Unset): Entry and exit animations of
+            the element (presets, expanded to keyframes).
+        animate (FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate | Unset): Keyframe tracks, one per
+            property: values between keys follow each key's easing.
         opacity (float | Unset): Opacity of the picture, 0 (invisible) to 1; multiplies the fade of an animation.
             Default: 1.0.
         blur (float | Unset): Gaussian blur radius in output pixels (sigma = 0.57735 * radius + 0.5, as the text
@@ -79,6 +84,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
     start: float | Unset = 0.0
     duration: float | Unset = UNSET
     animation: FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation | Unset = UNSET
+    animate: FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate | Unset = UNSET
     opacity: float | Unset = 1.0
     blur: float | Unset = 0.0
     background: FramewrightMovieDocumentV1ScenesItemElementsItemType1Background | Unset = UNSET
@@ -123,6 +129,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
         animation: dict[str, Any] | Unset = UNSET
         if not isinstance(self.animation, Unset):
             animation = self.animation.to_dict()
+
+        animate: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.animate, Unset):
+            animate = self.animate.to_dict()
 
         opacity = self.opacity
 
@@ -169,6 +179,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
             field_dict["duration"] = duration
         if animation is not UNSET:
             field_dict["animation"] = animation
+        if animate is not UNSET:
+            field_dict["animate"] = animate
         if opacity is not UNSET:
             field_dict["opacity"] = opacity
         if blur is not UNSET:
@@ -188,6 +200,9 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_animate import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate,  # noqa: PLC0415
+        )
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_animation import (
             FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation,  # noqa: PLC0415
         )
@@ -283,6 +298,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
         else:
             animation = FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation.from_dict(_animation)
 
+        _animate = d.pop("animate", UNSET)
+        animate: FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate | Unset
+        if isinstance(_animate, Unset):
+            animate = UNSET
+        else:
+            animate = FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate.from_dict(_animate)
+
         opacity = d.pop("opacity", UNSET)
 
         blur = d.pop("blur", UNSET)
@@ -328,6 +350,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1:
             start=start,
             duration=duration,
             animation=animation,
+            animate=animate,
             opacity=opacity,
             blur=blur,
             background=background,

@@ -1,24 +1,37 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_animation_in import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationIn,
+    )
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_animation_out import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationOut,
+    )
+
 
 T = TypeVar("T", bound="FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation")
 
 
 @_attrs_define
 class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation:
-    """Entrance or exit animation of the element.
+    """Entry and exit animations of the element (presets, expanded to keyframes).
 
     Attributes:
         preset (Literal['fade-in'] | Literal['fade-out'] | Literal['slide-in-down'] | Literal['slide-in-left'] |
-            Literal['slide-in-right'] | Literal['slide-in-up'] | Literal['zoom-in'] | Literal['zoom-out']): Entrance (*-in)
-            or exit (*-out) animation.
-        duration (float | Unset): Seconds the animation lasts. Default: 0.6.
+            Literal['slide-in-right'] | Literal['slide-in-up'] | Literal['zoom-in'] | Literal['zoom-out'] | Unset): Single
+            entrance (*-in) or exit (*-out) preset. Give either preset or in/out.
+        duration (float | Unset): Seconds the preset lasts. Default: 0.6.
+        in_ (FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationIn | Unset): Entry: plays from the element's
+            start.
+        out (FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationOut | Unset): Exit: ends at the element's
+            end.
     """
 
     preset: (
@@ -30,8 +43,11 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation:
         | Literal["slide-in-up"]
         | Literal["zoom-in"]
         | Literal["zoom-out"]
-    )
+        | Unset
+    ) = UNSET
     duration: float | Unset = 0.6
+    in_: FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationIn | Unset = UNSET
+    out: FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationOut | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         preset: (
@@ -43,25 +59,46 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation:
             | Literal["slide-in-up"]
             | Literal["zoom-in"]
             | Literal["zoom-out"]
+            | Unset
         )
-        preset = self.preset
+        if isinstance(self.preset, Unset):
+            preset = UNSET
+        else:
+            preset = self.preset
 
         duration = self.duration
 
+        in_: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.in_, Unset):
+            in_ = self.in_.to_dict()
+
+        out: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.out, Unset):
+            out = self.out.to_dict()
+
         field_dict: dict[str, Any] = {}
 
-        field_dict.update(
-            {
-                "preset": preset,
-            }
-        )
+        field_dict.update({})
+        if preset is not UNSET:
+            field_dict["preset"] = preset
         if duration is not UNSET:
             field_dict["duration"] = duration
+        if in_ is not UNSET:
+            field_dict["in"] = in_
+        if out is not UNSET:
+            field_dict["out"] = out
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_animation_in import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationIn,  # noqa: PLC0415
+        )
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_1_animation_out import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationOut,  # noqa: PLC0415
+        )
+
         d = dict(src_dict)
 
         def _parse_preset(
@@ -75,7 +112,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation:
             | Literal["slide-in-up"]
             | Literal["zoom-in"]
             | Literal["zoom-out"]
+            | Unset
         ):
+            if isinstance(data, Unset):
+                return data
             try:
                 if not data == "fade-in":
                     raise TypeError()
@@ -146,13 +186,29 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation:
                 raise ValueError(f"preset_type_7 must match const 'slide-in-right', got '{preset_type_7}'")
             return preset_type_7
 
-        preset = _parse_preset(d.pop("preset"))
+        preset = _parse_preset(d.pop("preset", UNSET))
 
         duration = d.pop("duration", UNSET)
+
+        _in_ = d.pop("in", UNSET)
+        in_: FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationIn | Unset
+        if isinstance(_in_, Unset):
+            in_ = UNSET
+        else:
+            in_ = FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationIn.from_dict(_in_)
+
+        _out = d.pop("out", UNSET)
+        out: FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationOut | Unset
+        if isinstance(_out, Unset):
+            out = UNSET
+        else:
+            out = FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationOut.from_dict(_out)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_1_animation = cls(
             preset=preset,
             duration=duration,
+            in_=in_,
+            out=out,
         )
 
         return framewright_movie_document_v1_scenes_item_elements_item_type_1_animation

@@ -8,6 +8,9 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_animate import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate,
+    )
     from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_animation import (
         FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation,
     )
@@ -50,8 +53,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
             Default: 0.0.
         duration (float | Unset): Seconds the clip stays visible. Default: as long as its trimmed part plays (until the
             scene ends when it loops). Past the end of an unlooped clip, its last frame stays. Must end within the scene.
-        animation (FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation | Unset): Entrance or exit animation
-            of the element.
+        animation (FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation | Unset): Entry and exit animations of
+            the element (presets, expanded to keyframes).
+        animate (FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate | Unset): Keyframe tracks, one per
+            property: values between keys follow each key's easing. volume: videos only.
         trim_start (float | Unset): Seconds into the source at which playing starts. Default: 0.0.
         trim_duration (float | Unset): Seconds of the source that play from trimStart. Default: to the end of the
             source.
@@ -86,6 +91,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
     start: float | Unset = 0.0
     duration: float | Unset = UNSET
     animation: FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation | Unset = UNSET
+    animate: FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate | Unset = UNSET
     trim_start: float | Unset = 0.0
     trim_duration: float | Unset = UNSET
     loop: bool | Unset = False
@@ -135,6 +141,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
         animation: dict[str, Any] | Unset = UNSET
         if not isinstance(self.animation, Unset):
             animation = self.animation.to_dict()
+
+        animate: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.animate, Unset):
+            animate = self.animate.to_dict()
 
         trim_start = self.trim_start
 
@@ -191,6 +201,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
             field_dict["duration"] = duration
         if animation is not UNSET:
             field_dict["animation"] = animation
+        if animate is not UNSET:
+            field_dict["animate"] = animate
         if trim_start is not UNSET:
             field_dict["trimStart"] = trim_start
         if trim_duration is not UNSET:
@@ -220,6 +232,9 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_animate import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate,  # noqa: PLC0415
+        )
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_2_animation import (
             FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation,  # noqa: PLC0415
         )
@@ -315,6 +330,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
         else:
             animation = FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation.from_dict(_animation)
 
+        _animate = d.pop("animate", UNSET)
+        animate: FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate | Unset
+        if isinstance(_animate, Unset):
+            animate = UNSET
+        else:
+            animate = FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate.from_dict(_animate)
+
         trim_start = d.pop("trimStart", UNSET)
 
         trim_duration = d.pop("trimDuration", UNSET)
@@ -370,6 +392,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
             start=start,
             duration=duration,
             animation=animation,
+            animate=animate,
             trim_start=trim_start,
             trim_duration=trim_duration,
             loop=loop,

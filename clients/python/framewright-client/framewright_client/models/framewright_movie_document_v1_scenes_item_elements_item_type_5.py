@@ -1,11 +1,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_5_animate import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType5Animate,
+    )
+
 
 T = TypeVar("T", bound="FramewrightMovieDocumentV1ScenesItemElementsItemType5")
 
@@ -31,6 +37,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType5:
         volume (float | Unset): Linear gain of the sound: 1 as recorded, 0.5 about -6 dB, 0 silent. Default: 1.0.
         fade_in (float | Unset): Seconds over which the sound fades in from silence at its start. Default: 0.0.
         fade_out (float | Unset): Seconds over which the sound fades out to silence at its end. Default: 0.0.
+        animate (FramewrightMovieDocumentV1ScenesItemElementsItemType5Animate | Unset): Keyframe tracks, one per
+            property: values between keys follow each key's easing.
     """
 
     id: str
@@ -44,6 +52,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType5:
     volume: float | Unset = 1.0
     fade_in: float | Unset = 0.0
     fade_out: float | Unset = 0.0
+    animate: FramewrightMovieDocumentV1ScenesItemElementsItemType5Animate | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         id = self.id
@@ -67,6 +76,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType5:
         fade_in = self.fade_in
 
         fade_out = self.fade_out
+
+        animate: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.animate, Unset):
+            animate = self.animate.to_dict()
 
         field_dict: dict[str, Any] = {}
 
@@ -93,11 +106,17 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType5:
             field_dict["fadeIn"] = fade_in
         if fade_out is not UNSET:
             field_dict["fadeOut"] = fade_out
+        if animate is not UNSET:
+            field_dict["animate"] = animate
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_5_animate import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType5Animate,  # noqa: PLC0415
+        )
+
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -123,6 +142,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType5:
 
         fade_out = d.pop("fadeOut", UNSET)
 
+        _animate = d.pop("animate", UNSET)
+        animate: FramewrightMovieDocumentV1ScenesItemElementsItemType5Animate | Unset
+        if isinstance(_animate, Unset):
+            animate = UNSET
+        else:
+            animate = FramewrightMovieDocumentV1ScenesItemElementsItemType5Animate.from_dict(_animate)
+
         framewright_movie_document_v1_scenes_item_elements_item_type_5 = cls(
             id=id,
             type_=type_,
@@ -135,6 +161,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType5:
             volume=volume,
             fade_in=fade_in,
             fade_out=fade_out,
+            animate=animate,
         )
 
         return framewright_movie_document_v1_scenes_item_elements_item_type_5

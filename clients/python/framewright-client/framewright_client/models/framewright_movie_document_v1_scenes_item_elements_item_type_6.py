@@ -8,6 +8,9 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_6_animate import (
+        FramewrightMovieDocumentV1ScenesItemElementsItemType6Animate,
+    )
     from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_6_animation import (
         FramewrightMovieDocumentV1ScenesItemElementsItemType6Animation,
     )
@@ -57,8 +60,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6:
                 Default: 0.0.
             duration (float | Unset): Seconds the element stays visible. Default: until the scene ends. Must end within the
                 scene.
-            animation (FramewrightMovieDocumentV1ScenesItemElementsItemType6Animation | Unset): Entrance or exit animation
-                of the element.
+            animation (FramewrightMovieDocumentV1ScenesItemElementsItemType6Animation | Unset): Entry and exit animations of
+                the element (presets, expanded to keyframes).
+            animate (FramewrightMovieDocumentV1ScenesItemElementsItemType6Animate | Unset): Keyframe tracks, one per
+                property: values between keys follow each key's easing.
             corner_radius (float | Unset): Rounded corners of a rectangle, output pixels (at most half the box's shorter
                 side is used). Default: 0.0.
             from_ (FramewrightMovieDocumentV1ScenesItemElementsItemType6From | Unset): Where a line starts.
@@ -82,6 +87,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6:
     start: float | Unset = 0.0
     duration: float | Unset = UNSET
     animation: FramewrightMovieDocumentV1ScenesItemElementsItemType6Animation | Unset = UNSET
+    animate: FramewrightMovieDocumentV1ScenesItemElementsItemType6Animate | Unset = UNSET
     corner_radius: float | Unset = 0.0
     from_: FramewrightMovieDocumentV1ScenesItemElementsItemType6From | Unset = UNSET
     to: FramewrightMovieDocumentV1ScenesItemElementsItemType6To | Unset = UNSET
@@ -132,6 +138,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6:
         animation: dict[str, Any] | Unset = UNSET
         if not isinstance(self.animation, Unset):
             animation = self.animation.to_dict()
+
+        animate: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.animate, Unset):
+            animate = self.animate.to_dict()
 
         corner_radius = self.corner_radius
 
@@ -187,6 +197,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6:
             field_dict["duration"] = duration
         if animation is not UNSET:
             field_dict["animation"] = animation
+        if animate is not UNSET:
+            field_dict["animate"] = animate
         if corner_radius is not UNSET:
             field_dict["cornerRadius"] = corner_radius
         if from_ is not UNSET:
@@ -206,6 +218,9 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_6_animate import (
+            FramewrightMovieDocumentV1ScenesItemElementsItemType6Animate,  # noqa: PLC0415
+        )
         from ..models.framewright_movie_document_v1_scenes_item_elements_item_type_6_animation import (
             FramewrightMovieDocumentV1ScenesItemElementsItemType6Animation,  # noqa: PLC0415
         )
@@ -323,6 +338,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6:
         else:
             animation = FramewrightMovieDocumentV1ScenesItemElementsItemType6Animation.from_dict(_animation)
 
+        _animate = d.pop("animate", UNSET)
+        animate: FramewrightMovieDocumentV1ScenesItemElementsItemType6Animate | Unset
+        if isinstance(_animate, Unset):
+            animate = UNSET
+        else:
+            animate = FramewrightMovieDocumentV1ScenesItemElementsItemType6Animate.from_dict(_animate)
+
         corner_radius = d.pop("cornerRadius", UNSET)
 
         _from_ = d.pop("from", UNSET)
@@ -405,6 +427,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6:
             start=start,
             duration=duration,
             animation=animation,
+            animate=animate,
             corner_radius=corner_radius,
             from_=from_,
             to=to,

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateCropItemValue")
+
+
+@_attrs_define
+class FramewrightMovieDocumentV1ScenesItemElementsItemType0AnimateCropItemValue:
+    """The part of the drawn picture that shows (a mask rectangle).
+
+    Attributes:
+        x (float): Left, output pixels from the picture’s left edge.
+        y (float): Top, output pixels from the picture’s top edge.
+        width (float): Width, output pixels.
+        height (float): Height, output pixels.
+    """
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    def to_dict(self) -> dict[str, Any]:
+        x = self.x
+
+        y = self.y
+
+        width = self.width
+
+        height = self.height
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "x": x,
+                "y": y,
+                "width": width,
+                "height": height,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        x = d.pop("x")
+
+        y = d.pop("y")
+
+        width = d.pop("width")
+
+        height = d.pop("height")
+
+        framewright_movie_document_v1_scenes_item_elements_item_type_0_animate_crop_item_value = cls(
+            x=x,
+            y=y,
+            width=width,
+            height=height,
+        )
+
+        return framewright_movie_document_v1_scenes_item_elements_item_type_0_animate_crop_item_value

@@ -9,9 +9,11 @@ export interface StillFrameJob {
   plan: RenderPlan;
   /** The movie's frame to draw. */
   frame: number;
-  /** Where its yuv420p bytes go (width x height x 1.5). */
+  /** Where its yuv420p bytes go (width x height x 1.5), or its yuva420p bytes (x 2.5) with `alpha`. */
   output: string;
   ffmpeg: string;
+  /** The movie keeps alpha (rendersAlpha: png or webp, every background transparent). */
+  alpha?: boolean;
 }
 
 /**
@@ -44,18 +46,20 @@ export async function renderStillFrame(job: StillFrameJob): Promise<void> {
     };
     await withVideo(state.layers);
     if (state.incoming) await withVideo(state.incoming.layers);
-    const bytes = renderer.render(
-      state.scene.background,
-      state.layers,
-      undefined,
-      state.incoming && {
-        background: state.incoming.scene.background,
-        layers: state.incoming.layers,
-        type: state.incoming.type,
-        progress: state.incoming.progress,
-      },
-    );
-    writeFileSync(job.output, bytes.subarray(0, renderer.layout.frameBytes));
+    const incoming = state.incoming && {
+      background: state.incoming.scene.background,
+      layers: state.incoming.layers,
+      type: state.incoming.type,
+      progress: state.incoming.progress,
+    };
+    if (job.alpha) {
+      // Whole, on transparent black, straight alpha (as a mov or webm frame of the same movie).
+      const area = plan.width * plan.height;
+      writeFileSync(job.output, renderer.renderAlpha(state.layers, incoming).subarray(0, (area * 5) / 2));
+    } else {
+      const bytes = renderer.render(state.scene.background, state.layers, undefined, incoming);
+      writeFileSync(job.output, bytes.subarray(0, renderer.layout.frameBytes));
+    }
   } catch (err) {
     throw err instanceof AppError
       ? err

@@ -8,11 +8,12 @@ import { runFfmpeg } from './ffmpeg-process.ts';
  * with, so an image shows the pixels a player shows for that frame; sharp (libvips) encodes it.
  */
 
-/** A frame as packed 8-bit RGB, rows top-down. */
+/** A frame as packed 8-bit RGB, or straight-alpha RGBA (a still that keeps alpha), rows top-down. */
 export interface RgbFrame {
   data: Buffer;
   width: number;
   height: number;
+  channels?: 3 | 4;
 }
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
@@ -32,13 +33,17 @@ const QUIET = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
  */
 const TO_RGB = 'scale=in_color_matrix=bt709:in_range=tv:out_range=pc:flags=bicubic+accurate_rnd+full_chroma_int';
 
-/** The renderer's yuv420p bytes of one frame (a file) as RGB. */
+/**
+ * The renderer's bytes of one frame (a file) as RGB: yuv420p, or with `alpha` the straight-alpha
+ * yuva420p of a movie that keeps alpha (frame-renderer.ts renderAlpha), as RGBA.
+ */
 export async function rgbFromYuvFile(
   ffmpeg: string,
   file: string,
   width: number,
   height: number,
   signal?: AbortSignal,
+  alpha = false,
 ): Promise<RgbFrame> {
   const data = await runFfmpeg(
     ffmpeg,
@@ -47,7 +52,7 @@ export async function rgbFromYuvFile(
       '-f',
       'rawvideo',
       '-pix_fmt',
-      'yuv420p',
+      alpha ? 'yuva420p' : 'yuv420p',
       '-s',
       `${width}x${height}`,
       '-i',
@@ -59,12 +64,12 @@ export async function rgbFromYuvFile(
       '-f',
       'rawvideo',
       '-pix_fmt',
-      'rgb24',
+      alpha ? 'rgba' : 'rgb24',
       'pipe:1',
     ],
     signal,
   );
-  return checked({ data, width, height });
+  return checked({ data, width, height, channels: alpha ? 4 : 3 });
 }
 
 /**
@@ -114,16 +119,16 @@ export function frameIndexAt(timeSec: number, fps: number, totalFrames: number):
 }
 
 function checked(f: RgbFrame): RgbFrame {
-  const want = f.width * f.height * 3;
+  const want = f.width * f.height * (f.channels ?? 3);
   if (f.data.length !== want) {
     throw new Error(`ffmpeg gave ${f.data.length} bytes of RGB for a ${f.width}x${f.height} frame (${want} expected)`);
   }
   return f;
 }
 
-/** The frame encoded as `format` (PNG lossless, JPEG and WebP at IMAGE_QUALITY). */
+/** The frame encoded as `format` (PNG lossless, JPEG and WebP at IMAGE_QUALITY); alpha where the frame has it. */
 export function encodeImage(frame: RgbFrame, format: ImageFormat): Promise<Buffer> {
-  const image = sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: 3 } });
+  const image = sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: frame.channels ?? 3 } });
   if (format === 'png') return image.png().toBuffer();
   if (format === 'jpeg') return image.jpeg({ quality: IMAGE_QUALITY, mozjpeg: false }).toBuffer();
   return image.webp({ quality: IMAGE_QUALITY }).toBuffer();
@@ -132,7 +137,7 @@ export function encodeImage(frame: RgbFrame, format: ImageFormat): Promise<Buffe
 /** The thumbnail: WebP, THUMBNAIL_SIZE on the long side (never enlarged), aspect kept. */
 export function encodeThumbnail(frame: RgbFrame): Promise<Buffer> {
   const landscape = frame.width >= frame.height;
-  return sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: 3 } })
+  return sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: frame.channels ?? 3 } })
     .resize({
       ...(landscape ? { width: THUMBNAIL_SIZE } : { height: THUMBNAIL_SIZE }),
       withoutEnlargement: true,

@@ -7,7 +7,7 @@ import { AppError, isErrorCode } from '../lib/errors.ts';
 import { ownModule } from '../lib/module-path.ts';
 import { ChildCallError, ChildExitedError, describeExit, SupervisedChild } from '../lib/process/supervised-child.ts';
 import { preparingProgress } from '../lib/render-progress.ts';
-import { movieOutputFormat } from '../movie/output-kind.ts';
+import { movieOutputFormat, rendersAlpha } from '../movie/output-kind.ts';
 import { prepare } from './prepare.ts';
 import type { RenderOptions, RenderProgress, RenderResult } from './render-movie.ts';
 import type { StillFrameJob } from './still-frame.ts';
@@ -105,11 +105,11 @@ export async function renderStill(opts: RenderOptions & { thumbnail?: string | u
     emit({ phase: 'rendering', progress: 20, durationSec, framesDone: 0, totalFrames: 1 });
     const shown = await warm;
     const yuv = join(tmpDir, 'frame.yuv');
-    await Promise.race([
-      shown.died,
-      drawFrame(child!, { plan, frame, output: yuv, ffmpeg: config.ffmpegPath }, signal),
-    ]);
-    const rgb = await rgbFromYuvFile(config.ffmpegPath, yuv, plan.width, plan.height, signal);
+    // png and webp keep alpha when every background is transparent (movie.md, Output formats).
+    const alpha = rendersAlpha(opts.movie);
+    const job = { plan, frame, output: yuv, ffmpeg: config.ffmpegPath, alpha };
+    await Promise.race([shown.died, drawFrame(child!, job, signal)]);
+    const rgb = await rgbFromYuvFile(config.ffmpegPath, yuv, plan.width, plan.height, signal, alpha);
     const partial = `${opts.output}.part`;
     writeFileSync(partial, await encodeImage(rgb, format));
     renameSync(partial, opts.output);

@@ -10,7 +10,8 @@ import { type DashboardFiles, loadDashboard } from './files.ts';
  * Media may also come from PUBLIC_BASE_URL's origin (outputUrl points there, and behind a proxy
  * it can differ from the origin the browser uses) and, with S3 storage, from the bucket a
  * download link redirects to (its host is the operator's S3 endpoint, so any http(s) origin:
- * only for video and audio, which cannot run code).
+ * only for video, audio and images, which cannot run code). Images come from the same places: a
+ * render's thumbnail, poster and still are signed links like its video.
  */
 export function contentSecurityPolicy(publicBaseUrl: string, objectsInS3: boolean): string {
   const media = ["'self'", new URL(publicBaseUrl).origin, ...(objectsInS3 ? ['https:', 'http:'] : [])];
@@ -18,7 +19,7 @@ export function contentSecurityPolicy(publicBaseUrl: string, objectsInS3: boolea
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self'",
+    `img-src ${[...new Set(media)].join(' ')}`,
     `media-src ${[...new Set(media)].join(' ')}`,
     "connect-src 'self'",
     "manifest-src 'self'",

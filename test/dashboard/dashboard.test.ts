@@ -15,6 +15,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { freePort } from '../services/free-port.ts';
 import { spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 import { browserMissing, launchChromium } from './browser.ts';
@@ -77,6 +78,10 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
     DATA_DIR: dataDir,
     PUBLIC_BASE_URL: base,
     RENDER_CONCURRENCY: '1',
+    // The session packs minutes of a person's clicks (and the preview's still renders, each a POST
+    // and its polls) into seconds, with the test's own calls on the same key: more than the trial
+    // plan's 60 requests a minute. The limiter itself is tested in api/rate-limit.
+    PLAN_RATE_LIMITS: 'trial=600',
     LOG_LEVEL: 'info',
     DATABASE_URL: '',
     REDIS_URL: '',
@@ -211,6 +216,75 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
     await doc.fill(JSON.stringify(TINY_TEMPLATE, null, 2));
     await page.getByText('No problems found.').waitFor();
     assert.equal(await doc.getAttribute('aria-invalid'), 'false');
+  });
+
+  await t.test('the editor previews a frame of the document at the time its slider picks', async () => {
+    // A title fading in over 0.8 s: nothing at 0 s, the text at 1.5 s. 3.37 s at 30 fps is 101
+    // frames, 3.3666... s, which the renders list shows as "3.4 s".
+    const scene = TINY_TEMPLATE.scenes[0]!;
+    const fading = {
+      ...TINY_TEMPLATE,
+      fps: 30,
+      scenes: [
+        {
+          ...scene,
+          duration: 3.37,
+          elements: [{ ...scene.elements[0], fontSize: 40, animation: { preset: 'fade-in', duration: 0.8 } }],
+        },
+      ],
+    };
+    const doc = page.getByLabel('Document (JSON)');
+    // Nothing is rendered (nor charged) until the person asks for a preview.
+    assert.equal(await page.locator('img.preview-frame').isVisible(), false);
+    await doc.fill(JSON.stringify(fading, null, 2));
+    await page.getByText('No problems found.').waitFor();
+    await page.getByRole('button', { name: 'Show a preview frame' }).click();
+    const frame = page.locator('img.preview-frame');
+    /**
+     * The preview once it shows this document's frame at `time` (its status names the length, 3.4 s,
+     * which the starter document's 2 s is not): its image's URL, after the browser decoded it.
+     */
+    const shownAt = async (time: string) => {
+      for (const deadline = Date.now() + 90_000; ; await new Promise((r) => setTimeout(r, 100))) {
+        const ready = (await inPage(
+          page,
+          `(() => { const i = document.querySelector('img.preview-frame');
+            return !!i && !i.hidden && i.dataset.time === ${JSON.stringify(time)} && i.complete && i.naturalWidth > 0
+              && document.querySelector('.preview').textContent.includes('of 3.4 s'); })()`,
+        )) as boolean;
+        if (ready) return (await frame.getAttribute('src')) ?? '';
+        if (Date.now() > deadline)
+          assert.fail(`no preview at ${time} s: ${await page.locator('.preview').textContent()}`);
+      }
+    };
+    /** The brightest pixel below the watermark (it sits in the top-right corner): is the title there? */
+    const brightest = async (url: string) => {
+      const { data, info } = await sharp(Buffer.from(await (await fetch(url)).arrayBuffer()))
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      let max = 0;
+      for (let y = Math.floor(info.height * 0.35); y < info.height; y++) {
+        for (let x = 0; x < info.width; x++) max = Math.max(max, data[(y * info.width + x) * info.channels]!);
+      }
+      return { max, width: info.width, height: info.height };
+    };
+    const first = await shownAt('0');
+    const slider = page.getByLabel('Time', { exact: true });
+    // The measured length (3.3666... s) bounds the slider: the last tenth before the end.
+    assert.equal(await slider.getAttribute('max'), '3.3');
+    const atStart = await brightest(first);
+    assert.deepEqual([atStart.width, atStart.height], [160, 90], 'a draft: half of 320x180');
+    await slider.fill('1.5');
+    assert.equal(await page.locator('#preview-time-value').textContent(), '1.5 s');
+    const second = await shownAt('1.5');
+    assert.notEqual(second, first, 'another render');
+    const later = await brightest(second);
+    assert.ok(atStart.max < 90, `no title yet at 0 s (brightest ${atStart.max})`);
+    assert.ok(later.max > 200, `the white title at 1.5 s (brightest ${later.max})`);
+    assert.equal(await frame.getAttribute('alt'), 'Preview frame at 1.5 s');
+    await shot('template-preview');
+    await doc.fill(JSON.stringify(TINY_TEMPLATE, null, 2));
+    await page.getByText('No problems found.').waitFor();
   });
 
   await t.test('render the template from its variables form and watch it finish and play', async () => {
@@ -365,7 +439,50 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
     });
     await page.getByLabel('Status').selectOption('');
     await page.locator('tbody tr', { hasText: id }).waitFor();
+    // Each finished render shows its thumbnail (a failed one a dash) and a readable length: the
+    // previews of the 3.37 s document (3.3666... s) read "3.4 s".
+    const done = page.locator('tbody tr', { hasText: renderId });
+    await until(
+      async () =>
+        (await inPage(
+          page,
+          `[...document.querySelectorAll('tbody tr')].filter((tr) => tr.textContent.includes(${JSON.stringify(renderId)}))
+            .every((tr) => { const i = tr.querySelector('img.thumb'); return i && i.complete && i.naturalWidth === 160; })`,
+        )) as boolean,
+      "the finished render's thumbnail (its draft is 160x90: never enlarged)",
+    );
+    assert.equal(await done.locator('img.thumb').getAttribute('alt'), `Frame of ${renderId}`);
+    assert.equal(await page.locator('tbody tr', { hasText: id }).locator('img').count(), 0, 'no thumbnail when failed');
+    const lengths = await page.locator('tbody tr td:nth-child(5)').allInnerTexts();
+    assert.ok(lengths.includes('3.4 s'), `a preview's length reads 3.4 s: ${lengths}`);
+    assert.ok(lengths.includes('1 s'), `the template's render is 1 s: ${lengths}`);
+    assert.ok(!lengths.some((l) => /\d\.\d{2}/.test(l)), `no long floats: ${lengths}`);
     await shot('renders');
+  });
+
+  await t.test('a preview whose render fails shows the error inline, at its path', async () => {
+    await page.getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('link', { name: 'Tiny greeting' }).click();
+    const doc = page.getByLabel('Document (JSON)');
+    await doc.waitFor();
+    const unreachable = {
+      ...TINY_TEMPLATE,
+      scenes: [
+        {
+          ...TINY_TEMPLATE.scenes[0],
+          elements: [{ id: 'img', type: 'image', src: 'http://127.0.0.1:9/x.png', width: 10, height: 10 }],
+        },
+      ],
+    };
+    await doc.fill(JSON.stringify(unreachable, null, 2));
+    await page.getByText('No problems found.').waitFor();
+    await page.getByRole('button', { name: 'Show a preview frame' }).click();
+    const failed = page.locator('.preview [role="alert"]');
+    await failed.waitFor({ timeout: 60_000 });
+    assert.match((await failed.textContent()) ?? '', /ASSET_UNREACHABLE[\s\S]*scenes\[0\]\.elements\[0\]\.src/);
+    // Leave the template as it was (the editor would ask nothing: it is not saved).
+    await page.goto(`${base}/dashboard#/renders`);
+    await page.getByRole('heading', { name: 'Renders' }).waitFor();
   });
 
   await t.test('cancel a render from its page, with confirmation: it ends cancelled, nothing charged', async () => {

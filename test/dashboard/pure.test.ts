@@ -173,3 +173,35 @@ test('a finding path points at its value, or at the nearest object that has it',
   assert.equal(syntaxErrorLine(broken, new SyntaxError('Expected x at position 11 (line 3 column 1)')), 3);
   assert.equal(syntaxErrorLine(broken, new SyntaxError('Unexpected token')), undefined);
 });
+
+test('formatLength: lengths as people read them', async () => {
+  const { formatLength, outputKindOf } = await import('../../dashboard/src/format.ts');
+  const cases: [number | null, string][] = [
+    [3.3666666666666667, '3.4 s'],
+    [101 / 30, '3.4 s'],
+    [2, '2 s'],
+    [0.04, '0.1 s'],
+    [0, '0 s'],
+    [59.94, '59.9 s'],
+    [59.96, '1 min'],
+    [60, '1 min'],
+    [160, '2 min 40 s'],
+    [159.6, '2 min 40 s'],
+    [3599.4, '59 min 59 s'],
+    [3600, '1 h'],
+    [3725, '1 h 2 min'],
+    [null, '—'],
+  ];
+  for (const [sec, want] of cases) assert.equal(formatLength(sec), want, String(sec));
+  assert.equal(outputKindOf({ posterUrl: 'p', thumbnailUrl: 't' }), 'video');
+  assert.equal(outputKindOf({ posterUrl: null, thumbnailUrl: 't' }), 'still');
+  assert.equal(outputKindOf({ posterUrl: null, thumbnailUrl: null }), 'audio');
+});
+
+test("documentLength: the preview slider's range before a render measured the movie", async () => {
+  const { documentLength } = await import('../../dashboard/src/format.ts');
+  assert.equal(documentLength({ scenes: [{ duration: 2 }, { duration: 1.5 }] }), 3.5);
+  assert.equal(documentLength({ scenes: [{ duration: 0.2 }] }), 1, 'at least a second');
+  assert.equal(documentLength({ scenes: [{}, { duration: 2 }] }), 2, 'a voice-timed scene counts as nothing');
+  assert.equal(documentLength({}), 1);
+});

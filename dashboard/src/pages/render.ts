@@ -2,6 +2,7 @@ import { ApiError, type Render } from '../api.ts';
 import { attempt, type Ctx, errorView, heading } from '../context.ts';
 import { curlCommand } from '../curl.ts';
 import { confirmDialog, copyButton, field, h, time } from '../dom.ts';
+import { formatLength, outputKindOf } from '../format.ts';
 import { pythonCode, typescriptCode } from '../request-code.ts';
 import { FINAL, progressBar, statusBadge } from './renders.ts';
 
@@ -93,7 +94,7 @@ export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
         h('dt', {}, 'Kind'),
         h('dd', {}, r.draft ? 'draft' : 'final', r.watermark ? ', watermarked' : ''),
         h('dt', {}, 'Length'),
-        h('dd', {}, r.durationSec === null ? 'not known yet' : `${r.durationSec} s at ${r.fps} fps`),
+        h('dd', {}, r.durationSec === null ? 'not known yet' : `${formatLength(r.durationSec)} at ${r.fps} fps`),
         h('dt', {}, 'Template'),
         h('dd', {}, r.templateId ? h('a', { href: `#/templates/${r.templateId}` }, r.templateId) : 'none'),
         h('dt', {}, 'Created'),
@@ -108,15 +109,29 @@ export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
     lastStatus = r.status;
     ctx.announce(`Render ${r.status}.`);
     if (r.status === 'done' && r.outputUrl) {
+      // A video with its poster, a still as an image, sound alone in a player (formatLength, outputKindOf).
+      const kind = outputKindOf(r);
+      const shown =
+        kind === 'still'
+          ? h('img', { class: 'frame-image', src: r.outputUrl, alt: `The still image of render ${r.id}` })
+          : kind === 'video'
+            ? h('video', {
+                src: r.outputUrl,
+                poster: r.posterUrl,
+                controls: true,
+                preload: 'metadata',
+                playsinline: true,
+              })
+            : h('audio', { src: r.outputUrl, controls: true, preload: 'metadata' });
       result.replaceChildren(
         h(
           'figure',
           { class: 'player' },
-          h('video', { src: r.outputUrl, controls: true, preload: 'metadata', playsinline: true }),
+          shown,
           h(
             'figcaption',
             {},
-            h('a', { href: r.outputUrl, download: `${r.id}.mp4` }, 'Download the MP4'),
+            h('a', { href: r.outputUrl, download: true }, `Download the ${kind === 'still' ? 'image' : kind}`),
             ' (the link works without a key until it expires)',
           ),
         ),

@@ -1,6 +1,7 @@
 import type { Render, RenderStatus } from '../api.ts';
 import { attempt, type Ctx, heading } from '../context.ts';
 import { field, h, time } from '../dom.ts';
+import { formatLength } from '../format.ts';
 import { pager } from './pager.ts';
 
 const STATUSES: RenderStatus[] = ['queued', 'preparing', 'rendering', 'done', 'failed'];
@@ -9,6 +10,23 @@ const POLL_MS = 2000;
 
 export function statusBadge(r: Render): HTMLElement {
   return h('span', { class: `badge status-${r.status}` }, r.status);
+}
+
+/**
+ * A finished render's thumbnail (a WebP, 320 px on the long side, shown at 80), or a dash. A
+ * render finished before thumbnails existed has none: the image then gives way to the dash.
+ */
+export function thumbnail(r: Render): HTMLElement {
+  if (!r.thumbnailUrl) return h('span', { class: 'thumb-none', 'aria-hidden': 'true' }, '—');
+  const img = h('img', {
+    class: 'thumb',
+    src: r.thumbnailUrl,
+    alt: `Frame of ${r.id}`,
+    loading: 'lazy',
+    decoding: 'async',
+  });
+  img.addEventListener('error', () => img.replaceWith(h('span', { class: 'thumb-none', 'aria-hidden': 'true' }, '—')));
+  return img;
 }
 
 export function progressBar(r: Render): HTMLProgressElement {
@@ -45,10 +63,11 @@ export async function rendersPage(ctx: Ctx): Promise<() => void> {
         h(
           'tr',
           {},
+          h('td', { class: 'thumb-cell' }, thumbnail(r)),
           h('td', {}, h('a', { href: `#/renders/${r.id}` }, h('code', {}, r.id))),
           h('td', {}, statusBadge(r)),
           h('td', {}, progressBar(r), ` ${r.progress}%`),
-          h('td', {}, r.durationSec === null ? '—' : `${r.durationSec} s`),
+          h('td', { title: r.durationSec === null ? null : `${r.durationSec} s` }, formatLength(r.durationSec)),
           h('td', {}, r.draft ? 'draft' : 'final', r.templateId ? h('span', { class: 'hint' }, ' · template') : null),
           h('td', {}, time(r.createdAt)),
         ),
@@ -64,6 +83,7 @@ export async function rendersPage(ctx: Ctx): Promise<() => void> {
             h(
               'tr',
               {},
+              h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Preview')),
               ['Render', 'Status', 'Progress', 'Length', 'Kind', 'Created'].map((c) => h('th', { scope: 'col' }, c)),
             ),
           ),
@@ -72,7 +92,7 @@ export async function rendersPage(ctx: Ctx): Promise<() => void> {
             {},
             rows.length
               ? rows
-              : h('tr', {}, h('td', { colspan: '6' }, 'No renders yet. Render a template to make one.')),
+              : h('tr', {}, h('td', { colspan: '7' }, 'No renders yet. Render a template to make one.')),
           ),
         ),
       );

@@ -5,6 +5,7 @@ import { append, confirmDialog, field, fill, h } from '../dom.ts';
 import { locate, locateAll, syntaxErrorLine } from '../json-locate.ts';
 import { go } from '../router.ts';
 import { type VariablesForm, variablesForm } from '../variables-form.ts';
+import { previewPanel } from './preview.ts';
 
 /** What a new template starts from: small, quick to render, one variable of each common kind. */
 const STARTER = {
@@ -27,6 +28,8 @@ const STARTER = {
 };
 
 const CHECK_DELAY_MS = 400;
+/** After a valid check (or a variable's change), the preview frame is rendered again this much later. */
+const PREVIEW_DELAY_MS = 800;
 
 /** Create or edit a template: the document checked as it is typed, a form from its variables, render. */
 export async function templateEditorPage(ctx: Ctx, id: string | undefined): Promise<() => void> {
@@ -55,6 +58,16 @@ export async function templateEditorPage(ctx: Ctx, id: string | undefined): Prom
   let seq = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let dirty = false;
+  /** The last document the API found valid: what the preview renders. */
+  let valid: Record<string, unknown> | undefined;
+  const preview = previewPanel(
+    ctx,
+    () => valid,
+    () => form.values(),
+  );
+  formSlot.addEventListener('input', () => {
+    if (valid) preview.schedule(PREVIEW_DELAY_MS);
+  });
 
   function showForm(manifest: VariableManifest): void {
     const key = JSON.stringify(manifest);
@@ -152,7 +165,12 @@ export async function templateEditorPage(ctx: Ctx, id: string | undefined): Prom
       const result = await ctx.api.checkTemplate(body as Record<string, unknown>);
       if (mine !== seq) return undefined; // the text changed meanwhile
       showFindings(result, locateAll(doc.value));
-      if (result.valid) showForm(result.variables);
+      if (result.valid) {
+        showForm(result.variables);
+        const changed = JSON.stringify(body) !== JSON.stringify(valid);
+        valid = body as Record<string, unknown>;
+        if (changed) preview.schedule(PREVIEW_DELAY_MS);
+      }
       return result;
     } catch (err) {
       if (mine === seq) findings.replaceChildren(h('div', { class: 'error' }, h('p', {}, (err as Error).message)));
@@ -211,6 +229,8 @@ export async function templateEditorPage(ctx: Ctx, id: string | undefined): Prom
     try {
       const saved = dirty || !template ? await save() : template;
       if (!saved) return;
+      // A plan may render one at a time: the preview's render finishes first.
+      await preview.idle();
       const render = await attempt(renderProblem, () =>
         ctx.api.renderTemplate(saved.id, { variables: form.values(), draft: draft.checked }, idempotencyKey()),
       );
@@ -259,12 +279,15 @@ export async function templateEditorPage(ctx: Ctx, id: string | undefined): Prom
   append(
     ctx.main,
     h('p', {}, h('a', { href: '#/templates' }, '← All templates')),
-    h('div', { class: 'split' }, editor, renderCard),
+    h('div', { class: 'split' }, editor, h('div', {}, renderCard, preview.element)),
     remove,
   );
   showForm((template?.variables ?? {}) as VariableManifest);
   await check().catch((err) => {
     if (!(err instanceof ApiError)) throw err;
   });
-  return () => clearTimeout(timer);
+  return () => {
+    clearTimeout(timer);
+    preview.stop();
+  };
 }

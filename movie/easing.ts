@@ -30,8 +30,8 @@ const STEPS_RE = /^steps\(\s*(\d+)\s*(?:,\s*(jump-start|jump-end|start|end)\s*)?
 const SPRING_RE = new RegExp(`^spring\\(${NUMBER},${NUMBER},${NUMBER}\\)$`);
 
 /** Bounds of a spring's parameters (they keep the closed form's exponentials finite over an hour). */
-export const SPRING_LIMITS = { mass: [0.01, 100], stiffness: [0.01, 10000], damping: [0, 1000] } as const;
-export const MAX_STEPS = 1000;
+const SPRING_LIMITS = { mass: [0.01, 100], stiffness: [0.01, 10000], damping: [0, 1000] } as const;
+const MAX_STEPS = 1000;
 
 /** The accepted spellings, for messages and the docs. */
 export const EASING_SYNTAX =

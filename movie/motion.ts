@@ -62,8 +62,8 @@ export const SLIDE_FRACTION = 0.25;
 export const ZOOM_FROM = 0.3;
 
 /** The presets' curves: ease-out cubic 1 - (1 - p)^3 for entries, ease-in cubic p^3 for exits. */
-export const PRESET_EASE_OUT: Easing = Object.freeze({ kind: 'cubic-bezier', x1: 1 / 3, y1: 1, x2: 2 / 3, y2: 1 });
-export const PRESET_EASE_IN: Easing = Object.freeze({ kind: 'cubic-bezier', x1: 1 / 3, y1: 0, x2: 2 / 3, y2: 0 });
+const PRESET_EASE_OUT: Easing = Object.freeze({ kind: 'cubic-bezier', x1: 1 / 3, y1: 1, x2: 2 / 3, y2: 1 });
+const PRESET_EASE_IN: Easing = Object.freeze({ kind: 'cubic-bezier', x1: 1 / 3, y1: 0, x2: 2 / 3, y2: 0 });
 
 /** Preset effects of `animation.in` / `animation.out`: the direction is the way the element moves. */
 export const MOTION_EFFECTS = ['fade', 'zoom', 'slide-up', 'slide-down', 'slide-left', 'slide-right'] as const;
@@ -175,7 +175,7 @@ function locate<V>(keys: readonly MotionKey<V>[], sec: number): { a: MotionKey<V
 }
 
 /** A number track's value at `sec` (seconds from the element's start). */
-export function trackValue(keys: readonly MotionKey<number>[], sec: number): number {
+function trackValue(keys: readonly MotionKey<number>[], sec: number): number {
   const { a, b, e } = locate(keys, sec);
   return a === b ? a.value : a.value + (b.value - a.value) * e;
 }
@@ -233,9 +233,4 @@ export function evaluateMotion(tracks: readonly MotionTrack[] | undefined, sec: 
 export function keyTimeSec(time: number | string, lengthSec: number): number {
   if (typeof time === 'number') return time;
   return (Number.parseFloat(time) / 100) * lengthSec;
-}
-
-/** Whether any track changes over time (a still element's frames are all the same). */
-export function isAnimated(tracks: readonly MotionTrack[] | undefined): boolean {
-  return (tracks ?? []).some((t) => t.keys.length > 1);
 }

@@ -29,7 +29,7 @@ export interface AnimationState {
 export const REST: AnimationState = Object.freeze({ dx: 0, dy: 0, scale: 1, opacity: 1 });
 
 /** The tracks of a single preset (`{preset, duration}`) of an element lasting `lengthSec`. */
-export function legacyTracks(
+function legacyTracks(
   animation: { preset: AnimationPreset; durationSec: number } | undefined,
   lengthSec: number,
   frameW: number,

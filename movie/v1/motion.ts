@@ -29,7 +29,7 @@ const Literals = <T extends string>(values: readonly T[], options: Record<string
     options,
   );
 
-export const KeyTime = Type.Union(
+const KeyTime = Type.Union(
   [
     Type.Number({ minimum: 0, maximum: MAX_SEC }),
     Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?%$', ...fw({ patternText: 'a percentage such as "50%"' }) }),
@@ -40,7 +40,7 @@ export const KeyTime = Type.Union(
   },
 );
 
-export const EasingText = Type.String({
+const EasingText = Type.String({
   maxLength: 100,
   default: 'linear',
   description: `How the segment from this key to the next moves: ${EASING_SYNTAX}.`,
@@ -96,9 +96,9 @@ const animateOptions = (extra: string) => ({
   ...fw({ docName: 'animate', noPlaceholder: true }),
 });
 
-export const Animate = Type.Object(visualTracks, animateOptions(''));
+const Animate = Type.Object(visualTracks, animateOptions(''));
 export const MediaAnimate = Type.Object({ ...visualTracks, ...volumeTrack }, animateOptions('volume: videos only.'));
-export const AudioAnimate = Type.Object(volumeTrack, animateOptions(''));
+const AudioAnimate = Type.Object(volumeTrack, animateOptions(''));
 
 const PresetMotion = (which: string) =>
   Type.Object(
@@ -119,7 +119,7 @@ const PresetMotion = (which: string) =>
     },
   );
 
-export const AnimationField = Type.Object(
+const AnimationField = Type.Object(
   {
     preset: Type.Optional(
       Literals(ANIMATION_PRESETS, {

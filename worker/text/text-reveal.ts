@@ -20,15 +20,15 @@ export interface TextAnimationSpec {
   easing?: string | undefined;
 }
 
-export const DEFAULT_STAGGER_SEC = 0.05;
-export const DEFAULT_UNIT_SEC = 0.3;
+const DEFAULT_STAGGER_SEC = 0.05;
+const DEFAULT_UNIT_SEC = 0.3;
 /** A rising unit starts this fraction of the font size below its place. */
-export const RISE_EM = 0.5;
+const RISE_EM = 0.5;
 
 const APPEAR: Easing = Object.freeze({ kind: 'steps', steps: 1, position: 'jump-start' });
 
 /** The track of unit `i`: seconds from the element's start. */
-export function unitTracks(spec: TextAnimationSpec, i: number, fontSize: number): MotionTrack[] {
+function unitTracks(spec: TextAnimationSpec, i: number, fontSize: number): MotionTrack[] {
   const at = (spec.start ?? 0) + i * (spec.stagger ?? DEFAULT_STAGGER_SEC);
   if (spec.style === 'typewriter') {
     // Shown from its instant on: one jump at the segment's start.
@@ -57,7 +57,7 @@ export function unitTracks(spec: TextAnimationSpec, i: number, fontSize: number)
  * The layers of a revealed text: `base` is the layer the text would have been (its texture the
  * whole raster), one layer per rectangle of each unit, in reading order.
  */
-export function textRevealLayers(base: LayerPlan, r: TextUnitsRaster, spec: TextAnimationSpec): LayerPlan[] {
+function textRevealLayers(base: LayerPlan, r: TextUnitsRaster, spec: TextAnimationSpec): LayerPlan[] {
   const group = { x: base.x, y: base.y, width: base.width, height: base.height, startSec: base.startSec };
   const out: LayerPlan[] = [];
   r.units.forEach((rects, i) => {

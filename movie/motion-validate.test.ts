@@ -1,7 +1,7 @@
 /** Validation of keyframes (`animate`), entry/exit presets and `textAnimation`: each problem at its exact path. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { validateMovie } from './index.ts';
+import { resolveMovie, validateMovie, validateTemplate } from './index.ts';
 
 type Json = Record<string, unknown>;
 
@@ -183,5 +183,35 @@ describe('keyframe and animation validation', () => {
     assert.deepEqual(r.ok ? [] : r.findings, []);
     const old = validateMovie(doc({ animation: { preset: 'zoom-in', duration: 0.4 } }));
     assert.ok(old.ok);
+  });
+
+  test('templates: a key time, value and easing from variables, checked once resolved', () => {
+    const template = {
+      ...doc({
+        animate: {
+          x: [
+            { time: 0, value: '{{from}}', easing: '{{curve}}' },
+            { time: '{{at}}', value: 100 },
+          ],
+        },
+      }),
+      variables: {
+        from: { type: 'number', default: 0 },
+        at: { type: 'number', default: 1 },
+        curve: { type: 'string', default: 'ease-in' },
+      },
+    };
+    const t = validateTemplate(template);
+    assert.ok(t.ok, JSON.stringify(t.ok ? [] : t.findings));
+    const good = resolveMovie(template, { from: 20, at: 1.5, curve: 'spring(1, 100, 10)' });
+    assert.ok(good.ok, JSON.stringify(good.ok ? [] : good.findings));
+    const late = resolveMovie(template, { at: 3 });
+    assert.deepEqual(late.ok ? [] : late.findings.map((f) => [f.code, f.path]), [
+      ['VALIDATION_ERROR', `${T}.animate.x[1].time`],
+    ]);
+    const curve = resolveMovie(template, { curve: 'wobbly' });
+    assert.deepEqual(curve.ok ? [] : curve.findings.map((f) => [f.code, f.path]), [
+      ['VALIDATION_ERROR', `${T}.animate.x[0].easing`],
+    ]);
   });
 });

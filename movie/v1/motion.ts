@@ -93,7 +93,7 @@ const volumeTrack = {
 const animateOptions = (extra: string) => ({
   additionalProperties: false,
   description: `Keyframe tracks, one per property: values between keys follow each key's easing.${extra ? ` ${extra}` : ''}`,
-  ...fw({ docName: 'animate', noPlaceholder: true }),
+  ...fw({ docName: 'animate' }),
 });
 
 const Animate = Type.Object(visualTracks, animateOptions(''));

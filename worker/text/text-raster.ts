@@ -637,7 +637,7 @@ export interface TextUnitsRaster {
  * Devanagari conjunct, an Arabic letter with its marks or an emoji with its modifiers stays whole)
  * or words (punctuation joins the word before it); whitespace is no unit.
  */
-function unitRanges(text: string, unit: 'word' | 'letter', lang?: string): [number, number][] {
+export function unitRanges(text: string, unit: 'word' | 'letter', lang?: string): [number, number][] {
   const seg = new Intl.Segmenter(lang, { granularity: unit === 'letter' ? 'grapheme' : 'word' });
   const out: [number, number][] = [];
   for (const s of seg.segment(text)) {

@@ -28,7 +28,7 @@ const RISE_EM = 0.5;
 const APPEAR: Easing = Object.freeze({ kind: 'steps', steps: 1, position: 'jump-start' });
 
 /** The track of unit `i`: seconds from the element's start. */
-function unitTracks(spec: TextAnimationSpec, i: number, fontSize: number): MotionTrack[] {
+export function unitTracks(spec: TextAnimationSpec, i: number, fontSize: number): MotionTrack[] {
   const at = (spec.start ?? 0) + i * (spec.stagger ?? DEFAULT_STAGGER_SEC);
   if (spec.style === 'typewriter') {
     // Shown from its instant on: one jump at the segment's start.

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { type OutputFormatName, outputKind } from '../movie/output-kind.ts';
 import { posterKey, thumbnailKey } from './storage/keys.ts';
 import type { ObjectStore } from './storage/object-store.ts';
 
@@ -9,15 +8,6 @@ import type { ObjectStore } from './storage/object-store.ts';
  * output stores them with it: the executor of one machine, the worker or join pod of a cluster.
  * Kept free of the renderer's imports, for the API's executor.
  */
-
-/**
- * Which images a finished render of `format` has: a video a poster and a thumbnail; a still a
- * thumbnail (its output is the full image); an audio render none.
- */
-export function renderImages(format: OutputFormatName): { poster: boolean; thumbnail: boolean } {
-  const kind = outputKind(format);
-  return { poster: kind === 'video', thumbnail: kind !== 'audio' };
-}
 
 /** Where a render's poster (JPEG) and thumbnail (WebP) are written beside its output file. */
 export function posterFiles(output: string): { poster: string; thumbnail: string } {

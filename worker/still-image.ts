@@ -19,10 +19,10 @@ export interface RgbFrame {
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 
 /** JPEG and WebP quality of stills and posters: artefacts invisible at normal viewing. */
-export const IMAGE_QUALITY = 90;
+const IMAGE_QUALITY = 90;
 
 /** Longest side of a thumbnail, in pixels (the dashboard's list shows them at 160 px, 2x). */
-export const THUMBNAIL_SIZE = 320;
+const THUMBNAIL_SIZE = 320;
 
 const QUIET = ['-hide_banner', '-nostdin', '-loglevel', 'error'];
 

@@ -17,7 +17,7 @@ import { type Display, ensureDisplay } from './xvfb.ts';
 const CHILD = ownModule('./still-child.ts', import.meta.url);
 
 /** The frame time of a still (`output.time`, default 0: the first frame). */
-export function stillTime(movie: unknown): number {
+function stillTime(movie: unknown): number {
   const time = (movie as { output?: { time?: unknown } }).output?.time;
   return typeof time === 'number' ? time : 0;
 }

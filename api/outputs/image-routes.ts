@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../lib/errors.ts';
-import { renderImages } from '../../lib/render-images.ts';
 import { posterKey, thumbnailKey } from '../../lib/storage/keys.ts';
 import { DEFAULT_OUTPUT_FORMAT, formatOfKey } from '../../movie/output-kind.ts';
 import { getOutput } from '../../store/lifecycle/outputs-repo.ts';
 import { errorResponses, StringEnum } from '../http/schemas.ts';
 import '../execution/decorations.ts';
 import type { RenderImage } from './output-links.ts';
+import { renderImages } from './render-images.ts';
 
 /** Presigned S3 links are short-lived: the signed API link is the durable one. */
 const PRESIGN_SEC = 300;

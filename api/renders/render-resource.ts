@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
-import { renderImages } from '../../lib/render-images.ts';
 import { movieOutputFormat } from '../../movie/output-kind.ts';
 import type { RenderRow } from '../../store/types.ts';
 import type { SignedLinks } from '../outputs/output-links.ts';
+import { renderImages } from '../outputs/render-images.ts';
 import type { RenderResourceSchema } from './schemas.ts';
 
 export type RenderResource = Static<typeof RenderResourceSchema>;

@@ -17,7 +17,7 @@ const CREDITS_PER_MINUTE = 10;
  * size, whatever the movie's length: one frame is drawn, not the movie (docs/api.md, Stills). With
  * the one-credit minimum, a live still costs 1 credit at any size.
  */
-export const STILL_PRICED_SEC = 1;
+const STILL_PRICED_SEC = 1;
 
 /**
  * Price weight of a frame size: 1 up to 1920x1080 pixels, 2 up to 2560x1440, 4 above. Measured in

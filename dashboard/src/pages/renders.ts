@@ -16,7 +16,7 @@ export function statusBadge(r: Render): HTMLElement {
  * A finished render's thumbnail (a WebP, 320 px on the long side, shown at 80), or a dash. A
  * render finished before thumbnails existed has none: the image then gives way to the dash.
  */
-export function thumbnail(r: Render): HTMLElement {
+function thumbnail(r: Render): HTMLElement {
   if (!r.thumbnailUrl) return h('span', { class: 'thumb-none', 'aria-hidden': 'true' }, '—');
   const img = h('img', {
     class: 'thumb',

@@ -191,6 +191,9 @@ export function springSettleSec(mass: number, stiffness: number, damping: number
   return hi;
 }
 
+/** Each parsed Bézier's solver, made once (a frame evaluates the same easings again and again). */
+const curves = new WeakMap<Easing, (x: number) => number>();
+
 /**
  * Progress 0..1 (a spring or a Bézier may overshoot) of a segment: `p` is the fraction of the
  * segment elapsed, `elapsedSec` the seconds elapsed (a spring runs in real time: its curve does
@@ -201,8 +204,14 @@ export function ease(e: Easing, p: number, elapsedSec: number): number {
   switch (e.kind) {
     case 'linear':
       return Math.max(0, p);
-    case 'cubic-bezier':
-      return cubicBezier(e.x1, e.y1, e.x2, e.y2)(p);
+    case 'cubic-bezier': {
+      let curve = curves.get(e);
+      if (!curve) {
+        curve = cubicBezier(e.x1, e.y1, e.x2, e.y2);
+        curves.set(e, curve);
+      }
+      return curve(p);
+    }
     case 'steps':
       return stepsAt(e.steps, e.position, p);
     case 'spring':

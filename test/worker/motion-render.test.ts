@@ -182,6 +182,21 @@ describe('keyframes rendered', () => {
             }),
           ],
         },
+        {
+          id: 'crop',
+          duration: 1,
+          background: '#000000',
+          elements: [
+            image('m', 40, 20, 60, 35, {
+              animate: {
+                crop: [
+                  { time: 0, value: { x: 0, y: 0, width: 40, height: 20 } },
+                  { time: 1, value: { x: 10, y: 5, width: 20, height: 10 } },
+                ],
+              },
+            }),
+          ],
+        },
       ],
     });
     const out = join(dir, 'keys.mp4');
@@ -189,7 +204,7 @@ describe('keyframes rendered', () => {
     frames = await lumaFrames(out);
   });
 
-  it('renders every frame', () => assert.equal(frames.length, 80));
+  it('renders every frame', () => assert.equal(frames.length, 90));
 
   it('x follows ease-in-out and y steps(4, jump-end), within 0.5 px', () => {
     const io = easingOf('ease-in-out');
@@ -253,6 +268,25 @@ describe('keyframes rendered', () => {
     // Its last frame (1.4 s) is still faintly there; from 1.5 s on nothing is.
     assert.ok(frames[74]![45 * W + 80]! > 16 + 50);
     for (let f = 75; f < 80; f++) assert.ok(Math.max(...frames[f]!) <= 17, `frame ${f} is empty`);
+  });
+
+  it('a crop rectangle shows that part of the picture where it is, within a pixel per edge', () => {
+    for (let f = 80; f < 90; f++) {
+      const p = (f - 80) / FPS;
+      const [x, y, w, h] = [10 * p, 5 * p, 40 - 20 * p, 20 - 10 * p];
+      const y0 = frames[f]!;
+      let [l, t, r, b] = [W, H, -1, -1];
+      for (let row = 0; row < H; row++)
+        for (let c = 0; c < W; c++)
+          if (y0[row * W + c]! > 128)
+            [l, t, r, b] = [Math.min(l, c), Math.min(t, row), Math.max(r, c + 1), Math.max(b, row + 1)];
+      const want = [60 + x, 35 + y, 60 + x + w, 35 + y + h];
+      const got = [l, t, r, b];
+      assert.ok(
+        got.every((v, i) => Math.abs(v - want[i]!) <= 1),
+        `frame ${f}: lit ${got.join(',')}, crop ${want.map((v) => v.toFixed(1)).join(',')}`,
+      );
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import { KubernetesExecutor } from '../../api/execution/kubernetes-executor.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
+import { posterFiles } from '../../lib/render-images.ts';
 import { S3ObjectStore, type S3StoreOptions } from '../../lib/storage/s3-store.ts';
 import { newWebhookSecret } from '../../lib/webhooks/signature.ts';
 import { validateMovie } from '../../movie/index.ts';
@@ -430,7 +431,17 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
         movie: checked.value,
         output: one,
         config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env },
+        posterFiles: posterFiles(one),
       });
+      // The join pod stored the poster and thumbnail of the joined file: those of the one-pod render.
+      for (const [key, file] of [
+        [`posters/${id}.jpg`, posterFiles(one).poster],
+        [`thumbnails/${id}.webp`, posterFiles(one).thumbnail],
+      ] as const) {
+        const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const bytes = await (object.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray();
+        assert.ok(Buffer.from(bytes).equals(await readFile(file)), `${key} is the one-pod render's`);
+      }
       const [a, b] = [await frameMd5s(one), await frameMd5s(out)];
       assert.equal(b.length, 1000);
       assert.equal(a.length, b.length);

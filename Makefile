@@ -54,7 +54,7 @@ bench-api: install ## autocannon against the API vs a bare Fastify route
 bench-api-profile: install ## Where GET /v1/renders/{id} spends its CPU, per plugin and process (bench/profiles/)
 	scripts/with-services.sh node --import tsx bench/api.ts --profile
 
-bench-render: install ## Render examples/bench-60s.json (and the text-heavy bench-60s-text.json) vs the ffmpeg encode floor
+bench-render: install ## Render examples/bench-60s.json (and the text-heavy bench-60s-text.json, the motion-graphics bench-60s-motion.json) vs the ffmpeg encode floor
 	./bin/framewright bench render
 
 bench-parallel: install ## A 10-minute 1080p movie as 1, 4 and 8 segment pods: per-step CPU, computed N-node wall

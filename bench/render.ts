@@ -9,6 +9,11 @@
  * three times alternated with bench-60s, the medians' realtime factors compared (target: at
  * least 0.9x bench-60s's) and the peak RSS of each.
  *
+ * Beside them too, examples/bench-60s-motion.json: 60 s of 1080p30 motion graphics (shapes entering
+ * and leaving, sliding text, a blurred picture, rounded corners and filters, a blurred fill, a
+ * chroma-keyed clip), rendered alternated with bench-60s as the text movie is (target: at least
+ * 0.7x bench-60s's realtime factor), with its peak RSS.
+ *
  * Then the same movie over a 1080p30 background clip (BT.709, looping, one per scene, continuing
  * where the previous scene's left off) with a soundtrack under the voiceover: the video path's
  * realtime factor (target: at least 3x) and peak memory beside the image-only movie's.
@@ -37,6 +42,7 @@ import { runFfmpeg } from '../worker/ffmpeg-process.ts';
 import type { EncodeQuality, VideoCodec } from '../worker/plan.ts';
 import { renderMovie, type WorkerConfig } from '../worker/render-movie.ts';
 import { measure } from './measure.ts';
+import { greenScreenClip, withKeyedClip } from './motion.ts';
 
 /**
  * `movie` over a background clip: each scene's first element becomes `clip` (full frame, cover,
@@ -74,7 +80,7 @@ function backgroundVideoVariant(movie: Movie, clip: string, music: string, clipS
 async function mediaSources(
   ffmpeg: string,
   dir: string,
-): Promise<{ clip: string; clipFile: string; music: string; clipSec: number; close: () => void }> {
+): Promise<{ clip: string; clipFile: string; music: string; keyed: string; clipSec: number; close: () => void }> {
   const clipSec = 20;
   await runFfmpeg(ffmpeg, [
     ...[...QUIET, '-y', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-t', String(clipSec)],
@@ -87,8 +93,10 @@ async function mediaSources(
     ...['-i', 'sine=frequency=330:sample_rate=44100', '-filter_complex', 'amix=inputs=2', '-t', '30'],
     ...['-c:a', 'libmp3lame', '-b:a', '128k', join(dir, 'music.mp3')],
   ]);
+  await greenScreenClip(ffmpeg, join(dir, 'green-screen.mp4'));
   const files: Record<string, [string, string]> = {
     '/background.mp4': [join(dir, 'background.mp4'), 'video/mp4'],
+    '/green-screen.mp4': [join(dir, 'green-screen.mp4'), 'video/mp4'],
     '/music.mp3': [join(dir, 'music.mp3'), 'audio/mpeg'],
   };
   const server = createServer((req, res) => {
@@ -102,6 +110,7 @@ async function mediaSources(
     clip: `${base}/background.mp4`,
     clipFile: join(dir, 'background.mp4'),
     music: `${base}/music.mp3`,
+    keyed: `${base}/green-screen.mp4`,
     clipSec,
     close: () => server.close(),
   };
@@ -143,6 +152,7 @@ export async function main(argv: string[]): Promise<number> {
     options: {
       movie: { type: 'string', default: 'examples/bench-60s.json' },
       'text-movie': { type: 'string', default: 'examples/bench-60s-text.json' },
+      'motion-movie': { type: 'string', default: 'examples/bench-60s-motion.json' },
       quick: { type: 'boolean' },
     },
   });
@@ -154,7 +164,8 @@ export async function main(argv: string[]): Promise<number> {
   };
   const bench60 = load(values.movie!);
   const textMovie = load(values['text-movie']!);
-  if (!bench60 || !textMovie) return 1;
+  const motionMovie = load(values['motion-movie']!);
+  if (!bench60 || !textMovie || !motionMovie) return 1;
   const config = workerConfigFromEnv();
   const { codec, reason } = await chooseCodec(config.ffmpegPath);
   const dir = mkdtempSync(join(tmpdir(), 'fw-bench-render-'));
@@ -233,6 +244,8 @@ export async function main(argv: string[]): Promise<number> {
     let videoRow: string[] | undefined;
     let textRow: string[] | undefined;
     let textWalls = '';
+    let motionRow: string[] | undefined;
+    let motionWalls = '';
     const reps = values.quick ? 1 : 3;
     for (const [i, [name, movie, parallel, runConfig]] of (values.quick ? runs.slice(0, 2) : runs).entries()) {
       process.stderr.write(`rendering ${name}...\n`);
@@ -241,19 +254,28 @@ export async function main(argv: string[]): Promise<number> {
       let note = '';
       frames = m.value.totalFrames;
       let textRun: typeof m | undefined;
+      let motionRun: typeof m | undefined;
       const wallsNote = (runs: { wallSec: number }[]) =>
         runs.length > 1 ? `; median of ${runs.map((t) => t.wallSec.toFixed(1)).join(', ')} s` : '';
       if (i === 0) {
         // bench-60s against the text-heavy movie (whose first render also loads its fonts, as a
         // fresh worker would).
-        const [runs, texts] = await alternated(m, render, reps, async () => {
+        // The motion-graphics movie in the same alternation.
+        const [runs, others] = await alternated(m, render, reps, async () => {
           process.stderr.write('rendering bench-60s-text...\n');
-          return measureRender(textMovie, config, 1);
+          const text = await measureRender(textMovie, config, 1);
+          process.stderr.write('rendering bench-60s-motion...\n');
+          const motion = await measureRender(withKeyedClip(motionMovie, media.keyed), mediaConfig, 1);
+          return { text, motion };
         });
+        const texts = others.map((o) => o.text);
+        const motions = others.map((o) => o.motion);
         m = medianRun(runs);
         textRun = medianRun(texts);
+        motionRun = medianRun(motions);
         note = wallsNote(runs);
         textWalls = wallsNote(texts);
+        motionWalls = wallsNote(motions);
       }
       if (i === 1) {
         // The clip run against its floor.
@@ -270,6 +292,7 @@ export async function main(argv: string[]): Promise<number> {
       if (i === 0) serialRow = row;
       if (i === 1) videoRow = row;
       if (textRun) textRow = renderRow('bench-60s-text (text-heavy, no voice)', textRun, textWalls);
+      if (motionRun) motionRow = renderRow('bench-60s-motion (shapes, effects, keyed clip)', motionRun, motionWalls);
     }
     process.stderr.write('measuring the encode floor...\n');
     const floor = await measure(() =>
@@ -309,7 +332,7 @@ export async function main(argv: string[]): Promise<number> {
     const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
     process.stdout.write(`\n${fmt(header)}\n${rows.map(fmt).join('\n')}\n`);
     media.close();
-    if (!serialRow || !videoRow || !textRow) throw new Error('a run did not run');
+    if (!serialRow || !videoRow || !textRow || !motionRow) throw new Error('a run did not run');
     const serial = Number(serialRow[1]);
     const serialCpu = Number(serialRow[4]);
     const video = videoRow;
@@ -318,6 +341,12 @@ export async function main(argv: string[]): Promise<number> {
       `\ntext-heavy: bench-60s-text ${textRow[2]}x realtime, bench-60s ${serialRow[2]}x: ` +
         `${textRatio.toFixed(2)}x its realtime factor (target >= 0.9: ${textRatio >= 0.9 ? 'met' : 'MISSED'}); ` +
         `peak RSS ${textRow[5]} MB / PSS ${textRow[6]} MB beside bench-60s's ${serialRow[5]} / ${serialRow[6]} MB\n`,
+    );
+    const motionRatio = Number(motionRow[2]) / Number(serialRow[2]);
+    process.stdout.write(
+      `\nmotion graphics: bench-60s-motion ${motionRow[2]}x realtime, bench-60s ${serialRow[2]}x: ` +
+        `${motionRatio.toFixed(2)}x its realtime factor (target >= 0.7: ${motionRatio >= 0.7 ? 'met' : 'MISSED'}); ` +
+        `peak RSS ${motionRow[5]} MB / PSS ${motionRow[6]} MB beside bench-60s's ${serialRow[5]} / ${serialRow[6]} MB\n`,
     );
     process.stdout.write(
       `\nover a clip: ${video[2]}x realtime (target >= 3: ${Number(video[2]) >= 3 ? 'met' : 'MISSED'}), ` +

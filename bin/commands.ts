@@ -361,9 +361,12 @@ function addBench(program: Command, setExit: (code: number) => void, output: Cli
     .action(run);
   bench
     .command('render')
-    .description('Renders of the benchmark movies: encoders, text, clips, beside ffmpeg alone')
+    .description('Renders of the benchmark movies: encoders, text, motion, clips, beside ffmpeg alone')
     .addOption(movieFile('examples/bench-60s.json'))
     .addOption(new Option('--text-movie <file>', 'the text-heavy movie').default('examples/bench-60s-text.json'))
+    .addOption(
+      new Option('--motion-movie <file>', 'the motion-graphics movie').default('examples/bench-60s-motion.json'),
+    )
     .option('--quick', 'fewer and shorter rows')
     .action(run);
   bench

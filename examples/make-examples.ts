@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { bench60Motion } from './bench-motion.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -510,6 +511,7 @@ const out = async (name: string, doc: unknown) => writeFileSync(join(here, name)
 await out('hello.json', await hello());
 await out('bench-60s.json', await bench60());
 await out('bench-60s-text.json', await bench60Text());
+await out('bench-60s-motion.json', await bench60Motion());
 await out('every-field.json', await everyField());
 // A draft: half size and watermarked, set in the document itself.
 await out('draft.json', { ...(await hello()), draft: true });

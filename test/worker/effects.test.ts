@@ -100,6 +100,7 @@ before(async () => {
 });
 after(() => {
   server?.close();
+  // KEEP_EFFECTS=1 keeps the rendered files, to look at.
   if (!process.env.KEEP_EFFECTS) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -12,7 +12,7 @@
  *      into render targets of the layer's size before the scene is drawn (horizontal from the
  *      source, vertical from the first), redone only when the source changes (a clip's next
  *      frame). A wide blur runs on a target scaled down by k = round(sigma / 4) so that sigma
- *      stays near 4 texels there (at most 25 taps a pass); linear filtering scales it back;
+ *      stays at 3 to 6 texels there (at most 37 taps a pass); linear filtering scales it back;
  *   4. colour filters, each clamped to 0..1 as CSS filter functions: brightness b: c * b;
  *      contrast c: (x - 0.5) * c + 0.5; saturation s: the Filter Effects saturate matrix;
  *      grayscale g: the saturate matrix of 1 - g;

@@ -21,13 +21,10 @@ export function formatLength(sec: number | null | undefined): string {
   return m ? `${hours} h ${m} min` : `${hours} h`;
 }
 
-/** What a finished render made, from its links: a video (it has a poster), a still (a thumbnail only) or sound. */
-export function outputKindOf(r: {
-  posterUrl: string | null;
-  thumbnailUrl: string | null;
-}): 'video' | 'still' | 'audio' {
-  if (r.posterUrl) return 'video';
-  return r.thumbnailUrl ? 'still' : 'audio';
+/** What a render makes, from its `format` (movie/output-kind.ts): frames, one frame, or sound alone. */
+export function outputKindOf(r: { format: string }): 'video' | 'still' | 'audio' {
+  if (r.format === 'png' || r.format === 'jpeg' || r.format === 'webp') return 'still';
+  return r.format === 'mp3' || r.format === 'wav' ? 'audio' : 'video';
 }
 
 /**

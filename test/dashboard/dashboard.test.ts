@@ -458,6 +458,17 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
     assert.ok(lengths.includes('1 s'), `the template's render is 1 s: ${lengths}`);
     assert.ok(!lengths.some((l) => /\d\.\d{2}/.test(l)), `no long floats: ${lengths}`);
     await shot('renders');
+    // A preview is a still render: its page shows the image, not a video player.
+    await page.locator('tbody tr', { hasText: '3.4 s' }).first().getByRole('link').click();
+    const still = page.locator('figure.player img');
+    await still.waitFor();
+    await until(
+      async () => (await inPage(page, `document.querySelector('figure.player img').naturalWidth`)) === 160,
+      'the still, 160 px wide (a draft)',
+    );
+    assert.equal(await page.locator('figure.player video').count(), 0);
+    assert.equal(await page.getByRole('link', { name: 'Download the image' }).count(), 1);
+    await page.getByRole('link', { name: '← All renders' }).click();
   });
 
   await t.test('a preview whose render fails shows the error inline, at its path', async () => {

@@ -109,7 +109,7 @@ export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
     lastStatus = r.status;
     ctx.announce(`Render ${r.status}.`);
     if (r.status === 'done' && r.outputUrl) {
-      // A video with its poster, a still as an image, sound alone in a player (formatLength, outputKindOf).
+      // By its format: a video with its poster, a still as an image, sound alone in a player.
       const kind = outputKindOf(r);
       const shown =
         kind === 'still'

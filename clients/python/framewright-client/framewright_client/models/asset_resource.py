@@ -66,25 +66,25 @@ class AssetResource:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        kind = check_asset_resource_kind(d.pop("kind"))
+        kind = check_asset_resource_kind(_fields.pop("kind"))
 
-        content_type = d.pop("contentType")
+        content_type = _fields.pop("contentType")
 
-        size = d.pop("size")
+        size = _fields.pop("size")
 
         def _parse_name(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        name = _parse_name(d.pop("name"))
+        name = _parse_name(_fields.pop("name"))
 
-        url = d.pop("url")
+        url = _fields.pop("url")
 
-        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+        created_at = datetime.datetime.fromisoformat(_fields.pop("createdAt"))
 
         asset_resource = cls(
             id=id,

@@ -58,10 +58,10 @@ class CheckTemplateBody:
         from ..models.framewright_movie_document_v1 import FramewrightMovieDocumentV1  # noqa: PLC0415
         from ..models.variable_values import VariableValues  # noqa: PLC0415
 
-        d = dict(src_dict)
-        body = FramewrightMovieDocumentV1.from_dict(d.pop("body"))
+        _fields = dict(src_dict)
+        body = FramewrightMovieDocumentV1.from_dict(_fields.pop("body"))
 
-        _variables = d.pop("variables", UNSET)
+        _variables = _fields.pop("variables", UNSET)
         variables: VariableValues | Unset
         if isinstance(_variables, Unset):
             variables = UNSET

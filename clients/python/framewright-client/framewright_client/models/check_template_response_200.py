@@ -63,24 +63,24 @@ class CheckTemplateResponse200:
         from ..models.check_template_response_200_variables import CheckTemplateResponse200Variables  # noqa: PLC0415
         from ..models.check_template_response_200_warnings_item import CheckTemplateResponse200WarningsItem  # noqa: PLC0415
 
-        d = dict(src_dict)
-        valid = d.pop("valid")
+        _fields = dict(src_dict)
+        valid = _fields.pop("valid")
 
         errors = []
-        _errors = d.pop("errors")
+        _errors = _fields.pop("errors")
         for errors_item_data in _errors:
             errors_item = CheckTemplateResponse200ErrorsItem.from_dict(errors_item_data)
 
             errors.append(errors_item)
 
         warnings = []
-        _warnings = d.pop("warnings")
+        _warnings = _fields.pop("warnings")
         for warnings_item_data in _warnings:
             warnings_item = CheckTemplateResponse200WarningsItem.from_dict(warnings_item_data)
 
             warnings.append(warnings_item)
 
-        variables = CheckTemplateResponse200Variables.from_dict(d.pop("variables"))
+        variables = CheckTemplateResponse200Variables.from_dict(_fields.pop("variables"))
 
         check_template_response_200 = cls(
             valid=valid,

@@ -36,8 +36,8 @@ class CreateKeyBody:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        _mode = d.pop("mode", UNSET)
+        _fields = dict(src_dict)
+        _mode = _fields.pop("mode", UNSET)
         mode: CreateKeyBodyMode | Unset
         if isinstance(_mode, Unset):
             mode = UNSET

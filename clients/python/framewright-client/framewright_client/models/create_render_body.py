@@ -63,17 +63,17 @@ class CreateRenderBody:
         from ..models.framewright_movie_document_v1 import FramewrightMovieDocumentV1  # noqa: PLC0415
         from ..models.variable_values import VariableValues  # noqa: PLC0415
 
-        d = dict(src_dict)
-        movie = FramewrightMovieDocumentV1.from_dict(d.pop("movie"))
+        _fields = dict(src_dict)
+        movie = FramewrightMovieDocumentV1.from_dict(_fields.pop("movie"))
 
-        _variables = d.pop("variables", UNSET)
+        _variables = _fields.pop("variables", UNSET)
         variables: VariableValues | Unset
         if isinstance(_variables, Unset):
             variables = UNSET
         else:
             variables = VariableValues.from_dict(_variables)
 
-        webhook_url = d.pop("webhook_url", UNSET)
+        webhook_url = _fields.pop("webhook_url", UNSET)
 
         create_render_body = cls(
             movie=movie,

@@ -114,37 +114,37 @@ class CreateScriptBody:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.create_script_body_words_per_scene import CreateScriptBodyWordsPerScene  # noqa: PLC0415
 
-        d = dict(src_dict)
-        brief = d.pop("brief")
+        _fields = dict(src_dict)
+        brief = _fields.pop("brief")
 
-        source_material = d.pop("sourceMaterial", UNSET)
+        source_material = _fields.pop("sourceMaterial", UNSET)
 
-        scene_count = d.pop("sceneCount", UNSET)
+        scene_count = _fields.pop("sceneCount", UNSET)
 
-        target_duration_sec = d.pop("targetDurationSec", UNSET)
+        target_duration_sec = _fields.pop("targetDurationSec", UNSET)
 
-        language = d.pop("language", UNSET)
+        language = _fields.pop("language", UNSET)
 
-        tone = d.pop("tone", UNSET)
+        tone = _fields.pop("tone", UNSET)
 
-        audience = d.pop("audience", UNSET)
+        audience = _fields.pop("audience", UNSET)
 
-        structure = d.pop("structure", UNSET)
+        structure = _fields.pop("structure", UNSET)
 
-        visual_style = d.pop("visualStyle", UNSET)
+        visual_style = _fields.pop("visualStyle", UNSET)
 
-        _words_per_scene = d.pop("wordsPerScene", UNSET)
+        _words_per_scene = _fields.pop("wordsPerScene", UNSET)
         words_per_scene: CreateScriptBodyWordsPerScene | Unset
         if isinstance(_words_per_scene, Unset):
             words_per_scene = UNSET
         else:
             words_per_scene = CreateScriptBodyWordsPerScene.from_dict(_words_per_scene)
 
-        include_image_prompts = d.pop("includeImagePrompts", UNSET)
+        include_image_prompts = _fields.pop("includeImagePrompts", UNSET)
 
-        include_title = d.pop("includeTitle", UNSET)
+        include_title = _fields.pop("includeTitle", UNSET)
 
-        include_description = d.pop("includeDescription", UNSET)
+        include_description = _fields.pop("includeDescription", UNSET)
 
         create_script_body = cls(
             brief=brief,

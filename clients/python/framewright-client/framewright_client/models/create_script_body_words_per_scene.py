@@ -38,10 +38,10 @@ class CreateScriptBodyWordsPerScene:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        min_ = d.pop("min", UNSET)
+        _fields = dict(src_dict)
+        min_ = _fields.pop("min", UNSET)
 
-        max_ = d.pop("max", UNSET)
+        max_ = _fields.pop("max", UNSET)
 
         create_script_body_words_per_scene = cls(
             min_=min_,

@@ -72,33 +72,33 @@ class CreateScriptResponse200:
         from ..models.create_script_response_200_meta import CreateScriptResponse200Meta  # noqa: PLC0415
         from ..models.create_script_response_200_scenes_item import CreateScriptResponse200ScenesItem  # noqa: PLC0415
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
         def _parse_title(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        title = _parse_title(d.pop("title"))
+        title = _parse_title(_fields.pop("title"))
 
         def _parse_description(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        description = _parse_description(d.pop("description"))
+        description = _parse_description(_fields.pop("description"))
 
         scenes = []
-        _scenes = d.pop("scenes")
+        _scenes = _fields.pop("scenes")
         for scenes_item_data in _scenes:
             scenes_item = CreateScriptResponse200ScenesItem.from_dict(scenes_item_data)
 
             scenes.append(scenes_item)
 
-        meta = CreateScriptResponse200Meta.from_dict(d.pop("meta"))
+        meta = CreateScriptResponse200Meta.from_dict(_fields.pop("meta"))
 
-        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+        created_at = datetime.datetime.fromisoformat(_fields.pop("createdAt"))
 
         create_script_response_200 = cls(
             id=id,

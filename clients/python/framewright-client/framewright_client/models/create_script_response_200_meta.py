@@ -81,24 +81,24 @@ class CreateScriptResponse200Meta:
         from ..models.create_script_response_200_meta_constraints import CreateScriptResponse200MetaConstraints  # noqa: PLC0415
         from ..models.create_script_response_200_meta_usage import CreateScriptResponse200MetaUsage  # noqa: PLC0415
 
-        d = dict(src_dict)
-        model = d.pop("model")
+        _fields = dict(src_dict)
+        model = _fields.pop("model")
 
-        attempts = d.pop("attempts")
+        attempts = _fields.pop("attempts")
 
-        provider_requests = d.pop("providerRequests")
+        provider_requests = _fields.pop("providerRequests")
 
-        usage = CreateScriptResponse200MetaUsage.from_dict(d.pop("usage"))
+        usage = CreateScriptResponse200MetaUsage.from_dict(_fields.pop("usage"))
 
-        generation_ms = d.pop("generationMs")
+        generation_ms = _fields.pop("generationMs")
 
-        language = d.pop("language")
+        language = _fields.pop("language")
 
-        structured_output = d.pop("structuredOutput")
+        structured_output = _fields.pop("structuredOutput")
 
-        credits_charged = d.pop("creditsCharged")
+        credits_charged = _fields.pop("creditsCharged")
 
-        constraints = CreateScriptResponse200MetaConstraints.from_dict(d.pop("constraints"))
+        constraints = CreateScriptResponse200MetaConstraints.from_dict(_fields.pop("constraints"))
 
         create_script_response_200_meta = cls(
             model=model,

@@ -71,33 +71,33 @@ class CreateScriptResponse201:
         from ..models.create_script_response_201_meta import CreateScriptResponse201Meta  # noqa: PLC0415
         from ..models.create_script_response_201_scenes_item import CreateScriptResponse201ScenesItem  # noqa: PLC0415
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
         def _parse_title(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        title = _parse_title(d.pop("title"))
+        title = _parse_title(_fields.pop("title"))
 
         def _parse_description(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        description = _parse_description(d.pop("description"))
+        description = _parse_description(_fields.pop("description"))
 
         scenes = []
-        _scenes = d.pop("scenes")
+        _scenes = _fields.pop("scenes")
         for scenes_item_data in _scenes:
             scenes_item = CreateScriptResponse201ScenesItem.from_dict(scenes_item_data)
 
             scenes.append(scenes_item)
 
-        meta = CreateScriptResponse201Meta.from_dict(d.pop("meta"))
+        meta = CreateScriptResponse201Meta.from_dict(_fields.pop("meta"))
 
-        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+        created_at = datetime.datetime.fromisoformat(_fields.pop("createdAt"))
 
         create_script_response_201 = cls(
             id=id,

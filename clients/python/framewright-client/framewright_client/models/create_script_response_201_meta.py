@@ -81,24 +81,24 @@ class CreateScriptResponse201Meta:
         from ..models.create_script_response_201_meta_constraints import CreateScriptResponse201MetaConstraints  # noqa: PLC0415
         from ..models.create_script_response_201_meta_usage import CreateScriptResponse201MetaUsage  # noqa: PLC0415
 
-        d = dict(src_dict)
-        model = d.pop("model")
+        _fields = dict(src_dict)
+        model = _fields.pop("model")
 
-        attempts = d.pop("attempts")
+        attempts = _fields.pop("attempts")
 
-        provider_requests = d.pop("providerRequests")
+        provider_requests = _fields.pop("providerRequests")
 
-        usage = CreateScriptResponse201MetaUsage.from_dict(d.pop("usage"))
+        usage = CreateScriptResponse201MetaUsage.from_dict(_fields.pop("usage"))
 
-        generation_ms = d.pop("generationMs")
+        generation_ms = _fields.pop("generationMs")
 
-        language = d.pop("language")
+        language = _fields.pop("language")
 
-        structured_output = d.pop("structuredOutput")
+        structured_output = _fields.pop("structuredOutput")
 
-        credits_charged = d.pop("creditsCharged")
+        credits_charged = _fields.pop("creditsCharged")
 
-        constraints = CreateScriptResponse201MetaConstraints.from_dict(d.pop("constraints"))
+        constraints = CreateScriptResponse201MetaConstraints.from_dict(_fields.pop("constraints"))
 
         create_script_response_201_meta = cls(
             model=model,

@@ -41,28 +41,28 @@ class CreateScriptResponse201MetaConstraintsWordsPerSceneType0:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
 
         def _parse_min_(data: object) -> int | None:
             if data is None:
                 return data
             return cast(int | None, data)
 
-        min_ = _parse_min_(d.pop("min"))
+        min_ = _parse_min_(_fields.pop("min"))
 
         def _parse_max_(data: object) -> int | None:
             if data is None:
                 return data
             return cast(int | None, data)
 
-        max_ = _parse_max_(d.pop("max"))
+        max_ = _parse_max_(_fields.pop("max"))
 
         create_script_response_201_meta_constraints_words_per_scene_type_0 = cls(
             min_=min_,
             max_=max_,
         )
 
-        create_script_response_201_meta_constraints_words_per_scene_type_0.additional_properties = d
+        create_script_response_201_meta_constraints_words_per_scene_type_0.additional_properties = _fields
         return create_script_response_201_meta_constraints_words_per_scene_type_0
 
     @property

@@ -43,17 +43,17 @@ class CreateScriptResponse201ScenesItem:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        index = d.pop("index")
+        _fields = dict(src_dict)
+        index = _fields.pop("index")
 
-        voice_text = d.pop("voiceText")
+        voice_text = _fields.pop("voiceText")
 
         def _parse_image_prompt(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        image_prompt = _parse_image_prompt(d.pop("imagePrompt"))
+        image_prompt = _parse_image_prompt(_fields.pop("imagePrompt"))
 
         create_script_response_201_scenes_item = cls(
             index=index,

@@ -47,10 +47,10 @@ class CreateTemplateBody:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.framewright_movie_document_v1 import FramewrightMovieDocumentV1  # noqa: PLC0415
 
-        d = dict(src_dict)
-        name = d.pop("name")
+        _fields = dict(src_dict)
+        name = _fields.pop("name")
 
-        body = FramewrightMovieDocumentV1.from_dict(d.pop("body"))
+        body = FramewrightMovieDocumentV1.from_dict(_fields.pop("body"))
 
         create_template_body = cls(
             name=name,

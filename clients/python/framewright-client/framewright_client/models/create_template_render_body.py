@@ -55,17 +55,17 @@ class CreateTemplateRenderBody:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.variable_values import VariableValues  # noqa: PLC0415
 
-        d = dict(src_dict)
-        _variables = d.pop("variables", UNSET)
+        _fields = dict(src_dict)
+        _variables = _fields.pop("variables", UNSET)
         variables: VariableValues | Unset
         if isinstance(_variables, Unset):
             variables = UNSET
         else:
             variables = VariableValues.from_dict(_variables)
 
-        webhook_url = d.pop("webhook_url", UNSET)
+        webhook_url = _fields.pop("webhook_url", UNSET)
 
-        draft = d.pop("draft", UNSET)
+        draft = _fields.pop("draft", UNSET)
 
         create_template_render_body = cls(
             variables=variables,

@@ -76,21 +76,21 @@ class CreateTemplateResponse201:
         from ..models.create_template_response_201_variables import CreateTemplateResponse201Variables  # noqa: PLC0415
         from ..models.create_template_response_201_warnings_item import CreateTemplateResponse201WarningsItem  # noqa: PLC0415
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        name = d.pop("name")
+        name = _fields.pop("name")
 
-        body = CreateTemplateResponse201Body.from_dict(d.pop("body"))
+        body = CreateTemplateResponse201Body.from_dict(_fields.pop("body"))
 
-        variables = CreateTemplateResponse201Variables.from_dict(d.pop("variables"))
+        variables = CreateTemplateResponse201Variables.from_dict(_fields.pop("variables"))
 
-        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+        created_at = datetime.datetime.fromisoformat(_fields.pop("createdAt"))
 
-        updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
+        updated_at = datetime.datetime.fromisoformat(_fields.pop("updatedAt"))
 
         warnings = []
-        _warnings = d.pop("warnings")
+        _warnings = _fields.pop("warnings")
         for warnings_item_data in _warnings:
             warnings_item = CreateTemplateResponse201WarningsItem.from_dict(warnings_item_data)
 

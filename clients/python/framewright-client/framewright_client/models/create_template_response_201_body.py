@@ -24,10 +24,10 @@ class CreateTemplateResponse201Body:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         create_template_response_201_body = cls()
 
-        create_template_response_201_body.additional_properties = d
+        create_template_response_201_body.additional_properties = _fields
         return create_template_response_201_body
 
     @property

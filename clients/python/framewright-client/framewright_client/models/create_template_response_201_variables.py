@@ -37,11 +37,11 @@ class CreateTemplateResponse201Variables:
             CreateTemplateResponse201VariablesAdditionalProperty,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         create_template_response_201_variables = cls()
 
         additional_properties = {}
-        for prop_name, prop_dict in d.items():
+        for prop_name, prop_dict in _fields.items():
             additional_property = CreateTemplateResponse201VariablesAdditionalProperty.from_dict(prop_dict)
 
             additional_properties[prop_name] = additional_property

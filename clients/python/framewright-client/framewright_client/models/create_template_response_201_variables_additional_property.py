@@ -60,14 +60,14 @@ class CreateTemplateResponse201VariablesAdditionalProperty:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        type_ = check_create_template_response_201_variables_additional_property_type(d.pop("type"))
+        _fields = dict(src_dict)
+        type_ = check_create_template_response_201_variables_additional_property_type(_fields.pop("type"))
 
-        default = d.pop("default", UNSET)
+        default = _fields.pop("default", UNSET)
 
-        description = d.pop("description", UNSET)
+        description = _fields.pop("description", UNSET)
 
-        options = cast(list[str], d.pop("options", UNSET))
+        options = cast(list[str], _fields.pop("options", UNSET))
 
         create_template_response_201_variables_additional_property = cls(
             type_=type_,
@@ -76,7 +76,7 @@ class CreateTemplateResponse201VariablesAdditionalProperty:
             options=options,
         )
 
-        create_template_response_201_variables_additional_property.additional_properties = d
+        create_template_response_201_variables_additional_property.additional_properties = _fields
         return create_template_response_201_variables_additional_property
 
     @property

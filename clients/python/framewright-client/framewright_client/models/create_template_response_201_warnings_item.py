@@ -42,12 +42,12 @@ class CreateTemplateResponse201WarningsItem:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        code = d.pop("code")
+        _fields = dict(src_dict)
+        code = _fields.pop("code")
 
-        message = d.pop("message")
+        message = _fields.pop("message")
 
-        path = d.pop("path")
+        path = _fields.pop("path")
 
         create_template_response_201_warnings_item = cls(
             code=code,

@@ -59,12 +59,12 @@ class ErrorEnvelope:
         from ..models.error_envelope_error import ErrorEnvelopeError  # noqa: PLC0415
         from ..models.error_envelope_errors_item import ErrorEnvelopeErrorsItem  # noqa: PLC0415
 
-        d = dict(src_dict)
-        error = ErrorEnvelopeError.from_dict(d.pop("error"))
+        _fields = dict(src_dict)
+        error = ErrorEnvelopeError.from_dict(_fields.pop("error"))
 
-        request_id = d.pop("requestId")
+        request_id = _fields.pop("requestId")
 
-        _errors = d.pop("errors", UNSET)
+        _errors = _fields.pop("errors", UNSET)
         errors: list[ErrorEnvelopeErrorsItem] | Unset = UNSET
         if _errors is not UNSET:
             errors = []

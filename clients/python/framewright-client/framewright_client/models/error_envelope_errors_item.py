@@ -51,14 +51,14 @@ class ErrorEnvelopeErrorsItem:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        code = check_error_envelope_errors_item_code(d.pop("code"))
+        _fields = dict(src_dict)
+        code = check_error_envelope_errors_item_code(_fields.pop("code"))
 
-        message = d.pop("message")
+        message = _fields.pop("message")
 
-        docs_url = d.pop("docsUrl")
+        docs_url = _fields.pop("docsUrl")
 
-        path = d.pop("path", UNSET)
+        path = _fields.pop("path", UNSET)
 
         error_envelope_errors_item = cls(
             code=code,

@@ -163,13 +163,13 @@ class FramewrightMovieDocumentV1:
         from ..models.framewright_movie_document_v1_soundtrack import FramewrightMovieDocumentV1Soundtrack  # noqa: PLC0415
         from ..models.framewright_movie_document_v1_variables import FramewrightMovieDocumentV1Variables  # noqa: PLC0415
 
-        d = dict(src_dict)
-        schema = cast(Literal["v1"], d.pop("schema"))
+        _fields = dict(src_dict)
+        schema = cast(Literal["v1"], _fields.pop("schema"))
         if schema != "v1":
             raise ValueError(f"schema must match const 'v1', got '{schema}'")
 
         scenes = []
-        _scenes = d.pop("scenes")
+        _scenes = _fields.pop("scenes")
         for scenes_item_data in _scenes:
             scenes_item = FramewrightMovieDocumentV1ScenesItem.from_dict(scenes_item_data)
 
@@ -223,7 +223,7 @@ class FramewrightMovieDocumentV1:
                 raise ValueError(f"preset_type_4 must match const '4:3', got '{preset_type_4}'")
             return preset_type_4
 
-        preset = _parse_preset(d.pop("preset", UNSET))
+        preset = _parse_preset(_fields.pop("preset", UNSET))
 
         def _parse_resolution(
             data: object,
@@ -273,15 +273,15 @@ class FramewrightMovieDocumentV1:
                 raise ValueError(f"resolution_type_4 must match const '2160p', got '{resolution_type_4}'")
             return resolution_type_4
 
-        resolution = _parse_resolution(d.pop("resolution", UNSET))
+        resolution = _parse_resolution(_fields.pop("resolution", UNSET))
 
-        width = d.pop("width", UNSET)
+        width = _fields.pop("width", UNSET)
 
-        height = d.pop("height", UNSET)
+        height = _fields.pop("height", UNSET)
 
-        fps = d.pop("fps", UNSET)
+        fps = _fields.pop("fps", UNSET)
 
-        draft = d.pop("draft", UNSET)
+        draft = _fields.pop("draft", UNSET)
 
         def _parse_quality(data: object) -> Literal["balanced"] | Literal["fast"] | Literal["small"] | Unset:
             if isinstance(data, Unset):
@@ -311,9 +311,9 @@ class FramewrightMovieDocumentV1:
                 raise ValueError(f"quality_type_2 must match const 'small', got '{quality_type_2}'")
             return quality_type_2
 
-        quality = _parse_quality(d.pop("quality", UNSET))
+        quality = _parse_quality(_fields.pop("quality", UNSET))
 
-        _soundtrack = d.pop("soundtrack", UNSET)
+        _soundtrack = _fields.pop("soundtrack", UNSET)
         soundtrack: FramewrightMovieDocumentV1Soundtrack | Unset
         if isinstance(_soundtrack, Unset):
             soundtrack = UNSET
@@ -333,16 +333,16 @@ class FramewrightMovieDocumentV1:
                 pass
             return cast(bool | FramewrightMovieDocumentV1LoudnessType1 | Unset, data)
 
-        loudness = _parse_loudness(d.pop("loudness", UNSET))
+        loudness = _parse_loudness(_fields.pop("loudness", UNSET))
 
-        _output = d.pop("output", UNSET)
+        _output = _fields.pop("output", UNSET)
         output: FramewrightMovieDocumentV1Output | Unset
         if isinstance(_output, Unset):
             output = UNSET
         else:
             output = FramewrightMovieDocumentV1Output.from_dict(_output)
 
-        _variables = d.pop("variables", UNSET)
+        _variables = _fields.pop("variables", UNSET)
         variables: FramewrightMovieDocumentV1Variables | Unset
         if isinstance(_variables, Unset):
             variables = UNSET

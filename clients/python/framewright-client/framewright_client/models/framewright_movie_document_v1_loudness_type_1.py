@@ -42,10 +42,10 @@ class FramewrightMovieDocumentV1LoudnessType1:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        target = d.pop("target", UNSET)
+        _fields = dict(src_dict)
+        target = _fields.pop("target", UNSET)
 
-        true_peak = d.pop("truePeak", UNSET)
+        true_peak = _fields.pop("truePeak", UNSET)
 
         framewright_movie_document_v1_loudness_type_1 = cls(
             target=target,

@@ -77,7 +77,7 @@ class FramewrightMovieDocumentV1Output:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
 
         def _parse_format_(
             data: object,
@@ -174,11 +174,11 @@ class FramewrightMovieDocumentV1Output:
                 raise ValueError(f"format_type_8 must match const 'webp', got '{format_type_8}'")
             return format_type_8
 
-        format_ = _parse_format_(d.pop("format", UNSET))
+        format_ = _parse_format_(_fields.pop("format", UNSET))
 
-        time = d.pop("time", UNSET)
+        time = _fields.pop("time", UNSET)
 
-        poster_time = d.pop("posterTime", UNSET)
+        poster_time = _fields.pop("posterTime", UNSET)
 
         framewright_movie_document_v1_output = cls(
             format_=format_,

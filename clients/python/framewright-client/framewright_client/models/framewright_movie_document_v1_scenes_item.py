@@ -162,8 +162,8 @@ class FramewrightMovieDocumentV1ScenesItem:
             FramewrightMovieDocumentV1ScenesItemTransition,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
         def _parse_duration(data: object) -> float | Literal["video"] | Literal["voice"]:
             try:
@@ -186,10 +186,10 @@ class FramewrightMovieDocumentV1ScenesItem:
                 pass
             return cast(float | Literal["video"] | Literal["voice"], data)
 
-        duration = _parse_duration(d.pop("duration"))
+        duration = _parse_duration(_fields.pop("duration"))
 
         elements = []
-        _elements = d.pop("elements")
+        _elements = _fields.pop("elements")
         for elements_item_data in _elements:
 
             def _parse_elements_item(
@@ -261,9 +261,9 @@ class FramewrightMovieDocumentV1ScenesItem:
 
             elements.append(elements_item)
 
-        background = d.pop("background", UNSET)
+        background = _fields.pop("background", UNSET)
 
-        _transition = d.pop("transition", UNSET)
+        _transition = _fields.pop("transition", UNSET)
         transition: FramewrightMovieDocumentV1ScenesItemTransition | Unset
         if isinstance(_transition, Unset):
             transition = UNSET

@@ -300,14 +300,14 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
             FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        type_ = cast(Literal["text"], d.pop("type"))
+        type_ = cast(Literal["text"], _fields.pop("type"))
         if type_ != "text":
             raise ValueError(f"type must match const 'text', got '{type_}'")
 
-        text = d.pop("text")
+        text = _fields.pop("text")
 
         def _parse_font(
             data: object,
@@ -437,13 +437,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
                 data,
             )
 
-        font = _parse_font(d.pop("font", UNSET))
+        font = _parse_font(_fields.pop("font", UNSET))
 
-        font_size = d.pop("fontSize", UNSET)
+        font_size = _fields.pop("fontSize", UNSET)
 
-        font_weight = d.pop("fontWeight", UNSET)
+        font_weight = _fields.pop("fontWeight", UNSET)
 
-        color = d.pop("color", UNSET)
+        color = _fields.pop("color", UNSET)
 
         def _parse_align(data: object) -> Literal["center"] | Literal["left"] | Literal["right"] | Unset:
             if isinstance(data, Unset):
@@ -473,11 +473,11 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
                 raise ValueError(f"align_type_2 must match const 'right', got '{align_type_2}'")
             return align_type_2
 
-        align = _parse_align(d.pop("align", UNSET))
+        align = _parse_align(_fields.pop("align", UNSET))
 
-        max_width = d.pop("maxWidth", UNSET)
+        max_width = _fields.pop("maxWidth", UNSET)
 
-        line_height = d.pop("lineHeight", UNSET)
+        line_height = _fields.pop("lineHeight", UNSET)
 
         def _parse_position(
             data: object,
@@ -499,27 +499,27 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
 
             return position_type_1
 
-        position = _parse_position(d.pop("position", UNSET))
+        position = _parse_position(_fields.pop("position", UNSET))
 
-        start = d.pop("start", UNSET)
+        start = _fields.pop("start", UNSET)
 
-        duration = d.pop("duration", UNSET)
+        duration = _fields.pop("duration", UNSET)
 
-        _animation = d.pop("animation", UNSET)
+        _animation = _fields.pop("animation", UNSET)
         animation: FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation | Unset
         if isinstance(_animation, Unset):
             animation = UNSET
         else:
             animation = FramewrightMovieDocumentV1ScenesItemElementsItemType0Animation.from_dict(_animation)
 
-        _animate = d.pop("animate", UNSET)
+        _animate = _fields.pop("animate", UNSET)
         animate: FramewrightMovieDocumentV1ScenesItemElementsItemType0Animate | Unset
         if isinstance(_animate, Unset):
             animate = UNSET
         else:
             animate = FramewrightMovieDocumentV1ScenesItemElementsItemType0Animate.from_dict(_animate)
 
-        _text_animation = d.pop("textAnimation", UNSET)
+        _text_animation = _fields.pop("textAnimation", UNSET)
         text_animation: FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation | Unset
         if isinstance(_text_animation, Unset):
             text_animation = UNSET
@@ -528,41 +528,41 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0:
                 _text_animation
             )
 
-        _stroke = d.pop("stroke", UNSET)
+        _stroke = _fields.pop("stroke", UNSET)
         stroke: FramewrightMovieDocumentV1ScenesItemElementsItemType0Stroke | Unset
         if isinstance(_stroke, Unset):
             stroke = UNSET
         else:
             stroke = FramewrightMovieDocumentV1ScenesItemElementsItemType0Stroke.from_dict(_stroke)
 
-        _shadow = d.pop("shadow", UNSET)
+        _shadow = _fields.pop("shadow", UNSET)
         shadow: FramewrightMovieDocumentV1ScenesItemElementsItemType0Shadow | Unset
         if isinstance(_shadow, Unset):
             shadow = UNSET
         else:
             shadow = FramewrightMovieDocumentV1ScenesItemElementsItemType0Shadow.from_dict(_shadow)
 
-        _background = d.pop("background", UNSET)
+        _background = _fields.pop("background", UNSET)
         background: FramewrightMovieDocumentV1ScenesItemElementsItemType0Background | Unset
         if isinstance(_background, Unset):
             background = UNSET
         else:
             background = FramewrightMovieDocumentV1ScenesItemElementsItemType0Background.from_dict(_background)
 
-        letter_spacing = d.pop("letterSpacing", UNSET)
+        letter_spacing = _fields.pop("letterSpacing", UNSET)
 
-        max_height = d.pop("maxHeight", UNSET)
+        max_height = _fields.pop("maxHeight", UNSET)
 
-        max_lines = d.pop("maxLines", UNSET)
+        max_lines = _fields.pop("maxLines", UNSET)
 
-        _auto_fit = d.pop("autoFit", UNSET)
+        _auto_fit = _fields.pop("autoFit", UNSET)
         auto_fit: FramewrightMovieDocumentV1ScenesItemElementsItemType0AutoFit | Unset
         if isinstance(_auto_fit, Unset):
             auto_fit = UNSET
         else:
             auto_fit = FramewrightMovieDocumentV1ScenesItemElementsItemType0AutoFit.from_dict(_auto_fit)
 
-        lang = d.pop("lang", UNSET)
+        lang = _fields.pop("lang", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_0 = cls(
             id=id,

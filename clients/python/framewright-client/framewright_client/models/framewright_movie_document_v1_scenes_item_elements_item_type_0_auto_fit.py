@@ -35,8 +35,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0AutoFit:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        min_font_size = d.pop("minFontSize")
+        _fields = dict(src_dict)
+        min_font_size = _fields.pop("minFontSize")
 
         framewright_movie_document_v1_scenes_item_elements_item_type_0_auto_fit = cls(
             min_font_size=min_font_size,

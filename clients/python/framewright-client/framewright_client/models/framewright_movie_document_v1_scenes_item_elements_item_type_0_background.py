@@ -49,12 +49,12 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0Background:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        color = d.pop("color")
+        _fields = dict(src_dict)
+        color = _fields.pop("color")
 
-        padding = d.pop("padding", UNSET)
+        padding = _fields.pop("padding", UNSET)
 
-        radius = d.pop("radius", UNSET)
+        radius = _fields.pop("radius", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_0_background = cls(
             color=color,

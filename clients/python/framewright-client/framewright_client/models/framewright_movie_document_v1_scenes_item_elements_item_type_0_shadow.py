@@ -51,14 +51,14 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0Shadow:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        color = d.pop("color", UNSET)
+        _fields = dict(src_dict)
+        color = _fields.pop("color", UNSET)
 
-        offset_x = d.pop("offsetX", UNSET)
+        offset_x = _fields.pop("offsetX", UNSET)
 
-        offset_y = d.pop("offsetY", UNSET)
+        offset_y = _fields.pop("offsetY", UNSET)
 
-        blur = d.pop("blur", UNSET)
+        blur = _fields.pop("blur", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_0_shadow = cls(
             color=color,

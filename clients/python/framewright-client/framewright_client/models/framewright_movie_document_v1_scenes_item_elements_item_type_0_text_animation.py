@@ -69,7 +69,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
 
         def _parse_unit(data: object) -> Literal["letter"] | Literal["word"]:
             try:
@@ -88,7 +88,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation:
                 raise ValueError(f"unit_type_1 must match const 'letter', got '{unit_type_1}'")
             return unit_type_1
 
-        unit = _parse_unit(d.pop("unit"))
+        unit = _parse_unit(_fields.pop("unit"))
 
         def _parse_style(data: object) -> Literal["fade"] | Literal["rise"] | Literal["typewriter"]:
             try:
@@ -116,15 +116,15 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType0TextAnimation:
                 raise ValueError(f"style_type_2 must match const 'typewriter', got '{style_type_2}'")
             return style_type_2
 
-        style = _parse_style(d.pop("style"))
+        style = _parse_style(_fields.pop("style"))
 
-        stagger = d.pop("stagger")
+        stagger = _fields.pop("stagger")
 
-        duration = d.pop("duration", UNSET)
+        duration = _fields.pop("duration", UNSET)
 
-        start = d.pop("start", UNSET)
+        start = _fields.pop("start", UNSET)
 
-        easing = d.pop("easing", UNSET)
+        easing = _fields.pop("easing", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_0_text_animation = cls(
             unit=unit,

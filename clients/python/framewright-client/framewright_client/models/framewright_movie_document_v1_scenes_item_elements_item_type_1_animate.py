@@ -175,8 +175,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate:
             FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateYItem,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
-        _x = d.pop("x", UNSET)
+        _fields = dict(src_dict)
+        _x = _fields.pop("x", UNSET)
         x: list[FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateXItem] | Unset = UNSET
         if _x is not UNSET:
             x = []
@@ -185,7 +185,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate:
 
                 x.append(x_item)
 
-        _y = d.pop("y", UNSET)
+        _y = _fields.pop("y", UNSET)
         y: list[FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateYItem] | Unset = UNSET
         if _y is not UNSET:
             y = []
@@ -194,7 +194,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate:
 
                 y.append(y_item)
 
-        _scale = d.pop("scale", UNSET)
+        _scale = _fields.pop("scale", UNSET)
         scale: list[FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateScaleItem] | Unset = UNSET
         if _scale is not UNSET:
             scale = []
@@ -205,7 +205,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate:
 
                 scale.append(scale_item)
 
-        _scale_x = d.pop("scaleX", UNSET)
+        _scale_x = _fields.pop("scaleX", UNSET)
         scale_x: list[FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateScaleXItem] | Unset = UNSET
         if _scale_x is not UNSET:
             scale_x = []
@@ -216,7 +216,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate:
 
                 scale_x.append(scale_x_item)
 
-        _scale_y = d.pop("scaleY", UNSET)
+        _scale_y = _fields.pop("scaleY", UNSET)
         scale_y: list[FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateScaleYItem] | Unset = UNSET
         if _scale_y is not UNSET:
             scale_y = []
@@ -227,7 +227,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate:
 
                 scale_y.append(scale_y_item)
 
-        _rotation = d.pop("rotation", UNSET)
+        _rotation = _fields.pop("rotation", UNSET)
         rotation: list[FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateRotationItem] | Unset = UNSET
         if _rotation is not UNSET:
             rotation = []
@@ -238,7 +238,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate:
 
                 rotation.append(rotation_item)
 
-        _opacity = d.pop("opacity", UNSET)
+        _opacity = _fields.pop("opacity", UNSET)
         opacity: list[FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateOpacityItem] | Unset = UNSET
         if _opacity is not UNSET:
             opacity = []
@@ -249,7 +249,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animate:
 
                 opacity.append(opacity_item)
 
-        _crop = d.pop("crop", UNSET)
+        _crop = _fields.pop("crop", UNSET)
         crop: list[FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateCropItem] | Unset = UNSET
         if _crop is not UNSET:
             crop = []

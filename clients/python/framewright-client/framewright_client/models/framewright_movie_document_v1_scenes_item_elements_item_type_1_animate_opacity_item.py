@@ -49,16 +49,16 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimateOpacityItem:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
 
         def _parse_time(data: object) -> float | str:
             return cast(float | str, data)
 
-        time = _parse_time(d.pop("time"))
+        time = _parse_time(_fields.pop("time"))
 
-        value = d.pop("value")
+        value = _fields.pop("value")
 
-        easing = d.pop("easing", UNSET)
+        easing = _fields.pop("easing", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_1_animate_opacity_item = cls(
             time=time,

@@ -99,7 +99,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation:
             FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationOut,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
+        _fields = dict(src_dict)
 
         def _parse_preset(
             data: object,
@@ -186,18 +186,18 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Animation:
                 raise ValueError(f"preset_type_7 must match const 'slide-in-right', got '{preset_type_7}'")
             return preset_type_7
 
-        preset = _parse_preset(d.pop("preset", UNSET))
+        preset = _parse_preset(_fields.pop("preset", UNSET))
 
-        duration = d.pop("duration", UNSET)
+        duration = _fields.pop("duration", UNSET)
 
-        _in_ = d.pop("in", UNSET)
+        _in_ = _fields.pop("in", UNSET)
         in_: FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationIn | Unset
         if isinstance(_in_, Unset):
             in_ = UNSET
         else:
             in_ = FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationIn.from_dict(_in_)
 
-        _out = d.pop("out", UNSET)
+        _out = _fields.pop("out", UNSET)
         out: FramewrightMovieDocumentV1ScenesItemElementsItemType1AnimationOut | Unset
         if isinstance(_out, Unset):
             out = UNSET

@@ -56,14 +56,14 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType1Filters:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        brightness = d.pop("brightness", UNSET)
+        _fields = dict(src_dict)
+        brightness = _fields.pop("brightness", UNSET)
 
-        contrast = d.pop("contrast", UNSET)
+        contrast = _fields.pop("contrast", UNSET)
 
-        saturation = d.pop("saturation", UNSET)
+        saturation = _fields.pop("saturation", UNSET)
 
-        grayscale = d.pop("grayscale", UNSET)
+        grayscale = _fields.pop("grayscale", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_1_filters = cls(
             brightness=brightness,

@@ -254,18 +254,18 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
             FramewrightMovieDocumentV1ScenesItemElementsItemType2PositionType1,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        type_ = cast(Literal["video"], d.pop("type"))
+        type_ = cast(Literal["video"], _fields.pop("type"))
         if type_ != "video":
             raise ValueError(f"type must match const 'video', got '{type_}'")
 
-        src = d.pop("src")
+        src = _fields.pop("src")
 
-        width = d.pop("width", UNSET)
+        width = _fields.pop("width", UNSET)
 
-        height = d.pop("height", UNSET)
+        height = _fields.pop("height", UNSET)
 
         def _parse_fit(data: object) -> Literal["contain"] | Literal["cover"] | Literal["fill"] | Unset:
             if isinstance(data, Unset):
@@ -295,7 +295,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
                 raise ValueError(f"fit_type_2 must match const 'fill', got '{fit_type_2}'")
             return fit_type_2
 
-        fit = _parse_fit(d.pop("fit", UNSET))
+        fit = _parse_fit(_fields.pop("fit", UNSET))
 
         def _parse_position(
             data: object,
@@ -317,64 +317,64 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2:
 
             return position_type_1
 
-        position = _parse_position(d.pop("position", UNSET))
+        position = _parse_position(_fields.pop("position", UNSET))
 
-        start = d.pop("start", UNSET)
+        start = _fields.pop("start", UNSET)
 
-        duration = d.pop("duration", UNSET)
+        duration = _fields.pop("duration", UNSET)
 
-        _animation = d.pop("animation", UNSET)
+        _animation = _fields.pop("animation", UNSET)
         animation: FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation | Unset
         if isinstance(_animation, Unset):
             animation = UNSET
         else:
             animation = FramewrightMovieDocumentV1ScenesItemElementsItemType2Animation.from_dict(_animation)
 
-        _animate = d.pop("animate", UNSET)
+        _animate = _fields.pop("animate", UNSET)
         animate: FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate | Unset
         if isinstance(_animate, Unset):
             animate = UNSET
         else:
             animate = FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate.from_dict(_animate)
 
-        trim_start = d.pop("trimStart", UNSET)
+        trim_start = _fields.pop("trimStart", UNSET)
 
-        trim_duration = d.pop("trimDuration", UNSET)
+        trim_duration = _fields.pop("trimDuration", UNSET)
 
-        loop = d.pop("loop", UNSET)
+        loop = _fields.pop("loop", UNSET)
 
-        volume = d.pop("volume", UNSET)
+        volume = _fields.pop("volume", UNSET)
 
-        muted = d.pop("muted", UNSET)
+        muted = _fields.pop("muted", UNSET)
 
-        opacity = d.pop("opacity", UNSET)
+        opacity = _fields.pop("opacity", UNSET)
 
-        blur = d.pop("blur", UNSET)
+        blur = _fields.pop("blur", UNSET)
 
-        _background = d.pop("background", UNSET)
+        _background = _fields.pop("background", UNSET)
         background: FramewrightMovieDocumentV1ScenesItemElementsItemType2Background | Unset
         if isinstance(_background, Unset):
             background = UNSET
         else:
             background = FramewrightMovieDocumentV1ScenesItemElementsItemType2Background.from_dict(_background)
 
-        corner_radius = d.pop("cornerRadius", UNSET)
+        corner_radius = _fields.pop("cornerRadius", UNSET)
 
-        _border = d.pop("border", UNSET)
+        _border = _fields.pop("border", UNSET)
         border: FramewrightMovieDocumentV1ScenesItemElementsItemType2Border | Unset
         if isinstance(_border, Unset):
             border = UNSET
         else:
             border = FramewrightMovieDocumentV1ScenesItemElementsItemType2Border.from_dict(_border)
 
-        _filters = d.pop("filters", UNSET)
+        _filters = _fields.pop("filters", UNSET)
         filters: FramewrightMovieDocumentV1ScenesItemElementsItemType2Filters | Unset
         if isinstance(_filters, Unset):
             filters = UNSET
         else:
             filters = FramewrightMovieDocumentV1ScenesItemElementsItemType2Filters.from_dict(_filters)
 
-        _chroma_key = d.pop("chromaKey", UNSET)
+        _chroma_key = _fields.pop("chromaKey", UNSET)
         chroma_key: FramewrightMovieDocumentV1ScenesItemElementsItemType2ChromaKey | Unset
         if isinstance(_chroma_key, Unset):
             chroma_key = UNSET

@@ -193,8 +193,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate:
             FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateYItem,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
-        _x = d.pop("x", UNSET)
+        _fields = dict(src_dict)
+        _x = _fields.pop("x", UNSET)
         x: list[FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateXItem] | Unset = UNSET
         if _x is not UNSET:
             x = []
@@ -203,7 +203,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate:
 
                 x.append(x_item)
 
-        _y = d.pop("y", UNSET)
+        _y = _fields.pop("y", UNSET)
         y: list[FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateYItem] | Unset = UNSET
         if _y is not UNSET:
             y = []
@@ -212,7 +212,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate:
 
                 y.append(y_item)
 
-        _scale = d.pop("scale", UNSET)
+        _scale = _fields.pop("scale", UNSET)
         scale: list[FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateScaleItem] | Unset = UNSET
         if _scale is not UNSET:
             scale = []
@@ -223,7 +223,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate:
 
                 scale.append(scale_item)
 
-        _scale_x = d.pop("scaleX", UNSET)
+        _scale_x = _fields.pop("scaleX", UNSET)
         scale_x: list[FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateScaleXItem] | Unset = UNSET
         if _scale_x is not UNSET:
             scale_x = []
@@ -234,7 +234,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate:
 
                 scale_x.append(scale_x_item)
 
-        _scale_y = d.pop("scaleY", UNSET)
+        _scale_y = _fields.pop("scaleY", UNSET)
         scale_y: list[FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateScaleYItem] | Unset = UNSET
         if _scale_y is not UNSET:
             scale_y = []
@@ -245,7 +245,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate:
 
                 scale_y.append(scale_y_item)
 
-        _rotation = d.pop("rotation", UNSET)
+        _rotation = _fields.pop("rotation", UNSET)
         rotation: list[FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateRotationItem] | Unset = UNSET
         if _rotation is not UNSET:
             rotation = []
@@ -256,7 +256,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate:
 
                 rotation.append(rotation_item)
 
-        _opacity = d.pop("opacity", UNSET)
+        _opacity = _fields.pop("opacity", UNSET)
         opacity: list[FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateOpacityItem] | Unset = UNSET
         if _opacity is not UNSET:
             opacity = []
@@ -267,7 +267,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate:
 
                 opacity.append(opacity_item)
 
-        _crop = d.pop("crop", UNSET)
+        _crop = _fields.pop("crop", UNSET)
         crop: list[FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateCropItem] | Unset = UNSET
         if _crop is not UNSET:
             crop = []
@@ -278,7 +278,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2Animate:
 
                 crop.append(crop_item)
 
-        _volume = d.pop("volume", UNSET)
+        _volume = _fields.pop("volume", UNSET)
         volume: list[FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateVolumeItem] | Unset = UNSET
         if _volume is not UNSET:
             volume = []

@@ -48,14 +48,14 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2AnimateCropItemValue:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        x = d.pop("x")
+        _fields = dict(src_dict)
+        x = _fields.pop("x")
 
-        y = d.pop("y")
+        y = _fields.pop("y")
 
-        width = d.pop("width")
+        width = _fields.pop("width")
 
-        height = d.pop("height")
+        height = _fields.pop("height")
 
         framewright_movie_document_v1_scenes_item_elements_item_type_2_animate_crop_item_value = cls(
             x=x,

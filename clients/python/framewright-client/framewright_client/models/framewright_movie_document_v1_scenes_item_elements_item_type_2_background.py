@@ -40,10 +40,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2Background:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        blur = d.pop("blur", UNSET)
+        _fields = dict(src_dict)
+        blur = _fields.pop("blur", UNSET)
 
-        brightness = d.pop("brightness", UNSET)
+        brightness = _fields.pop("brightness", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_2_background = cls(
             blur=blur,

@@ -38,10 +38,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2Border:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        width = d.pop("width")
+        _fields = dict(src_dict)
+        width = _fields.pop("width")
 
-        color = d.pop("color")
+        color = _fields.pop("color")
 
         framewright_movie_document_v1_scenes_item_elements_item_type_2_border = cls(
             width=width,

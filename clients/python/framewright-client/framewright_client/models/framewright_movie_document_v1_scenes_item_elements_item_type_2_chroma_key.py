@@ -48,12 +48,12 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType2ChromaKey:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        color = d.pop("color", UNSET)
+        _fields = dict(src_dict)
+        color = _fields.pop("color", UNSET)
 
-        similarity = d.pop("similarity", UNSET)
+        similarity = _fields.pop("similarity", UNSET)
 
-        smoothness = d.pop("smoothness", UNSET)
+        smoothness = _fields.pop("smoothness", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_2_chroma_key = cls(
             color=color,

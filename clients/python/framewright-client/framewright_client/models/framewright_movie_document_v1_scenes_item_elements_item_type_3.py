@@ -147,14 +147,14 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType3:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        type_ = cast(Literal["voice"], d.pop("type"))
+        type_ = cast(Literal["voice"], _fields.pop("type"))
         if type_ != "voice":
             raise ValueError(f"type must match const 'voice', got '{type_}'")
 
-        text = d.pop("text")
+        text = _fields.pop("text")
 
         def _parse_voice_id(
             data: object,
@@ -491,11 +491,11 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType3:
                 raise ValueError(f"voiceId_type_32 must match const 'openai-shimmer', got '{voice_id_type_32}'")
             return voice_id_type_32
 
-        voice_id = _parse_voice_id(d.pop("voiceId", UNSET))
+        voice_id = _parse_voice_id(_fields.pop("voiceId", UNSET))
 
-        language = d.pop("language", UNSET)
+        language = _fields.pop("language", UNSET)
 
-        start = d.pop("start", UNSET)
+        start = _fields.pop("start", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_3 = cls(
             id=id,

@@ -291,10 +291,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
             FramewrightMovieDocumentV1ScenesItemElementsItemType4Stroke,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        type_ = cast(Literal["subtitles"], d.pop("type"))
+        type_ = cast(Literal["subtitles"], _fields.pop("type"))
         if type_ != "subtitles":
             raise ValueError(f"type must match const 'subtitles', got '{type_}'")
 
@@ -426,19 +426,19 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
                 data,
             )
 
-        font = _parse_font(d.pop("font", UNSET))
+        font = _parse_font(_fields.pop("font", UNSET))
 
-        font_size = d.pop("fontSize", UNSET)
+        font_size = _fields.pop("fontSize", UNSET)
 
-        font_weight = d.pop("fontWeight", UNSET)
+        font_weight = _fields.pop("fontWeight", UNSET)
 
-        color = d.pop("color", UNSET)
+        color = _fields.pop("color", UNSET)
 
-        highlight_color = d.pop("highlightColor", UNSET)
+        highlight_color = _fields.pop("highlightColor", UNSET)
 
-        background_color = d.pop("backgroundColor", UNSET)
+        background_color = _fields.pop("backgroundColor", UNSET)
 
-        words_per_line = d.pop("wordsPerLine", UNSET)
+        words_per_line = _fields.pop("wordsPerLine", UNSET)
 
         def _parse_position(
             data: object,
@@ -460,36 +460,36 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
 
             return position_type_1
 
-        position = _parse_position(d.pop("position", UNSET))
+        position = _parse_position(_fields.pop("position", UNSET))
 
-        start = d.pop("start", UNSET)
+        start = _fields.pop("start", UNSET)
 
-        duration = d.pop("duration", UNSET)
+        duration = _fields.pop("duration", UNSET)
 
-        _stroke = d.pop("stroke", UNSET)
+        _stroke = _fields.pop("stroke", UNSET)
         stroke: FramewrightMovieDocumentV1ScenesItemElementsItemType4Stroke | Unset
         if isinstance(_stroke, Unset):
             stroke = UNSET
         else:
             stroke = FramewrightMovieDocumentV1ScenesItemElementsItemType4Stroke.from_dict(_stroke)
 
-        _shadow = d.pop("shadow", UNSET)
+        _shadow = _fields.pop("shadow", UNSET)
         shadow: FramewrightMovieDocumentV1ScenesItemElementsItemType4Shadow | Unset
         if isinstance(_shadow, Unset):
             shadow = UNSET
         else:
             shadow = FramewrightMovieDocumentV1ScenesItemElementsItemType4Shadow.from_dict(_shadow)
 
-        _background = d.pop("background", UNSET)
+        _background = _fields.pop("background", UNSET)
         background: FramewrightMovieDocumentV1ScenesItemElementsItemType4Background | Unset
         if isinstance(_background, Unset):
             background = UNSET
         else:
             background = FramewrightMovieDocumentV1ScenesItemElementsItemType4Background.from_dict(_background)
 
-        letter_spacing = d.pop("letterSpacing", UNSET)
+        letter_spacing = _fields.pop("letterSpacing", UNSET)
 
-        line_height = d.pop("lineHeight", UNSET)
+        line_height = _fields.pop("lineHeight", UNSET)
 
         def _parse_align(data: object) -> Literal["center"] | Literal["left"] | Literal["right"] | Unset:
             if isinstance(data, Unset):
@@ -519,13 +519,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
                 raise ValueError(f"align_type_2 must match const 'right', got '{align_type_2}'")
             return align_type_2
 
-        align = _parse_align(d.pop("align", UNSET))
+        align = _parse_align(_fields.pop("align", UNSET))
 
-        max_width = d.pop("maxWidth", UNSET)
+        max_width = _fields.pop("maxWidth", UNSET)
 
-        max_lines = d.pop("maxLines", UNSET)
+        max_lines = _fields.pop("maxLines", UNSET)
 
-        lang = d.pop("lang", UNSET)
+        lang = _fields.pop("lang", UNSET)
 
         def _parse_style(
             data: object,
@@ -566,13 +566,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType4:
                 raise ValueError(f"style_type_3 must match const 'lines', got '{style_type_3}'")
             return style_type_3
 
-        style = _parse_style(d.pop("style", UNSET))
+        style = _parse_style(_fields.pop("style", UNSET))
 
-        from_ = d.pop("from", UNSET)
+        from_ = _fields.pop("from", UNSET)
 
-        language = d.pop("language", UNSET)
+        language = _fields.pop("language", UNSET)
 
-        src = d.pop("src", UNSET)
+        src = _fields.pop("src", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_4 = cls(
             id=id,

@@ -117,32 +117,32 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType5:
             FramewrightMovieDocumentV1ScenesItemElementsItemType5Animate,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        type_ = cast(Literal["audio"], d.pop("type"))
+        type_ = cast(Literal["audio"], _fields.pop("type"))
         if type_ != "audio":
             raise ValueError(f"type must match const 'audio', got '{type_}'")
 
-        src = d.pop("src")
+        src = _fields.pop("src")
 
-        start = d.pop("start", UNSET)
+        start = _fields.pop("start", UNSET)
 
-        duration = d.pop("duration", UNSET)
+        duration = _fields.pop("duration", UNSET)
 
-        trim_start = d.pop("trimStart", UNSET)
+        trim_start = _fields.pop("trimStart", UNSET)
 
-        trim_duration = d.pop("trimDuration", UNSET)
+        trim_duration = _fields.pop("trimDuration", UNSET)
 
-        loop = d.pop("loop", UNSET)
+        loop = _fields.pop("loop", UNSET)
 
-        volume = d.pop("volume", UNSET)
+        volume = _fields.pop("volume", UNSET)
 
-        fade_in = d.pop("fadeIn", UNSET)
+        fade_in = _fields.pop("fadeIn", UNSET)
 
-        fade_out = d.pop("fadeOut", UNSET)
+        fade_out = _fields.pop("fadeOut", UNSET)
 
-        _animate = d.pop("animate", UNSET)
+        _animate = _fields.pop("animate", UNSET)
         animate: FramewrightMovieDocumentV1ScenesItemElementsItemType5Animate | Unset
         if isinstance(_animate, Unset):
             animate = UNSET

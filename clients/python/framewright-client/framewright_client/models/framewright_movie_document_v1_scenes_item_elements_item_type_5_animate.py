@@ -49,8 +49,8 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType5Animate:
             FramewrightMovieDocumentV1ScenesItemElementsItemType5AnimateVolumeItem,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
-        _volume = d.pop("volume", UNSET)
+        _fields = dict(src_dict)
+        _volume = _fields.pop("volume", UNSET)
         volume: list[FramewrightMovieDocumentV1ScenesItemElementsItemType5AnimateVolumeItem] | Unset = UNSET
         if _volume is not UNSET:
             volume = []

@@ -246,10 +246,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6:
             FramewrightMovieDocumentV1ScenesItemElementsItemType6To,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        type_ = cast(Literal["shape"], d.pop("type"))
+        type_ = cast(Literal["shape"], _fields.pop("type"))
         if type_ != "shape":
             raise ValueError(f"type must match const 'shape', got '{type_}'")
 
@@ -299,11 +299,11 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6:
                 raise ValueError(f"shape_type_4 must match const 'path', got '{shape_type_4}'")
             return shape_type_4
 
-        shape = _parse_shape(d.pop("shape"))
+        shape = _parse_shape(_fields.pop("shape"))
 
-        width = d.pop("width", UNSET)
+        width = _fields.pop("width", UNSET)
 
-        height = d.pop("height", UNSET)
+        height = _fields.pop("height", UNSET)
 
         def _parse_position(
             data: object,
@@ -325,43 +325,43 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6:
 
             return position_type_1
 
-        position = _parse_position(d.pop("position", UNSET))
+        position = _parse_position(_fields.pop("position", UNSET))
 
-        start = d.pop("start", UNSET)
+        start = _fields.pop("start", UNSET)
 
-        duration = d.pop("duration", UNSET)
+        duration = _fields.pop("duration", UNSET)
 
-        _animation = d.pop("animation", UNSET)
+        _animation = _fields.pop("animation", UNSET)
         animation: FramewrightMovieDocumentV1ScenesItemElementsItemType6Animation | Unset
         if isinstance(_animation, Unset):
             animation = UNSET
         else:
             animation = FramewrightMovieDocumentV1ScenesItemElementsItemType6Animation.from_dict(_animation)
 
-        _animate = d.pop("animate", UNSET)
+        _animate = _fields.pop("animate", UNSET)
         animate: FramewrightMovieDocumentV1ScenesItemElementsItemType6Animate | Unset
         if isinstance(_animate, Unset):
             animate = UNSET
         else:
             animate = FramewrightMovieDocumentV1ScenesItemElementsItemType6Animate.from_dict(_animate)
 
-        corner_radius = d.pop("cornerRadius", UNSET)
+        corner_radius = _fields.pop("cornerRadius", UNSET)
 
-        _from_ = d.pop("from", UNSET)
+        _from_ = _fields.pop("from", UNSET)
         from_: FramewrightMovieDocumentV1ScenesItemElementsItemType6From | Unset
         if isinstance(_from_, Unset):
             from_ = UNSET
         else:
             from_ = FramewrightMovieDocumentV1ScenesItemElementsItemType6From.from_dict(_from_)
 
-        _to = d.pop("to", UNSET)
+        _to = _fields.pop("to", UNSET)
         to: FramewrightMovieDocumentV1ScenesItemElementsItemType6To | Unset
         if isinstance(_to, Unset):
             to = UNSET
         else:
             to = FramewrightMovieDocumentV1ScenesItemElementsItemType6To.from_dict(_to)
 
-        _points = d.pop("points", UNSET)
+        _points = _fields.pop("points", UNSET)
         points: list[FramewrightMovieDocumentV1ScenesItemElementsItemType6PointsItem] | Unset = UNSET
         if _points is not UNSET:
             points = []
@@ -372,7 +372,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6:
 
                 points.append(points_item)
 
-        d = d.pop("d", UNSET)
+        d = _fields.pop("d", UNSET)
 
         def _parse_fill(
             data: object,
@@ -408,9 +408,9 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6:
                 data,
             )
 
-        fill = _parse_fill(d.pop("fill", UNSET))
+        fill = _parse_fill(_fields.pop("fill", UNSET))
 
-        _stroke = d.pop("stroke", UNSET)
+        _stroke = _fields.pop("stroke", UNSET)
         stroke: FramewrightMovieDocumentV1ScenesItemElementsItemType6Stroke | Unset
         if isinstance(_stroke, Unset):
             stroke = UNSET

@@ -60,16 +60,18 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateCropItem:
             FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateCropItemValue,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
+        _fields = dict(src_dict)
 
         def _parse_time(data: object) -> float | str:
             return cast(float | str, data)
 
-        time = _parse_time(d.pop("time"))
+        time = _parse_time(_fields.pop("time"))
 
-        value = FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateCropItemValue.from_dict(d.pop("value"))
+        value = FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimateCropItemValue.from_dict(
+            _fields.pop("value")
+        )
 
-        easing = d.pop("easing", UNSET)
+        easing = _fields.pop("easing", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_6_animate_crop_item = cls(
             time=time,

@@ -65,7 +65,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimationIn:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
 
         def _parse_preset(
             data: object,
@@ -129,11 +129,11 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6AnimationIn:
                 raise ValueError(f"preset_type_5 must match const 'slide-right', got '{preset_type_5}'")
             return preset_type_5
 
-        preset = _parse_preset(d.pop("preset"))
+        preset = _parse_preset(_fields.pop("preset"))
 
-        duration = d.pop("duration", UNSET)
+        duration = _fields.pop("duration", UNSET)
 
-        easing = d.pop("easing", UNSET)
+        easing = _fields.pop("easing", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_6_animation_in = cls(
             preset=preset,

@@ -61,13 +61,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type0:
             FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type0StopsItem,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
-        type_ = cast(Literal["linear"], d.pop("type"))
+        _fields = dict(src_dict)
+        type_ = cast(Literal["linear"], _fields.pop("type"))
         if type_ != "linear":
             raise ValueError(f"type must match const 'linear', got '{type_}'")
 
         stops = []
-        _stops = d.pop("stops")
+        _stops = _fields.pop("stops")
         for stops_item_data in _stops:
             stops_item = FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type0StopsItem.from_dict(
                 stops_item_data
@@ -75,7 +75,7 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type0:
 
             stops.append(stops_item)
 
-        angle = d.pop("angle", UNSET)
+        angle = _fields.pop("angle", UNSET)
 
         framewright_movie_document_v1_scenes_item_elements_item_type_6_fill_type_1_type_0 = cls(
             type_=type_,

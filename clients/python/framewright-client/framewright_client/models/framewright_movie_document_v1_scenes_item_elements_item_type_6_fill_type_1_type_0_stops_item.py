@@ -37,10 +37,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type0StopsIt
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        offset = d.pop("offset")
+        _fields = dict(src_dict)
+        offset = _fields.pop("offset")
 
-        color = d.pop("color")
+        color = _fields.pop("color")
 
         framewright_movie_document_v1_scenes_item_elements_item_type_6_fill_type_1_type_0_stops_item = cls(
             offset=offset,

@@ -52,13 +52,13 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type1:
             FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type1StopsItem,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
-        type_ = cast(Literal["radial"], d.pop("type"))
+        _fields = dict(src_dict)
+        type_ = cast(Literal["radial"], _fields.pop("type"))
         if type_ != "radial":
             raise ValueError(f"type must match const 'radial', got '{type_}'")
 
         stops = []
-        _stops = d.pop("stops")
+        _stops = _fields.pop("stops")
         for stops_item_data in _stops:
             stops_item = FramewrightMovieDocumentV1ScenesItemElementsItemType6FillType1Type1StopsItem.from_dict(
                 stops_item_data

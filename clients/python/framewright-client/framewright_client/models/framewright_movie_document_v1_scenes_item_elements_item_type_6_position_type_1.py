@@ -37,10 +37,10 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6PositionType1:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        x = d.pop("x")
+        _fields = dict(src_dict)
+        x = _fields.pop("x")
 
-        y = d.pop("y")
+        y = _fields.pop("y")
 
         framewright_movie_document_v1_scenes_item_elements_item_type_6_position_type_1 = cls(
             x=x,

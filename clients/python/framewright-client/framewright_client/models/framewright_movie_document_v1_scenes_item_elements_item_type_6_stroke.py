@@ -49,12 +49,12 @@ class FramewrightMovieDocumentV1ScenesItemElementsItemType6Stroke:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        width = d.pop("width")
+        _fields = dict(src_dict)
+        width = _fields.pop("width")
 
-        color = d.pop("color")
+        color = _fields.pop("color")
 
-        dash = cast(list[float], d.pop("dash", UNSET))
+        dash = cast(list[float], _fields.pop("dash", UNSET))
 
         framewright_movie_document_v1_scenes_item_elements_item_type_6_stroke = cls(
             width=width,

@@ -66,7 +66,7 @@ class FramewrightMovieDocumentV1ScenesItemTransition:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
 
         def _parse_type_(
             data: object,
@@ -160,9 +160,9 @@ class FramewrightMovieDocumentV1ScenesItemTransition:
                 raise ValueError(f"type_type_8 must match const 'wipe-down', got '{type_type_8}'")
             return type_type_8
 
-        type_ = _parse_type_(d.pop("type"))
+        type_ = _parse_type_(_fields.pop("type"))
 
-        duration = d.pop("duration", UNSET)
+        duration = _fields.pop("duration", UNSET)
 
         framewright_movie_document_v1_scenes_item_transition = cls(
             type_=type_,

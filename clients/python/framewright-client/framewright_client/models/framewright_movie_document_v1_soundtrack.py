@@ -73,20 +73,20 @@ class FramewrightMovieDocumentV1Soundtrack:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        src = d.pop("src")
+        _fields = dict(src_dict)
+        src = _fields.pop("src")
 
-        volume = d.pop("volume", UNSET)
+        volume = _fields.pop("volume", UNSET)
 
-        trim_start = d.pop("trimStart", UNSET)
+        trim_start = _fields.pop("trimStart", UNSET)
 
-        loop = d.pop("loop", UNSET)
+        loop = _fields.pop("loop", UNSET)
 
-        fade_in = d.pop("fadeIn", UNSET)
+        fade_in = _fields.pop("fadeIn", UNSET)
 
-        fade_out = d.pop("fadeOut", UNSET)
+        fade_out = _fields.pop("fadeOut", UNSET)
 
-        ducking = d.pop("ducking", UNSET)
+        ducking = _fields.pop("ducking", UNSET)
 
         framewright_movie_document_v1_soundtrack = cls(
             src=src,

@@ -24,10 +24,10 @@ class FramewrightMovieDocumentV1Variables:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         framewright_movie_document_v1_variables = cls()
 
-        framewright_movie_document_v1_variables.additional_properties = d
+        framewright_movie_document_v1_variables.additional_properties = _fields
         return framewright_movie_document_v1_variables
 
     @property

@@ -79,14 +79,14 @@ class GetKeyResponse200:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        mode = check_get_key_response_200_mode(d.pop("mode"))
+        mode = check_get_key_response_200_mode(_fields.pop("mode"))
 
-        prefix = d.pop("prefix")
+        prefix = _fields.pop("prefix")
 
-        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+        created_at = datetime.datetime.fromisoformat(_fields.pop("createdAt"))
 
         def _parse_last_used_at(data: object) -> datetime.datetime | None:
             if data is None:
@@ -101,7 +101,7 @@ class GetKeyResponse200:
                 pass
             return cast(datetime.datetime | None, data)
 
-        last_used_at = _parse_last_used_at(d.pop("lastUsedAt"))
+        last_used_at = _parse_last_used_at(_fields.pop("lastUsedAt"))
 
         def _parse_revoked_at(data: object) -> datetime.datetime | None:
             if data is None:
@@ -116,16 +116,16 @@ class GetKeyResponse200:
                 pass
             return cast(datetime.datetime | None, data)
 
-        revoked_at = _parse_revoked_at(d.pop("revokedAt"))
+        revoked_at = _parse_revoked_at(_fields.pop("revokedAt"))
 
         def _parse_replaced_by(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        replaced_by = _parse_replaced_by(d.pop("replacedBy"))
+        replaced_by = _parse_replaced_by(_fields.pop("replacedBy"))
 
-        current = d.pop("current")
+        current = _fields.pop("current")
 
         get_key_response_200 = cls(
             id=id,

@@ -22,10 +22,10 @@ class GetMovieSchemaResponse200:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         get_movie_schema_response_200 = cls()
 
-        get_movie_schema_response_200.additional_properties = d
+        get_movie_schema_response_200.additional_properties = _fields
         return get_movie_schema_response_200
 
     @property

@@ -54,14 +54,14 @@ class GetRenderResponse200ErrorType0:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        code = check_get_render_response_200_error_type_0_code(d.pop("code"))
+        _fields = dict(src_dict)
+        code = check_get_render_response_200_error_type_0_code(_fields.pop("code"))
 
-        message = d.pop("message")
+        message = _fields.pop("message")
 
-        docs_url = d.pop("docsUrl")
+        docs_url = _fields.pop("docsUrl")
 
-        path = d.pop("path", UNSET)
+        path = _fields.pop("path", UNSET)
 
         get_render_response_200_error_type_0 = cls(
             code=code,

@@ -81,24 +81,24 @@ class GetScriptResponse200Meta:
         from ..models.get_script_response_200_meta_constraints import GetScriptResponse200MetaConstraints  # noqa: PLC0415
         from ..models.get_script_response_200_meta_usage import GetScriptResponse200MetaUsage  # noqa: PLC0415
 
-        d = dict(src_dict)
-        model = d.pop("model")
+        _fields = dict(src_dict)
+        model = _fields.pop("model")
 
-        attempts = d.pop("attempts")
+        attempts = _fields.pop("attempts")
 
-        provider_requests = d.pop("providerRequests")
+        provider_requests = _fields.pop("providerRequests")
 
-        usage = GetScriptResponse200MetaUsage.from_dict(d.pop("usage"))
+        usage = GetScriptResponse200MetaUsage.from_dict(_fields.pop("usage"))
 
-        generation_ms = d.pop("generationMs")
+        generation_ms = _fields.pop("generationMs")
 
-        language = d.pop("language")
+        language = _fields.pop("language")
 
-        structured_output = d.pop("structuredOutput")
+        structured_output = _fields.pop("structuredOutput")
 
-        credits_charged = d.pop("creditsCharged")
+        credits_charged = _fields.pop("creditsCharged")
 
-        constraints = GetScriptResponse200MetaConstraints.from_dict(d.pop("constraints"))
+        constraints = GetScriptResponse200MetaConstraints.from_dict(_fields.pop("constraints"))
 
         get_script_response_200_meta = cls(
             model=model,

@@ -95,8 +95,8 @@ class GetScriptResponse200MetaConstraints:
             GetScriptResponse200MetaConstraintsWordsPerSceneType0,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
-        scene_count = GetScriptResponse200MetaConstraintsSceneCount.from_dict(d.pop("sceneCount"))
+        _fields = dict(src_dict)
+        scene_count = GetScriptResponse200MetaConstraintsSceneCount.from_dict(_fields.pop("sceneCount"))
 
         def _parse_words_per_scene(data: object) -> GetScriptResponse200MetaConstraintsWordsPerSceneType0 | None:
             if data is None:
@@ -111,29 +111,29 @@ class GetScriptResponse200MetaConstraints:
                 pass
             return cast(GetScriptResponse200MetaConstraintsWordsPerSceneType0 | None, data)
 
-        words_per_scene = _parse_words_per_scene(d.pop("wordsPerScene"))
+        words_per_scene = _parse_words_per_scene(_fields.pop("wordsPerScene"))
 
-        image_prompts = d.pop("imagePrompts")
+        image_prompts = _fields.pop("imagePrompts")
 
         def _parse_visual_style(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        visual_style = _parse_visual_style(d.pop("visualStyle"))
+        visual_style = _parse_visual_style(_fields.pop("visualStyle"))
 
-        title = d.pop("title")
+        title = _fields.pop("title")
 
-        description = d.pop("description")
+        description = _fields.pop("description")
 
-        language = d.pop("language")
+        language = _fields.pop("language")
 
         def _parse_max_verbatim_words(data: object) -> int | None:
             if data is None:
                 return data
             return cast(int | None, data)
 
-        max_verbatim_words = _parse_max_verbatim_words(d.pop("maxVerbatimWords"))
+        max_verbatim_words = _parse_max_verbatim_words(_fields.pop("maxVerbatimWords"))
 
         get_script_response_200_meta_constraints = cls(
             scene_count=scene_count,

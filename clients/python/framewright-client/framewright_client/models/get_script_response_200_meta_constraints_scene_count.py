@@ -40,17 +40,17 @@ class GetScriptResponse200MetaConstraintsSceneCount:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        min_ = d.pop("min")
+        _fields = dict(src_dict)
+        min_ = _fields.pop("min")
 
-        max_ = d.pop("max")
+        max_ = _fields.pop("max")
 
         get_script_response_200_meta_constraints_scene_count = cls(
             min_=min_,
             max_=max_,
         )
 
-        get_script_response_200_meta_constraints_scene_count.additional_properties = d
+        get_script_response_200_meta_constraints_scene_count.additional_properties = _fields
         return get_script_response_200_meta_constraints_scene_count
 
     @property

@@ -45,12 +45,12 @@ class GetScriptResponse200MetaUsage:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        prompt_tokens = d.pop("promptTokens")
+        _fields = dict(src_dict)
+        prompt_tokens = _fields.pop("promptTokens")
 
-        completion_tokens = d.pop("completionTokens")
+        completion_tokens = _fields.pop("completionTokens")
 
-        total_tokens = d.pop("totalTokens")
+        total_tokens = _fields.pop("totalTokens")
 
         get_script_response_200_meta_usage = cls(
             prompt_tokens=prompt_tokens,
@@ -58,7 +58,7 @@ class GetScriptResponse200MetaUsage:
             total_tokens=total_tokens,
         )
 
-        get_script_response_200_meta_usage.additional_properties = d
+        get_script_response_200_meta_usage.additional_properties = _fields
         return get_script_response_200_meta_usage
 
     @property

@@ -66,18 +66,18 @@ class GetTemplateResponse200:
         from ..models.get_template_response_200_body import GetTemplateResponse200Body  # noqa: PLC0415
         from ..models.get_template_response_200_variables import GetTemplateResponse200Variables  # noqa: PLC0415
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        name = d.pop("name")
+        name = _fields.pop("name")
 
-        body = GetTemplateResponse200Body.from_dict(d.pop("body"))
+        body = GetTemplateResponse200Body.from_dict(_fields.pop("body"))
 
-        variables = GetTemplateResponse200Variables.from_dict(d.pop("variables"))
+        variables = GetTemplateResponse200Variables.from_dict(_fields.pop("variables"))
 
-        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+        created_at = datetime.datetime.fromisoformat(_fields.pop("createdAt"))
 
-        updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
+        updated_at = datetime.datetime.fromisoformat(_fields.pop("updatedAt"))
 
         get_template_response_200 = cls(
             id=id,

@@ -24,10 +24,10 @@ class GetTemplateResponse200Body:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         get_template_response_200_body = cls()
 
-        get_template_response_200_body.additional_properties = d
+        get_template_response_200_body.additional_properties = _fields
         return get_template_response_200_body
 
     @property

@@ -70,18 +70,18 @@ class GetUsageResponse200:
         from ..models.get_usage_response_200_credits import GetUsageResponse200Credits  # noqa: PLC0415
         from ..models.get_usage_response_200_rate_limit import GetUsageResponse200RateLimit  # noqa: PLC0415
 
-        d = dict(src_dict)
-        plan = check_get_usage_response_200_plan(d.pop("plan"))
+        _fields = dict(src_dict)
+        plan = check_get_usage_response_200_plan(_fields.pop("plan"))
 
-        mode = check_get_usage_response_200_mode(d.pop("mode"))
+        mode = check_get_usage_response_200_mode(_fields.pop("mode"))
 
-        credits_ = GetUsageResponse200Credits.from_dict(d.pop("credits"))
+        credits_ = GetUsageResponse200Credits.from_dict(_fields.pop("credits"))
 
-        concurrency = GetUsageResponse200Concurrency.from_dict(d.pop("concurrency"))
+        concurrency = GetUsageResponse200Concurrency.from_dict(_fields.pop("concurrency"))
 
-        rate_limit = GetUsageResponse200RateLimit.from_dict(d.pop("rateLimit"))
+        rate_limit = GetUsageResponse200RateLimit.from_dict(_fields.pop("rateLimit"))
 
-        retention_days = d.pop("retentionDays")
+        retention_days = _fields.pop("retentionDays")
 
         get_usage_response_200 = cls(
             plan=plan,

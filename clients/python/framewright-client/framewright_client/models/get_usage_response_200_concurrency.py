@@ -37,10 +37,10 @@ class GetUsageResponse200Concurrency:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        limit = d.pop("limit")
+        _fields = dict(src_dict)
+        limit = _fields.pop("limit")
 
-        active = d.pop("active")
+        active = _fields.pop("active")
 
         get_usage_response_200_concurrency = cls(
             limit=limit,

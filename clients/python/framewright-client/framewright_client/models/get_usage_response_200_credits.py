@@ -42,12 +42,12 @@ class GetUsageResponse200Credits:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        balance = d.pop("balance")
+        _fields = dict(src_dict)
+        balance = _fields.pop("balance")
 
-        reserved = d.pop("reserved")
+        reserved = _fields.pop("reserved")
 
-        available = d.pop("available")
+        available = _fields.pop("available")
 
         get_usage_response_200_credits = cls(
             balance=balance,

@@ -47,14 +47,14 @@ class GetUsageResponse200RateLimit:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        limit = d.pop("limit")
+        _fields = dict(src_dict)
+        limit = _fields.pop("limit")
 
-        remaining = d.pop("remaining")
+        remaining = _fields.pop("remaining")
 
-        reset = d.pop("reset")
+        reset = _fields.pop("reset")
 
-        window_sec = d.pop("windowSec")
+        window_sec = _fields.pop("windowSec")
 
         get_usage_response_200_rate_limit = cls(
             limit=limit,

@@ -63,21 +63,21 @@ class ListAssetsResponse200:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.asset_resource import AssetResource  # noqa: PLC0415
 
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         items = []
-        _items = d.pop("items")
+        _items = _fields.pop("items")
         for items_item_data in _items:
             items_item = AssetResource.from_dict(items_item_data)
 
             items.append(items_item)
 
-        page = d.pop("page")
+        page = _fields.pop("page")
 
-        page_size = d.pop("pageSize")
+        page_size = _fields.pop("pageSize")
 
-        total = d.pop("total")
+        total = _fields.pop("total")
 
-        has_more = d.pop("hasMore")
+        has_more = _fields.pop("hasMore")
 
         list_assets_response_200 = cls(
             items=items,
@@ -87,7 +87,7 @@ class ListAssetsResponse200:
             has_more=has_more,
         )
 
-        list_assets_response_200.additional_properties = d
+        list_assets_response_200.additional_properties = _fields
         return list_assets_response_200
 
     @property

@@ -61,21 +61,21 @@ class ListKeysResponse200:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.list_keys_response_200_items_item import ListKeysResponse200ItemsItem  # noqa: PLC0415
 
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         items = []
-        _items = d.pop("items")
+        _items = _fields.pop("items")
         for items_item_data in _items:
             items_item = ListKeysResponse200ItemsItem.from_dict(items_item_data)
 
             items.append(items_item)
 
-        page = d.pop("page")
+        page = _fields.pop("page")
 
-        page_size = d.pop("pageSize")
+        page_size = _fields.pop("pageSize")
 
-        total = d.pop("total")
+        total = _fields.pop("total")
 
-        has_more = d.pop("hasMore")
+        has_more = _fields.pop("hasMore")
 
         list_keys_response_200 = cls(
             items=items,

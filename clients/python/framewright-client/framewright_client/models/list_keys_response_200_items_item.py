@@ -82,14 +82,14 @@ class ListKeysResponse200ItemsItem:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        mode = check_list_keys_response_200_items_item_mode(d.pop("mode"))
+        mode = check_list_keys_response_200_items_item_mode(_fields.pop("mode"))
 
-        prefix = d.pop("prefix")
+        prefix = _fields.pop("prefix")
 
-        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+        created_at = datetime.datetime.fromisoformat(_fields.pop("createdAt"))
 
         def _parse_last_used_at(data: object) -> datetime.datetime | None:
             if data is None:
@@ -104,7 +104,7 @@ class ListKeysResponse200ItemsItem:
                 pass
             return cast(datetime.datetime | None, data)
 
-        last_used_at = _parse_last_used_at(d.pop("lastUsedAt"))
+        last_used_at = _parse_last_used_at(_fields.pop("lastUsedAt"))
 
         def _parse_revoked_at(data: object) -> datetime.datetime | None:
             if data is None:
@@ -119,16 +119,16 @@ class ListKeysResponse200ItemsItem:
                 pass
             return cast(datetime.datetime | None, data)
 
-        revoked_at = _parse_revoked_at(d.pop("revokedAt"))
+        revoked_at = _parse_revoked_at(_fields.pop("revokedAt"))
 
         def _parse_replaced_by(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        replaced_by = _parse_replaced_by(d.pop("replacedBy"))
+        replaced_by = _parse_replaced_by(_fields.pop("replacedBy"))
 
-        current = d.pop("current")
+        current = _fields.pop("current")
 
         list_keys_response_200_items_item = cls(
             id=id,

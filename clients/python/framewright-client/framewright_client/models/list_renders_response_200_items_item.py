@@ -154,39 +154,39 @@ class ListRendersResponse200ItemsItem:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.list_renders_response_200_items_item_error_type_0 import ListRendersResponse200ItemsItemErrorType0  # noqa: PLC0415
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        status = check_list_renders_response_200_items_item_status(d.pop("status"))
+        status = check_list_renders_response_200_items_item_status(_fields.pop("status"))
 
-        progress = d.pop("progress")
+        progress = _fields.pop("progress")
 
-        draft = d.pop("draft")
+        draft = _fields.pop("draft")
 
-        watermark = d.pop("watermark")
+        watermark = _fields.pop("watermark")
 
-        format_ = check_list_renders_response_200_items_item_format(d.pop("format"))
+        format_ = check_list_renders_response_200_items_item_format(_fields.pop("format"))
 
         def _parse_output_url(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        output_url = _parse_output_url(d.pop("outputUrl"))
+        output_url = _parse_output_url(_fields.pop("outputUrl"))
 
         def _parse_poster_url(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        poster_url = _parse_poster_url(d.pop("posterUrl"))
+        poster_url = _parse_poster_url(_fields.pop("posterUrl"))
 
         def _parse_thumbnail_url(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        thumbnail_url = _parse_thumbnail_url(d.pop("thumbnailUrl"))
+        thumbnail_url = _parse_thumbnail_url(_fields.pop("thumbnailUrl"))
 
         def _parse_expires_at(data: object) -> datetime.datetime | None:
             if data is None:
@@ -201,7 +201,7 @@ class ListRendersResponse200ItemsItem:
                 pass
             return cast(datetime.datetime | None, data)
 
-        expires_at = _parse_expires_at(d.pop("expiresAt"))
+        expires_at = _parse_expires_at(_fields.pop("expiresAt"))
 
         def _parse_error(data: object) -> ListRendersResponse200ItemsItemErrorType0 | None:
             if data is None:
@@ -216,41 +216,41 @@ class ListRendersResponse200ItemsItem:
                 pass
             return cast(ListRendersResponse200ItemsItemErrorType0 | None, data)
 
-        error = _parse_error(d.pop("error"))
+        error = _parse_error(_fields.pop("error"))
 
         def _parse_duration_sec(data: object) -> float | None:
             if data is None:
                 return data
             return cast(float | None, data)
 
-        duration_sec = _parse_duration_sec(d.pop("durationSec"))
+        duration_sec = _parse_duration_sec(_fields.pop("durationSec"))
 
         def _parse_metered_minutes(data: object) -> float | None:
             if data is None:
                 return data
             return cast(float | None, data)
 
-        metered_minutes = _parse_metered_minutes(d.pop("meteredMinutes"))
+        metered_minutes = _parse_metered_minutes(_fields.pop("meteredMinutes"))
 
-        fps = d.pop("fps")
+        fps = _fields.pop("fps")
 
         def _parse_template_id(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        template_id = _parse_template_id(d.pop("templateId"))
+        template_id = _parse_template_id(_fields.pop("templateId"))
 
         def _parse_webhook_url(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
-        webhook_url = _parse_webhook_url(d.pop("webhookUrl"))
+        webhook_url = _parse_webhook_url(_fields.pop("webhookUrl"))
 
-        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+        created_at = datetime.datetime.fromisoformat(_fields.pop("createdAt"))
 
-        updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
+        updated_at = datetime.datetime.fromisoformat(_fields.pop("updatedAt"))
 
         list_renders_response_200_items_item = cls(
             id=id,

@@ -66,18 +66,18 @@ class ListTemplatesResponse200ItemsItem:
         from ..models.list_templates_response_200_items_item_body import ListTemplatesResponse200ItemsItemBody  # noqa: PLC0415
         from ..models.list_templates_response_200_items_item_variables import ListTemplatesResponse200ItemsItemVariables  # noqa: PLC0415
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        name = d.pop("name")
+        name = _fields.pop("name")
 
-        body = ListTemplatesResponse200ItemsItemBody.from_dict(d.pop("body"))
+        body = ListTemplatesResponse200ItemsItemBody.from_dict(_fields.pop("body"))
 
-        variables = ListTemplatesResponse200ItemsItemVariables.from_dict(d.pop("variables"))
+        variables = ListTemplatesResponse200ItemsItemVariables.from_dict(_fields.pop("variables"))
 
-        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+        created_at = datetime.datetime.fromisoformat(_fields.pop("createdAt"))
 
-        updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
+        updated_at = datetime.datetime.fromisoformat(_fields.pop("updatedAt"))
 
         list_templates_response_200_items_item = cls(
             id=id,

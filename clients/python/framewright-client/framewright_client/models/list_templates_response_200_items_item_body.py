@@ -24,10 +24,10 @@ class ListTemplatesResponse200ItemsItemBody:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         list_templates_response_200_items_item_body = cls()
 
-        list_templates_response_200_items_item_body.additional_properties = d
+        list_templates_response_200_items_item_body.additional_properties = _fields
         return list_templates_response_200_items_item_body
 
     @property

@@ -37,11 +37,11 @@ class ListTemplatesResponse200ItemsItemVariables:
             ListTemplatesResponse200ItemsItemVariablesAdditionalProperty,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         list_templates_response_200_items_item_variables = cls()
 
         additional_properties = {}
-        for prop_name, prop_dict in d.items():
+        for prop_name, prop_dict in _fields.items():
             additional_property = ListTemplatesResponse200ItemsItemVariablesAdditionalProperty.from_dict(prop_dict)
 
             additional_properties[prop_name] = additional_property

@@ -43,9 +43,9 @@ class ListVoicesResponse200:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.voice import Voice  # noqa: PLC0415
 
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         items = []
-        _items = d.pop("items")
+        _items = _fields.pop("items")
         for items_item_data in _items:
             items_item = Voice.from_dict(items_item_data)
 
@@ -55,7 +55,7 @@ class ListVoicesResponse200:
             items=items,
         )
 
-        list_voices_response_200.additional_properties = d
+        list_voices_response_200.additional_properties = _fields
         return list_voices_response_200
 
     @property

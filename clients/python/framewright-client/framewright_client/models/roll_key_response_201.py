@@ -46,10 +46,10 @@ class RollKeyResponse201:
         from ..models.roll_key_response_201_created import RollKeyResponse201Created  # noqa: PLC0415
         from ..models.roll_key_response_201_revoked import RollKeyResponse201Revoked  # noqa: PLC0415
 
-        d = dict(src_dict)
-        created = RollKeyResponse201Created.from_dict(d.pop("created"))
+        _fields = dict(src_dict)
+        created = RollKeyResponse201Created.from_dict(_fields.pop("created"))
 
-        revoked = RollKeyResponse201Revoked.from_dict(d.pop("revoked"))
+        revoked = RollKeyResponse201Revoked.from_dict(_fields.pop("revoked"))
 
         roll_key_response_201 = cls(
             created=created,

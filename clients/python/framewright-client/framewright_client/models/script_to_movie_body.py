@@ -51,22 +51,22 @@ class ScriptToMovieBody:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        _preset = d.pop("preset", UNSET)
+        _fields = dict(src_dict)
+        _preset = _fields.pop("preset", UNSET)
         preset: ScriptToMovieBodyPreset | Unset
         if isinstance(_preset, Unset):
             preset = UNSET
         else:
             preset = check_script_to_movie_body_preset(_preset)
 
-        _voice_id = d.pop("voiceId", UNSET)
+        _voice_id = _fields.pop("voiceId", UNSET)
         voice_id: ScriptToMovieBodyVoiceId | Unset
         if isinstance(_voice_id, Unset):
             voice_id = UNSET
         else:
             voice_id = check_script_to_movie_body_voice_id(_voice_id)
 
-        language = d.pop("language", UNSET)
+        language = _fields.pop("language", UNSET)
 
         script_to_movie_body = cls(
             preset=preset,

@@ -51,10 +51,10 @@ class UpdateTemplateBody:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.framewright_movie_document_v1 import FramewrightMovieDocumentV1  # noqa: PLC0415
 
-        d = dict(src_dict)
-        name = d.pop("name", UNSET)
+        _fields = dict(src_dict)
+        name = _fields.pop("name", UNSET)
 
-        _body = d.pop("body", UNSET)
+        _body = _fields.pop("body", UNSET)
         body: FramewrightMovieDocumentV1 | Unset
         if isinstance(_body, Unset):
             body = UNSET

@@ -76,21 +76,21 @@ class UpdateTemplateResponse200:
         from ..models.update_template_response_200_variables import UpdateTemplateResponse200Variables  # noqa: PLC0415
         from ..models.update_template_response_200_warnings_item import UpdateTemplateResponse200WarningsItem  # noqa: PLC0415
 
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
-        name = d.pop("name")
+        name = _fields.pop("name")
 
-        body = UpdateTemplateResponse200Body.from_dict(d.pop("body"))
+        body = UpdateTemplateResponse200Body.from_dict(_fields.pop("body"))
 
-        variables = UpdateTemplateResponse200Variables.from_dict(d.pop("variables"))
+        variables = UpdateTemplateResponse200Variables.from_dict(_fields.pop("variables"))
 
-        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+        created_at = datetime.datetime.fromisoformat(_fields.pop("createdAt"))
 
-        updated_at = datetime.datetime.fromisoformat(d.pop("updatedAt"))
+        updated_at = datetime.datetime.fromisoformat(_fields.pop("updatedAt"))
 
         warnings = []
-        _warnings = d.pop("warnings")
+        _warnings = _fields.pop("warnings")
         for warnings_item_data in _warnings:
             warnings_item = UpdateTemplateResponse200WarningsItem.from_dict(warnings_item_data)
 

@@ -24,10 +24,10 @@ class UpdateTemplateResponse200Body:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         update_template_response_200_body = cls()
 
-        update_template_response_200_body.additional_properties = d
+        update_template_response_200_body.additional_properties = _fields
         return update_template_response_200_body
 
     @property

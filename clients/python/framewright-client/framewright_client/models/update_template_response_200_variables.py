@@ -37,11 +37,11 @@ class UpdateTemplateResponse200Variables:
             UpdateTemplateResponse200VariablesAdditionalProperty,  # noqa: PLC0415
         )
 
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         update_template_response_200_variables = cls()
 
         additional_properties = {}
-        for prop_name, prop_dict in d.items():
+        for prop_name, prop_dict in _fields.items():
             additional_property = UpdateTemplateResponse200VariablesAdditionalProperty.from_dict(prop_dict)
 
             additional_properties[prop_name] = additional_property

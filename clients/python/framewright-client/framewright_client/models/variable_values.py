@@ -30,11 +30,11 @@ class VariableValues:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
+        _fields = dict(src_dict)
         variable_values = cls()
 
         additional_properties = {}
-        for prop_name, prop_dict in d.items():
+        for prop_name, prop_dict in _fields.items():
 
             def _parse_additional_property(data: object) -> bool | float | None | str:
                 if data is None:

@@ -54,8 +54,8 @@ class Voice:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        id = d.pop("id")
+        _fields = dict(src_dict)
+        id = _fields.pop("id")
 
         def _parse_engine(data: object) -> VoiceEngineType0 | VoiceEngineType1:
             try:
@@ -72,11 +72,11 @@ class Voice:
 
             return engine_type_1
 
-        engine = _parse_engine(d.pop("engine"))
+        engine = _parse_engine(_fields.pop("engine"))
 
-        language = d.pop("language")
+        language = _fields.pop("language")
 
-        description = d.pop("description")
+        description = _fields.pop("description")
 
         voice = cls(
             id=id,

@@ -361,6 +361,42 @@ describe('charts/framewright', { timeout: 300_000 }, () => {
     assert.equal(gpuCm.data.TRANSCRIBE_MODEL, undefined);
     const workerSecret = find(objects, 'Secret', 'fw-worker') as K8sObject & { data: Record<string, string> };
     assert.deepEqual(Object.keys(workerSecret.data).sort(), ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']);
+    assert.equal(cm.data.OPENAI_BASE_URL, undefined, 'no openai.baseUrl: the worker uses OpenAI');
+  });
+
+  it('openai-* voices and transcription on the worker pods: openai.baseUrl in their ConfigMap, the key in their Secret (never the main one)', async () => {
+    const { objects } = await template('no-gpu', {
+      extra: [
+        '--set',
+        'openai.baseUrl=http://llm.ai.svc:8000/v1',
+        '--set',
+        'secrets.inline.openaiApiKey=sk-test-worker',
+      ],
+    });
+    const cm = find(objects, 'ConfigMap', 'fw-worker-env') as K8sObject & { data: Record<string, string> };
+    assert.equal(cm.data.OPENAI_BASE_URL, 'http://llm.ai.svc:8000/v1');
+    const { values } = readEnv(EnvSchema, cm.data);
+    assert.equal(values.OPENAI_BASE_URL, 'http://llm.ai.svc:8000/v1');
+    const workerSecret = find(objects, 'Secret', 'fw-worker') as K8sObject & { data: Record<string, string> };
+    assert.deepEqual(Object.keys(workerSecret.data).sort(), [
+      'OPENAI_API_KEY',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+    ]);
+    assert.equal(Buffer.from(workerSecret.data.OPENAI_API_KEY ?? '', 'base64').toString(), 'sk-test-worker');
+    // The key alone (workload identity for S3) still makes the worker Secret, with the key only.
+    const keyOnly = await template('no-gpu', {
+      extra: [
+        '--set',
+        'secrets.inline.s3AccessKeyId=',
+        '--set',
+        'secrets.inline.s3SecretAccessKey=',
+        '--set',
+        'secrets.inline.openaiApiKey=sk-test-worker',
+      ],
+    });
+    const keyOnlySecret = find(keyOnly.objects, 'Secret', 'fw-worker') as K8sObject & { data: Record<string, string> };
+    assert.deepEqual(Object.keys(keyOnlySecret.data), ['OPENAI_API_KEY']);
   });
 
   it('Secrets: existingSecret is only referenced; inline values make a chart Secret with a signing secret', async () => {

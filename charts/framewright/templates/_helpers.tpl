@@ -51,11 +51,11 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{- default (include "framewright.fullname" .) .Values.secrets.existingSecret -}}
 {{- end -}}
 
-{{/* The Secret of the worker pods (S3 keys only), or nothing. */}}
+{{/* The Secret of the worker pods (S3 keys and the OpenAI key only), or nothing. */}}
 {{- define "framewright.workerSecretName" -}}
 {{- if .Values.secrets.existingWorkerSecret -}}
 {{- .Values.secrets.existingWorkerSecret -}}
-{{- else if and (not .Values.secrets.existingSecret) .Values.secrets.inline.s3AccessKeyId -}}
+{{- else if and (not .Values.secrets.existingSecret) (or .Values.secrets.inline.s3AccessKeyId .Values.secrets.inline.openaiApiKey) -}}
 {{- include "framewright.componentName" (list . "worker") -}}
 {{- end -}}
 {{- end -}}

@@ -1,8 +1,9 @@
 /**
  * examples/bench-60s-motion.json: a 60 s 1080p30 motion-graphics movie for `make bench-render`
- * (bench/render.ts): six 10 s scenes, each with a title and a line of text sliding and fading in,
- * fourteen vector shapes entering and leaving one after another (something moves in every
- * second), and picture effects: a blurred picture, rounded corners with a border and colour
+ * (bench/render.ts): six 10 s scenes, each with a title revealed letter by letter and a line of
+ * text word by word, fourteen vector shapes, half entering one after another, half moving on
+ * keyframes (position, rotation, scale, with eased and spring curves) the whole scene, and
+ * picture effects: a blurred picture, rounded corners with a border and colour
  * filters, a contained picture over its blurred background, and a chroma-keyed green-screen clip
  * (in three scenes; its `src` is a placeholder the bench points at a clip it makes with ffmpeg).
  * No voice and no sound: the comparison with bench-60s is about drawing.
@@ -35,9 +36,12 @@ async function picture(hue: string): Promise<string> {
 }
 
 const SHAPE_PRESETS = ['zoom-in', 'slide-in-up', 'fade-in', 'slide-in-right'] as const;
-const EXIT_PRESETS = ['zoom-out', 'fade-out'] as const;
+const EASINGS = ['ease-in-out', 'spring(1, 120, 12)', 'cubic-bezier(0.3, -0.4, 0.7, 1.4)'] as const;
 
-/** Fourteen shapes on a grid right of centre: even ones enter one after another, odd ones leave. */
+/**
+ * Fourteen shapes on a grid right of centre: even ones enter one after another (presets), odd
+ * ones move on keyframes the whole scene (a bob up and back, a turn, a pulse of scale).
+ */
 function shapes(scene: number): Record<string, unknown>[] {
   return Array.from({ length: 14 }, (_, k) => {
     const size = 150 + ((k * 37) % 110);
@@ -80,10 +84,29 @@ function shapes(scene: number): Record<string, unknown>[] {
         fill: colour,
       },
     ][k % 4]!;
+    const y = base.position.y;
+    const easing = EASINGS[(k >> 1) % EASINGS.length];
     const timing =
       k % 2 === 0
         ? { start: 0.4 + k * 0.6, animation: { preset: SHAPE_PRESETS[(k / 2) % SHAPE_PRESETS.length], duration: 0.8 } }
-        : { duration: 1.5 + k * 0.6, animation: { preset: EXIT_PRESETS[(k >> 1) % 2], duration: 0.8 } };
+        : {
+            animate: {
+              y: [
+                { time: 0, value: y, easing },
+                { time: '50%', value: y - 80, easing },
+                { time: '100%', value: y },
+              ],
+              rotation: [
+                { time: 0, value: 0, easing: 'ease-in-out' },
+                { time: '100%', value: 90 * ((k % 3) + 1) },
+              ],
+              scale: [
+                { time: 2, value: 1, easing },
+                { time: 3, value: 1.25, easing: 'ease-out' },
+                { time: 4, value: 1 },
+              ],
+            },
+          };
     return { ...base, ...look, ...timing };
   });
 }
@@ -190,7 +213,7 @@ export async function bench60Motion(): Promise<Record<string, unknown>> {
           fontSize: 96,
           fontWeight: 700,
           position: { x: 120, y: 90 },
-          animation: { preset: 'slide-in-left', duration: 0.8 },
+          textAnimation: { unit: 'letter', style: 'rise', stagger: 0.05, duration: 0.4, easing: 'ease-out' },
         },
         {
           id: `s${i}-line`,
@@ -200,7 +223,7 @@ export async function bench60Motion(): Promise<Record<string, unknown>> {
           color: '#d0d0d0',
           position: { x: 120, y: 230 },
           start: 0.6,
-          animation: { preset: 'fade-in', duration: 0.8 },
+          textAnimation: { unit: 'word', style: 'fade', stagger: 0.12, duration: 0.5 },
         },
       ],
     })),

@@ -14,6 +14,7 @@
  * Chrome DevTools or speedscope for the flame graph) and printed as a table of what each plugin,
  * cache and library costs, in % of the thread's CPU and in µs per request.
  */
+
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -28,6 +29,7 @@ import postgres from 'postgres';
 import { buildApp } from '../api/app.ts';
 import { createAccountWithKey } from '../api/auth/provision.ts';
 import { planTable } from '../api/billing/plans.ts';
+import { tuneV8ForServing } from '../api/cli/v8-serving.ts';
 import { apiConfig } from '../api/config.ts';
 import { RedisRateLimiter } from '../api/rate-limit/redis-limiter.ts';
 import { EnvSchema, readEnv } from '../lib/config.ts';
@@ -742,6 +744,8 @@ function bareRoute(): FastifyInstance {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // The API's V8 settings, as serve sets them (the bare route runs in this process too).
+  tuneV8ForServing();
   const secArg = argv.find((a) => a.startsWith('--duration='));
   const seconds = secArg ? Number(secArg.slice(11)) : 10;
   // --backend=pglite or --backend=postgres benches one of the two (default: both).

@@ -8,6 +8,7 @@ import { buildApp, createApiMetrics } from '../app.ts';
 import { createAccountWithKey } from '../auth/provision.ts';
 import { type ApiConfig, apiConfig } from '../config.ts';
 import { createPipeline, pipelineConfig } from '../execution/pipeline.ts';
+import { tuneV8ForServing } from './v8-serving.ts';
 
 /**
  * `framewright serve`: config read once from the environment, database opened (and migrated),
@@ -15,6 +16,7 @@ import { createPipeline, pipelineConfig } from '../execution/pipeline.ts';
  * its key once (not with DATABASE_URL: firstAccount). SIGTERM/SIGINT stop accepting, finish in-flight requests, then close the database.
  */
 export async function main(): Promise<number> {
+  tuneV8ForServing();
   // Until the configuration is read, failures are logged at the default level.
   let logger: Logger = createLogger({ name: 'api' });
   // What start-up opened, closed (in reverse) when a later step fails.

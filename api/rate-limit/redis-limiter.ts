@@ -21,8 +21,6 @@ const UNREACHABLE_RETRY_AFTER_SEC = 5;
 
 /** Most checks one script call carries; a larger tick's worth goes out as several calls. */
 export const MAX_BATCH = 128;
-/** Arguments per check in ARGV, and keys per check in KEYS. */
-const ARGS_PER_CHECK = 6;
 
 // The sliding-window log on one list per key: the times of the requests counted in the last window,
 // in the order they were counted (the oldest at the head). Count, pop the entries that left the
@@ -40,7 +38,7 @@ const ARGS_PER_CHECK = 6;
 //
 // One call runs a batch of checks, in order, each as if alone (a key checked twice in a batch
 // sees the first check's entry). Check i uses KEYS[2i-1] (its gate) and KEYS[2i] (the counted
-// window), and ARGV[6(i-1)+1 ..]: now, gate window (0: no gate), gate limit, window,
+// window), and the i-th of ARGV[1]'s checks: now, gate window (0: no gate), gate limit, window,
 // limit, count (1: count this request when allowed, 0: only look). It answers six integers per
 // check: the gate's {allowed, count, oldest} ({-1, -1, -1} without a gate) and the counted
 // window's ({-1, -1, -1} when the gate refused). A check that fails (a key of the wrong type)
@@ -73,16 +71,22 @@ local function slide(key, now, window, limit, count)
   return allowed, n, oldest and tonumber(oldest) or now
 end
 
+-- The batch's arguments come as ONE string, a check's six values separated by ',' and checks by
+-- ';' (one argument to send, parse and hold instead of six per check, on both sides).
+local args = {}
+for spec in string.gmatch(ARGV[1], '[^;]+') do args[#args + 1] = spec end
+
 local function check(i)
-  local a = (i - 1) * ${ARGS_PER_CHECK}
-  local now = tonumber(ARGV[a + 1])
-  local gate_window = tonumber(ARGV[a + 2])
+  local now, gate_window, gate_limit, window, limit, count =
+    string.match(args[i], '^([^,]+),([^,]+),([^,]+),([^,]+),([^,]+),([^,]+)$')
+  now = tonumber(now)
+  gate_window = tonumber(gate_window)
   local g1, g2, g3 = -1, -1, -1
   if gate_window > 0 then
-    g1, g2, g3 = slide(KEYS[2 * i - 1], now, gate_window, tonumber(ARGV[a + 3]), false)
+    g1, g2, g3 = slide(KEYS[2 * i - 1], now, gate_window, tonumber(gate_limit), false)
     if g1 == 0 then return g1, g2, g3, -1, -1, -1 end
   end
-  local h1, h2, h3 = slide(KEYS[2 * i], now, tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5]), ARGV[a + 6] == '1')
+  local h1, h2, h3 = slide(KEYS[2 * i], now, tonumber(window), tonumber(limit), count == '1')
   return g1, g2, g3, h1, h2, h3
 end
 
@@ -209,6 +213,12 @@ export class RedisRateLimiter implements RateLimiter {
     // async method awaiting the first), and no closure made per check.
     return new Promise<T>((resolve, reject) => {
       this.pending.push({ gate, counted, nowMs, count, answer, resolve: resolve as (value: unknown) => void, reject });
+      if (this.pending.length >= MAX_BATCH) {
+        const batch = this.pending;
+        this.pending = [];
+        this.send(batch);
+        return;
+      }
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         // setImmediate, not a microtask: every request parsed in this turn's I/O joins the batch.
@@ -221,26 +231,19 @@ export class RedisRateLimiter implements RateLimiter {
     this.flushScheduled = false;
     const all = this.pending;
     this.pending = [];
-    for (let start = 0; start < all.length; start += MAX_BATCH) this.send(all.slice(start, start + MAX_BATCH));
+    if (all.length > 0) this.send(all);
   }
 
   private send(batch: Check[]): void {
     const keys: string[] = [];
-    const args: (string | number)[] = [];
+    let args = '';
     for (const c of batch) {
       keys.push(this.prefix + (c.gate ?? c.counted).key, this.prefix + c.counted.key);
-      args.push(
-        c.nowMs,
-        c.gate?.windowMs ?? 0,
-        c.gate?.limit ?? 0,
-        c.counted.windowMs,
-        c.counted.limit,
-        c.count ? 1 : 0,
-      );
+      args += `${args ? ';' : ''}${c.nowMs},${c.gate?.windowMs ?? 0},${c.gate?.limit ?? 0},${c.counted.windowMs},${c.counted.limit},${c.count ? 1 : 0}`;
     }
     // Only until the first connection is up (a process just started) do checks wait for it.
     const ready = this.redis.status === 'ready' ? undefined : this.firstConnection;
-    const call = () => this.redis.slidingWindows(keys.length, ...keys, ...args);
+    const call = () => this.redis.slidingWindows(keys.length, ...keys, args);
     (ready ? ready.then(call) : call()).then(
       (reply) => {
         const checks = reply.split(';');

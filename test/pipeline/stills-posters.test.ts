@@ -112,7 +112,14 @@ async function frameRgb(file: string, n: number): Promise<Buffer> {
   const { stdout } = await run(
     'ffmpeg',
     [
-      ...['-v', 'error', '-i', file, '-vf', `select=eq(n\\,${n}),scale=in_color_matrix=bt709:in_range=tv:out_range=pc:flags=bicubic+accurate_rnd+full_chroma_int`],
+      ...[
+        '-v',
+        'error',
+        '-i',
+        file,
+        '-vf',
+        `select=eq(n\\,${n}),scale=in_color_matrix=bt709:in_range=tv:out_range=pc:flags=bicubic+accurate_rnd+full_chroma_int`,
+      ],
       ...['-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
     ],
     { encoding: 'buffer', maxBuffer: 1 << 24 },

@@ -376,7 +376,15 @@ describe('docs/movie.md: its JSON examples are valid', () => {
   });
   blocks.forEach((block, i) => {
     test(`example ${i + 1} (${block.schema ? 'document' : `${String(block.type)} element`})`, () => {
-      const d = block.schema ? block : block.type === 'subtitles' ? doc({}, block) : doc(block);
+      // Text and subtitles snippets take the place of the test document's own; any other element
+      // (an image with keyframes, a shape) is the one element of a scene long enough for it.
+      const d = block.schema
+        ? block
+        : block.type === 'subtitles'
+          ? doc({}, block)
+          : block.type === 'text'
+            ? doc(block)
+            : { schema: 'v1', preset: '16:9', scenes: [{ id: 's1', duration: 60, elements: [block] }] };
       // A template's variables may have no default: it is checked as a template.
       const r = d.variables ? validateTemplate(d) : resolveMovie(d);
       assert.deepEqual(r.ok ? [] : r.findings, []);

@@ -43,7 +43,7 @@ interface EffectFields {
 const KRB = { bt709: [0.2126, 0.0722], bt601: [0.299, 0.114] } as const;
 
 /** 8-bit limited-range U and V of an RGB colour in `matrix`. */
-export function chromaOf(rgb: readonly number[], matrix: keyof typeof KRB): { u: number; v: number } {
+function chromaOf(rgb: readonly number[], matrix: keyof typeof KRB): { u: number; v: number } {
   const [kr, kb] = KRB[matrix];
   const [r, g, b] = [rgb[0]! / 255, rgb[1]! / 255, rgb[2]! / 255];
   const y = kr * r + (1 - kr - kb) * g + kb * b;

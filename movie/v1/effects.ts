@@ -11,7 +11,7 @@ import type { FwAnnotations } from '../walk/annotations.ts';
 
 const fw = (a: FwAnnotations) => ({ 'x-fw': a });
 
-export const EFFECT_LIMITS = {
+const EFFECT_LIMITS = {
   /** Blur radius, output pixels. */
   blur: 250,
   /** Corner radius and border width, output pixels. */

@@ -13,9 +13,9 @@ import { isDeferred, report, type WalkContext } from '../walk/context.ts';
 
 const fw = (a: FwAnnotations) => ({ 'x-fw': a });
 
-export const SHAPE_KINDS = ['rectangle', 'ellipse', 'line', 'polygon', 'path'] as const;
+const SHAPE_KINDS = ['rectangle', 'ellipse', 'line', 'polygon', 'path'] as const;
 
-export const SHAPE_LIMITS = {
+const SHAPE_LIMITS = {
   /** Vertices of a polygon. */
   points: 1000,
   /** Characters of a path's `d`. */

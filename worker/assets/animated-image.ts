@@ -19,7 +19,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { TextureRef } from '../plan.ts';
 import type { Raster } from '../text/text-raster.ts';
 
-export const ANIMATION_LIMITS = {
+const ANIMATION_LIMITS = {
   frames: 1000,
   /** Frames x width x height of the file as decoded (4 bytes each: 200 MB). */
   sourcePixels: 50_000_000,

@@ -19,7 +19,7 @@ import type { Raster } from '../text/text-raster.ts';
 export type Fit = 'contain' | 'cover' | 'fill';
 
 /** Seconds librsvg may spend rasterising one SVG before the render fails (ASSET_INVALID). */
-export const SVG_TIMEOUT_SEC = 20;
+const SVG_TIMEOUT_SEC = 20;
 /** sharp's density bounds (dots per inch; 72 is the SVG's own pixel size). */
 const MAX_DENSITY = 100_000;
 

@@ -6,6 +6,7 @@ import { RedisRateLimiter } from '../../api/rate-limit/redis-limiter.ts';
 import { newId } from '../../lib/ids.ts';
 import { setPlan } from '../../store/accounts-repo.ts';
 import { revokeKey, rollKey } from '../../store/api-keys-repo.ts';
+import type { Database } from '../../store/database.ts';
 import { startTcpProxy } from '../services/tcp-proxy.ts';
 import { movie } from './docs.ts';
 import { client, eachBackend, newAccount, startApp, testConfig } from './helpers.ts';
@@ -218,36 +219,46 @@ for (const kind of limiterKinds) {
         kind.name === 'redis'
           ? new RedisRateLimiter(process.env.TEST_REDIS_URL as string, { prefix: `t:${newId('req')}:` })
           : undefined;
+      // Closed whatever happens first: its Redis connection would keep this file's process alive
+      // (a CI run once hung on it when the app's close failed before the limiter's).
+      t.after(() => limiter?.close());
       const app = await startApp(db, {
         config: testConfig({ plans: planTable({ rateLimitPerMinute: { starter: 3 } }) }),
         ...(limiter ? { limiter } : {}),
       });
-      t.after(async () => {
+      try {
+        await checkRateLimited(db, app);
+      } finally {
+        // Before eachBackend closes the database (it does when this function returns, before any
+        // t.after hook): the app's close may still write to it.
         await app.close();
-        await limiter?.close();
-      });
-      const acc = await newAccount(db, { plan: 'starter', credits: 10 });
-      const api = client(app, acc.key);
-      const first = await api('GET', '/v1/usage');
-      assert.equal(first.headers['x-ratelimit-limit'], '3');
-      assert.equal(first.headers['x-ratelimit-remaining'], '2');
-      const reset = Number(first.headers['x-ratelimit-reset']);
-      assert.ok(reset >= Date.now() / 1000 && reset <= Date.now() / 1000 + 61, String(reset));
-      // Error responses carry the headers too.
-      const missing = await api('GET', '/v1/renders/rnd_nope');
-      assert.equal(missing.statusCode, 404);
-      assert.equal(missing.headers['x-ratelimit-remaining'], '1');
-      await api('GET', '/v1/usage');
-      const limited = await api('GET', '/v1/usage');
-      assert.equal(limited.statusCode, 429);
-      assert.equal(limited.json<Body>().error.code, 'RATE_LIMITED');
-      assert.equal(limited.headers['x-ratelimit-remaining'], '0');
-      assert.ok(Number(limited.headers['retry-after']) >= 1);
-      // Another key of another account is unaffected.
-      const other = await newAccount(db, { plan: 'starter' });
-      assert.equal((await client(app, other.key)('GET', '/v1/usage')).statusCode, 200);
+      }
     });
   });
+}
+
+/** Three requests a minute: the headers count down, the fourth is refused, another key is not. */
+async function checkRateLimited(db: Database, app: Awaited<ReturnType<typeof startApp>>): Promise<void> {
+  const acc = await newAccount(db, { plan: 'starter', credits: 10 });
+  const api = client(app, acc.key);
+  const first = await api('GET', '/v1/usage');
+  assert.equal(first.headers['x-ratelimit-limit'], '3');
+  assert.equal(first.headers['x-ratelimit-remaining'], '2');
+  const reset = Number(first.headers['x-ratelimit-reset']);
+  assert.ok(reset >= Date.now() / 1000 && reset <= Date.now() / 1000 + 61, String(reset));
+  // Error responses carry the headers too.
+  const missing = await api('GET', '/v1/renders/rnd_nope');
+  assert.equal(missing.statusCode, 404);
+  assert.equal(missing.headers['x-ratelimit-remaining'], '1');
+  await api('GET', '/v1/usage');
+  const limited = await api('GET', '/v1/usage');
+  assert.equal(limited.statusCode, 429);
+  assert.equal(limited.json<Body>().error.code, 'RATE_LIMITED');
+  assert.equal(limited.headers['x-ratelimit-remaining'], '0');
+  assert.ok(Number(limited.headers['retry-after']) >= 1);
+  // Another key of another account is unaffected.
+  const other = await newAccount(db, { plan: 'starter' });
+  assert.equal((await client(app, other.key)('GET', '/v1/usage')).statusCode, 200);
 }
 
 test('Redis unreachable: 503 SERVICE_UNAVAILABLE with Retry-After, and back to normal once it returns', async (t) => {

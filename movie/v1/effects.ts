@@ -6,10 +6,7 @@
  * worker/layer-effects.ts.
  */
 import { Type } from '@sinclair/typebox';
-import { COLOR_PATTERN } from '../colors.ts';
-import type { FwAnnotations } from '../walk/annotations.ts';
-
-const fw = (a: FwAnnotations) => ({ 'x-fw': a });
+import { Color, fw } from './parts.ts';
 
 const EFFECT_LIMITS = {
   /** Blur radius, output pixels. */
@@ -26,14 +23,6 @@ export const sigmaOfRadius = (radius: number): number => 0.57735 * radius + 0.5;
 /** The default radius of `background.blur`, output pixels. */
 export const DEFAULT_FILL_BLUR = 40;
 export const DEFAULT_CHROMA_KEY = { color: '#00ff00', similarity: 0.1, smoothness: 0.08 } as const;
-
-const Color = (description: string, def?: string) =>
-  Type.String({
-    pattern: COLOR_PATTERN,
-    description,
-    ...(def === undefined ? {} : { default: def }),
-    ...fw({ check: 'color' }),
-  });
 
 const Factor = (description: string, def: number, max: number = EFFECT_LIMITS.factor) =>
   Type.Number({ minimum: 0, maximum: max, default: def, description });

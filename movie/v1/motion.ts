@@ -13,21 +13,13 @@ import { ANIMATION_PRESETS, DEFAULT_ANIMATION_SEC } from '../animations.ts';
 import { isPlainObject } from '../describe.ts';
 import { EASING_SYNTAX } from '../easing.ts';
 import { MOTION_EFFECTS } from '../motion.ts';
-import type { FwAnnotations } from '../walk/annotations.ts';
 import { isDeferred, report, type WalkContext } from '../walk/context.ts';
+import { fw, LIMITS, Literals } from './parts.ts';
 
-const fw = (a: FwAnnotations) => ({ 'x-fw': a });
-const PIXELS = 8192;
+const PIXELS = LIMITS.pixels;
 const MAX_KEYS = 100;
-/** Mirrors schema.ts LIMITS (not imported: schema.ts imports this module). */
-const MAX_VOLUME = 4;
-const MAX_SEC = 3600;
-
-const Literals = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)),
-    options,
-  );
+const MAX_VOLUME = LIMITS.volume;
+const MAX_SEC = LIMITS.sceneSeconds;
 
 const KeyTime = Type.Union(
   [

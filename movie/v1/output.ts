@@ -5,12 +5,10 @@
  */
 import { Type } from '@sinclair/typebox';
 import { DEFAULT_OUTPUT_FORMAT, OUTPUT_FORMATS } from '../output-kind.ts';
-import type { FwAnnotations } from '../walk/annotations.ts';
-
-const fw = (a: FwAnnotations) => ({ 'x-fw': a });
+import { fw, LIMITS } from './parts.ts';
 
 /** The longest movie, in seconds (500 scenes of an hour): a bound for `time` and `posterTime`. */
-const MAX_SECONDS = 500 * 3600;
+const MAX_SECONDS = LIMITS.scenes * LIMITS.sceneSeconds;
 
 export const Output = Type.Object(
   {

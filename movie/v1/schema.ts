@@ -5,38 +5,15 @@
  * cross-field constraints, which finding code an empty list gets, and custom value checks.
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { COLOR_PATTERN } from '../colors.ts';
 import { DEFAULT_FONT, FONT_FAMILIES } from '../fonts.ts';
 import { DEFAULT_LANGUAGE, VOICES } from '../voices.ts';
-import type { FwAnnotations } from '../walk/annotations.ts';
 import { EFFECT_FIELDS } from './effects.ts';
 import { AUDIO_MOTION_FIELDS, MOTION_FIELDS, TEXT_ANIMATION_FIELD, VIDEO_MOTION_FIELDS } from './motion.ts';
 import { Output } from './output.ts';
+import { Color, fw, LIMITS, Literals } from './parts.ts';
 import { shapeElement } from './shape.ts';
 
-const fw = (a: FwAnnotations) => ({ 'x-fw': a });
-
-export const LIMITS = {
-  scenes: 500,
-  elementsPerScene: 50,
-  idLength: 64,
-  textLength: 5000,
-  urlLength: 2048,
-  dataUriLength: 1_000_000,
-  variables: 100,
-  variableNameLength: 64,
-  descriptionLength: 500,
-  enumOptions: 100,
-  optionLength: 200,
-  sceneSeconds: 3600,
-  pixels: 8192,
-  /** Seconds into a media source (trimStart) and seconds of it played (trimDuration). */
-  mediaSeconds: 86400,
-  /** Linear gain of a video's or an audio source's sound: 1 as recorded, 2 twice as loud. */
-  volume: 4,
-  fadeSeconds: 60,
-  transitionSeconds: 5,
-} as const;
+export { LIMITS };
 
 const ID_PATTERN = '^[A-Za-z0-9_-]+$';
 const VARIABLE_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]*$';
@@ -53,14 +30,6 @@ const Id = (what: string) =>
     ...fw({ patternText: 'letters, digits, _ and - only' }),
   });
 
-const Color = (description: string, def?: string) =>
-  Type.String({
-    pattern: COLOR_PATTERN,
-    description,
-    ...(def === undefined ? {} : { default: def }),
-    ...fw({ check: 'color' }),
-  });
-
 const Font = (def: string) =>
   Type.Union(
     [
@@ -73,12 +42,6 @@ const Font = (def: string) =>
         'A bundled family (see the catalogue) or an absolute http(s) or base64 data: URL of a TTF/OTF/WOFF/WOFF2 file.',
       ...fw({ check: 'font', expect: 'a font family name or a font URL' }),
     },
-  );
-
-const Literals = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)),
-    options,
   );
 
 const Seconds = (description: string, options: Record<string, unknown> = {}) =>

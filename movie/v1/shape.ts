@@ -6,12 +6,9 @@
  * Coordinates are output pixels of the full-size frame, relative to the box's top-left corner.
  */
 import { type TProperties, Type } from '@sinclair/typebox';
-import { COLOR_PATTERN } from '../colors.ts';
 import { isPlainObject } from '../describe.ts';
-import type { FwAnnotations } from '../walk/annotations.ts';
 import { isDeferred, report, type WalkContext } from '../walk/context.ts';
-
-const fw = (a: FwAnnotations) => ({ 'x-fw': a });
+import { Color, fw } from './parts.ts';
 
 const SHAPE_KINDS = ['rectangle', 'ellipse', 'line', 'polygon', 'path'] as const;
 
@@ -33,8 +30,6 @@ const SHAPE_LIMITS = {
 export const DEFAULT_SHAPE_FILL = '#ffffff';
 /** Angle of a linear gradient that names none: top to bottom, as in CSS. */
 export const DEFAULT_GRADIENT_ANGLE = 180;
-
-const Color = (description: string) => Type.String({ pattern: COLOR_PATTERN, description, ...fw({ check: 'color' }) });
 
 const Coordinate = (description: string) =>
   Type.Number({ minimum: -SHAPE_LIMITS.coordinate, maximum: SHAPE_LIMITS.coordinate, description });

@@ -18,7 +18,7 @@
  * in the first output slot at or after it, keeping the latest one per slot.
  */
 import { motionExtent, motionKey } from './animate.ts';
-import { layerRows } from './dirty-band.ts';
+import { layerRows } from './dirty-rects.ts';
 import { chunkOutputArgs, QUIET, type VideoSettings } from './ffmpeg-args.ts';
 import type { FrameIndex } from './frame-state.ts';
 import { frameState } from './frame-state.ts';

@@ -4,7 +4,7 @@ import { animationState, REST, SLIDE_FRACTION, ZOOM_FROM } from './animate.ts';
 import { DUCK_ATTACK_SEC, DUCK_RELEASE_SEC, duckWeight, mixClips } from './audio/mix.ts';
 import { groupCaptions } from './captions.ts';
 import { parseColor } from './color.ts';
-import { dirtyBand } from './dirty-band.ts';
+import { dirtyRects } from './dirty-rects.ts';
 import { audioEncodeArgs, codecArgs, concatList, finalMuxArgs, segmentEncodeArgs } from './ffmpeg-args.ts';
 import { frameState, indexPlan, videoTimeAt } from './frame-state.ts';
 import type { LayerState } from './gpu/frame-renderer.ts';
@@ -101,28 +101,75 @@ describe('animationState', () => {
   it('no animation is rest', () => assert.deepEqual(at(undefined, 1), REST));
 });
 
-describe('dirtyBand', () => {
+describe('dirtyRects', () => {
   const tex = { file: 'x', width: 10, height: 10 };
-  const layer = (id: number, y: number, opacity = 1): LayerState => ({
+  const layer = (id: number, y: number, opacity = 1, x = 0, more: Partial<LayerState> = {}): LayerState => ({
     layer: id,
     texture: tex,
-    x: 0,
+    x,
     y,
     width: 10,
     height: 40,
     scale: 1,
     opacity,
+    ...more,
   });
-  it('first frame is full', () => assert.equal(dirtyBand(undefined, [layer(0, 10)], 200), undefined));
-  it('covers old and new rows of a moved layer, aligned to 4', () => {
-    assert.deepEqual(dirtyBand([layer(0, 100)], [layer(0, 90)], 200), { y0: 88, y1: 144 });
+  const W = 400;
+  const H = 200;
+  it('first frame is full', () => assert.equal(dirtyRects(undefined, [layer(0, 10)], W, H), undefined));
+  it('covers old and new boxes of a moved layer, columns aligned to 8, rows to 4', () => {
+    // Rows 90-2 .. 140+2 -> [88, 144); columns 100-2 .. 110+2 -> [96, 112).
+    assert.deepEqual(dirtyRects([layer(0, 100, 1, 100)], [layer(0, 90, 1, 100)], W, H), [
+      { x0: 96, y0: 88, x1: 112, y1: 144 },
+    ]);
   });
   it('covers an appearing layer only', () => {
-    assert.deepEqual(dirtyBand([layer(0, 0)], [layer(0, 0), layer(1, 50)], 200), { y0: 48, y1: 92 });
+    assert.deepEqual(dirtyRects([layer(0, 0)], [layer(0, 0), layer(1, 50, 1, 40)], W, H), [
+      { x0: 32, y0: 48, x1: 56, y1: 92 },
+    ]);
   });
-  it('covers a vanished layer', () => assert.deepEqual(dirtyBand([layer(1, 50)], [], 200), { y0: 48, y1: 92 }));
+  it('covers a vanished layer', () =>
+    assert.deepEqual(dirtyRects([layer(1, 50, 1, 40)], [], W, H), [{ x0: 32, y0: 48, x1: 56, y1: 92 }]));
   it('is clamped to the frame', () =>
-    assert.deepEqual(dirtyBand([layer(0, 170, 0.5)], [layer(0, 170)], 200), { y0: 168, y1: 200 }));
+    assert.deepEqual(dirtyRects([layer(0, 170, 0.5, 395)], [layer(0, 170, 1, 395)], W, H), [
+      { x0: 392, y0: 168, x1: 400, y1: 200 },
+    ]));
+  it('covers a turned layer by the box of its corners', () => {
+    // 10x40 centred at (105, 120) turned 90 degrees: 40x10 -> x 85..125, y 115..125, widened by 2.
+    const r = dirtyRects([layer(0, 100, 1, 100)], [layer(0, 100, 1, 100, { rotation: 90 })], W, H);
+    assert.deepEqual(r, [{ x0: 80, y0: 96, x1: 128, y1: 144 }]);
+  });
+  it('keeps distant changes apart and merges close ones', () => {
+    const prev = [layer(0, 10, 1, 10), layer(1, 10, 1, 1500), layer(2, 10, 1, 30)];
+    const next = [layer(0, 10, 0.5, 10), layer(1, 10, 0.5, 1500), layer(2, 10, 0.5, 30)];
+    // Layers 0 and 2 are 20 px apart: one rectangle; layer 1 is 1,450 px right: another (their
+    // union would draw some 60,000 pixels more than the two, more than a rectangle's own cost).
+    const r = dirtyRects(prev, next, 2000, 1000)!;
+    assert.equal(r.length, 2);
+    assert.deepEqual(
+      r.find((x) => x.x0 === 8),
+      { x0: 8, y0: 8, x1: 48, y1: 52 },
+    );
+    assert.deepEqual(
+      r.find((x) => x.x0 !== 8),
+      { x0: 1496, y0: 8, x1: 1512, y1: 52 },
+    );
+  });
+  it('merges down to a few rectangles however many layers change', () => {
+    const many = (o: number) => Array.from({ length: 40 }, (_, i) => layer(i, (i % 5) * 200, o, (i * 47) % 1900));
+    const r = dirtyRects(many(1), many(0.5), 1920, 1080)!;
+    assert.ok(r.length <= 6, `${r.length} rectangles`);
+    // Every changed box is inside one of them.
+    for (const s of many(0.5)) {
+      assert.ok(
+        r.some((x) => x.x0 <= Math.max(0, s.x - 2) && x.x1 >= Math.min(1920, s.x + 12) && x.y0 <= Math.max(0, s.y - 2)),
+      );
+    }
+  });
+  it('is the whole frame when changes cover most of it', () => {
+    const big = (o: number) => [layer(0, 0, o, 0, { width: 1900, height: 1000 })];
+    assert.equal(dirtyRects(big(1), big(0.5), 1920, 1080), undefined);
+  });
 });
 
 describe('splitFrames', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AppError } from '../lib/errors.ts';
 import { ChunkedEncoder } from './chunked-encoder.ts';
 import { type CompositeChunk, compositeArgs, compositeChunk } from './composite.ts';
-import { dirtyBand } from './dirty-band.ts';
+import { dirtyRects } from './dirty-rects.ts';
 import { frameState, indexPlan } from './frame-state.ts';
 import { createFrameRenderer, type FrameRenderer, type LayerState } from './gpu/frame-renderer.ts';
 import { VideoReader } from './media/video-reader.ts';
@@ -142,12 +142,12 @@ export async function renderSegment(
         const key =
           state.key + (await withVideo(state.layers)) + (state.incoming ? await withVideo(state.incoming.layers) : '');
         if (key !== lastKey || !bytes) {
-          // Only the rows that changed are drawn again (a caption word, a sliding title).
+          // Only the rectangles that changed are drawn again (a caption word, a moving shape).
           const blended = state.incoming !== undefined;
-          const band =
+          const rects =
             sceneChanged || !bytes || blended || lastBlended
               ? undefined
-              : dirtyBand(lastLayers, state.layers, plan.height);
+              : dirtyRects(lastLayers, state.layers, plan.width, plan.height);
           lastBlended = blended;
           const t0 = performance.now();
           const incoming = state.incoming && {
@@ -159,7 +159,7 @@ export async function renderSegment(
           // A movie that keeps alpha (plan.alpha): every frame whole, on transparent black, as yuva420p.
           bytes = plan.alpha
             ? renderer.renderAlpha(state.layers, incoming)
-            : renderer.render(state.scene.background, state.layers, band, incoming);
+            : renderer.render(state.scene.background, state.layers, rects, incoming);
           drawMs += performance.now() - t0;
           lastLayers = state.layers;
           lastKey = key;

@@ -18,7 +18,7 @@ export interface StillFrameJob {
 
 /**
  * Draws one frame of a prepared render with the renderer the video's frames are drawn with
- * (worker/gpu/frame-renderer.ts, its whole-frame path: no dirty band, no ffmpeg compositing) and
+ * (worker/gpu/frame-renderer.ts, its whole-frame path: no dirty rectangles, no ffmpeg compositing) and
  * writes its yuv420p read-back: the bytes the video encoder would get for that frame. Runs in a
  * child process (still.ts), like a segment: it needs the X display, and a native crash takes only
  * the child down.

@@ -4,11 +4,14 @@ import * as THREE from 'three';
 import { AppError } from '../../lib/errors.ts';
 import { motionKey } from '../animate.ts';
 import { coversFrame, overlayRect, type Rect } from '../composite.ts';
+import { type DirtyRect, layerBox } from '../dirty-rects.ts';
 import type { LayerEffects } from '../layer-effects.ts';
 import type { TextureCrop, TextureRef, TransitionType } from '../plan.ts';
 import { blendOverlay, overlayFromRgba, type YuvOverlay, yuvaFromRgba } from './backdrop-blend.ts';
 import { createEffectLayer, type EffectLayer } from './effects-shader.ts';
+import { createImageMaterial } from './image-material.ts';
 import { placeMesh } from './motion-mesh.ts';
+import { createRectReadback } from './rect-readback.ts';
 import { TRANSITION_FRAGMENT_SHADER, TRANSITION_VERTEX_SHADER, transitionKind } from './transition-shader.ts';
 import { createVideoMaterial, dataTexture, type VideoMaterial, type YuvMatrix } from './video-material.ts';
 import {
@@ -60,14 +63,14 @@ export interface FrameRenderer {
   layout: YuvLayout;
   /**
    * Draws one frame and returns its yuv420p bytes. The returned view aliases the one readback
-   * buffer and is overwritten by the next call. With `band` (image rows [y0, y1), multiples of 4,
-   * aligned layouts only) only those rows are drawn, converted and read back; the rest of the
-   * buffer keeps the previous frame, which must be the frame drawn just before.
+   * buffer and is overwritten by the next call. With `rects` (dirty-rects.ts: columns multiples of
+   * 8, rows of 4, aligned layouts only) only those rectangles are drawn, converted and read back;
+   * the rest of the buffer keeps the previous frame, which must be the frame drawn just before.
    */
   render(
     background: [number, number, number],
     layers: LayerState[],
-    band?: { y0: number; y1: number },
+    rects?: DirtyRect[],
     incoming?: IncomingScene,
   ): Uint8Array;
   /**
@@ -196,7 +199,7 @@ export function createFrameRenderer(
   const readback = new Uint8Array(layout.targetWidth * layout.targetHeight * 4);
   const frame = readback.subarray(0, layout.frameBytes);
   const textures = new Map<string, THREE.DataTexture>();
-  const meshes = new Map<number, THREE.Mesh<THREE.BufferGeometry, THREE.MeshBasicMaterial | THREE.ShaderMaterial>>();
+  const meshes = new Map<number, THREE.Mesh<THREE.BufferGeometry, THREE.ShaderMaterial>>();
   /** Video layers' materials, by layer id. */
   const videos = new Map<number, VideoMaterial>();
   /** Layers with effects: their material (and background mesh), by layer id. */
@@ -258,7 +261,7 @@ export function createFrameRenderer(
     return tex;
   }
 
-  function meshFor(s: LayerState): THREE.Mesh<THREE.BufferGeometry, THREE.MeshBasicMaterial | THREE.ShaderMaterial> {
+  function meshFor(s: LayerState): THREE.Mesh<THREE.BufferGeometry, THREE.ShaderMaterial> {
     let mesh = meshes.get(s.layer);
     if (!mesh) {
       const { width: w, height: h } = s;
@@ -274,19 +277,13 @@ export function createFrameRenderer(
       );
       geometry.setAttribute('uv', new THREE.Float32BufferAttribute([u0, v0, u1, v0, u0, v1, u1, v1], 2));
       geometry.setIndex([0, 2, 1, 2, 3, 1]);
-      let material: THREE.MeshBasicMaterial | THREE.ShaderMaterial;
+      let material: THREE.ShaderMaterial;
       if (s.pixels) {
         const video = createVideoMaterial(s.texture.width, s.texture.height, s.matrix ?? 'bt601');
         videos.set(s.layer, video);
         material = video.material;
       } else {
-        material = new THREE.MeshBasicMaterial({
-          map: textureFor(s.texture),
-          transparent: true,
-          depthTest: false,
-          depthWrite: false,
-          side: THREE.DoubleSide,
-        });
+        material = createImageMaterial(textureFor(s.texture));
       }
       const fx = s.effects && effectLayerFor(s);
       if (fx) {
@@ -355,7 +352,7 @@ export function createFrameRenderer(
       if (video && s.pixels) {
         video.update(s.pixels, s.content);
         video.setOpacity(s.opacity);
-      } else mesh.material.opacity = s.opacity;
+      } else mesh.material.uniforms.opacity!.value = s.opacity;
       if (s.content !== undefined && !s.pixels) showFrame(s, mesh);
       mesh.visible = true;
       placeMesh(mesh, s);
@@ -415,9 +412,31 @@ export function createFrameRenderer(
     return rgba;
   }
 
+  const rectReadback = createRectReadback(renderer, sceneTarget.texture, layout);
+  /**
+   * Redraws only `rects` of the frame in `readback` (the frame drawn just before): each is drawn
+   * with the layers that reach into it (scissored), then all are converted and read back into
+   * place (rect-readback.ts). False, drawing nothing, when they do not fit its staging target.
+   */
+  function drawRects(layers: LayerState[], rects: DirtyRect[]): boolean {
+    if (!rectReadback.fits(rects)) return false;
+    const boxes = layers.map((s) => ({ mesh: meshes.get(s.layer)!, box: layerBox(s) }));
+    sceneTarget.scissorTest = true;
+    for (const r of rects) {
+      for (const { mesh, box } of boxes)
+        mesh.visible = box.x0 < r.x1 && box.x1 > r.x0 && box.y0 < r.y1 && box.y1 > r.y0;
+      // The scene target has image row r at GL row height-1-r (y-down camera).
+      sceneTarget.scissor.set(r.x0, height - r.y1, r.x1 - r.x0, r.y1 - r.y0);
+      renderer.setRenderTarget(sceneTarget);
+      renderer.render(scene, camera);
+    }
+    sceneTarget.scissorTest = false;
+    return rectReadback.read(rects, frame);
+  }
+
   return {
     layout,
-    render(bg, layers, band, incoming) {
+    render(bg, layers, rects, incoming) {
       if (incoming) {
         // Both scenes whole, each on its own background, then one blending pass into the scene target.
         const p = transitionPair();
@@ -467,42 +486,14 @@ export function createFrameRenderer(
       show(layers);
       background.setRGB(bg[0] / 255, bg[1] / 255, bg[2] / 255);
       renderer.setClearColor(background, 1);
-      const b = band && layout.aligned && band.y1 > band.y0 ? band : { y0: 0, y1: height };
-      const partial = b.y0 > 0 || b.y1 < height;
-      // The scene target has image row r at GL row height-1-r (y-down camera).
-      sceneTarget.scissor.set(0, height - b.y1, width, b.y1 - b.y0);
-      sceneTarget.scissorTest = partial;
+      if (rects?.length && layout.aligned && drawRects(layers, rects)) return frame;
+      sceneTarget.scissorTest = false;
       renderer.setRenderTarget(sceneTarget);
       renderer.render(scene, camera);
-      if (!partial) {
-        yuvTarget.scissorTest = false;
-        renderer.setRenderTarget(yuvTarget);
-        renderer.render(yuvScene, yuvCamera);
-        renderer.readRenderTargetPixels(yuvTarget, 0, 0, layout.targetWidth, layout.targetHeight, readback);
-      } else {
-        // Aligned layout: target row r is buffer bytes [r * width, (r + 1) * width). The band's
-        // luma rows, and its rows of the U and V planes (a quarter as many), are redone.
-        const planeRows = height / 4;
-        const bands: [number, number][] = [
-          [b.y0, b.y1 - b.y0],
-          [height + b.y0 / 4, (b.y1 - b.y0) / 4],
-          [height + planeRows + b.y0 / 4, (b.y1 - b.y0) / 4],
-        ];
-        yuvTarget.scissorTest = true;
-        for (const [row, rows] of bands) {
-          yuvTarget.scissor.set(0, row, layout.targetWidth, rows);
-          renderer.setRenderTarget(yuvTarget);
-          renderer.render(yuvScene, yuvCamera);
-          renderer.readRenderTargetPixels(
-            yuvTarget,
-            0,
-            row,
-            layout.targetWidth,
-            rows,
-            readback.subarray(row * width, (row + rows) * width),
-          );
-        }
-      }
+      yuvTarget.scissorTest = false;
+      renderer.setRenderTarget(yuvTarget);
+      renderer.render(yuvScene, yuvCamera);
+      renderer.readRenderTargetPixels(yuvTarget, 0, 0, layout.targetWidth, layout.targetHeight, readback);
       renderer.setRenderTarget(null);
       return frame;
     },
@@ -546,7 +537,7 @@ export function createFrameRenderer(
       const files = new Set<string>();
       for (const [id, mesh] of meshes) {
         if (keep.has(id)) {
-          const map = (mesh.material as THREE.MeshBasicMaterial).map ?? effectLayers.get(id)?.map;
+          const map = effectLayers.get(id)?.map ?? mesh.material.uniforms.map?.value;
           if (map) for (const [f, t] of textures) if (t === map) files.add(f);
           continue;
         }
@@ -576,6 +567,7 @@ export function createFrameRenderer(
       }
       sceneTarget.dispose();
       yuvTarget.dispose();
+      rectReadback.dispose();
       for (const m of materials) m.dispose();
       // WebGLRenderer.dispose() stops an animation loop that needs a window; free the lists only.
       renderer.renderLists.dispose();

@@ -1,0 +1,45 @@
+/**
+ * The material of a picture layer without effects (text, shapes, images, an animated image's
+ * frame): its texture, straight alpha, times the layer's opacity, blended over the scene. What
+ * three.js's MeshBasicMaterial computes for a white material with a map, in a shader of its own:
+ * llvmpipe runs this one's fragments about a quarter faster (measured: 147 against 196
+ * microseconds a 200x200 quad at 1080p), and most of a frame's pixels are drawn by it.
+ */
+import * as THREE from 'three';
+
+const VERTEX = /* glsl */ `
+precision highp float;
+attribute vec3 position;
+attribute vec2 uv;
+uniform mat4 modelViewMatrix;
+uniform mat4 projectionMatrix;
+varying vec2 vUv;
+void main() {
+  vUv = uv;
+  gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
+}
+`;
+
+const FRAGMENT = /* glsl */ `
+precision highp float;
+uniform sampler2D map;
+uniform float opacity;
+varying vec2 vUv;
+void main() {
+  vec4 t = texture2D(map, vUv);
+  gl_FragColor = vec4(t.rgb, t.a * opacity);
+}
+`;
+
+/** `map` drawn with the layer's opacity (uniform `opacity`), both sides (the y-down camera turns the winding). */
+export function createImageMaterial(map: THREE.Texture): THREE.RawShaderMaterial {
+  return new THREE.RawShaderMaterial({
+    vertexShader: VERTEX,
+    fragmentShader: FRAGMENT,
+    uniforms: { map: { value: map }, opacity: { value: 1 } },
+    transparent: true,
+    depthTest: false,
+    depthWrite: false,
+    side: THREE.DoubleSide,
+  });
+}

@@ -1,0 +1,280 @@
+/**
+ * The YUV conversion and read-back of a frame's dirty rectangles (worker/dirty-rects.ts). Each
+ * rectangle's yuv420p bytes are converted, in one draw for all of them, into a block of a staging
+ * target: its luma rows (w/4 texels of four bytes each), then its U rows and its V rows, each chroma
+ * row pair side by side (even rows left, odd rows right: w/8 texels each). One readPixels a
+ * rectangle brings the block back, and its rows are copied into place in the frame. The samples
+ * are those of the whole-frame pass (yuv-layout.ts): the same pixel centres, point-sampled, so a
+ * frame drawn by rectangles is byte-identical to one drawn whole (test/worker/dirty-rects.test.ts).
+ */
+import * as THREE from 'three';
+import { type DirtyRect, MAX_RECTS } from '../dirty-rects.ts';
+import { planeCoefficients, type YuvLayout } from './yuv-layout.ts';
+
+/** Where a rectangle's block sits in the staging target: rows [top, top + rows), texels [0, w/4). */
+interface StagedBlock {
+  rect: DirtyRect;
+  top: number;
+  texels: number;
+  rows: number;
+}
+
+/**
+ * Blocks stacked from row 0 of a staging target of `maxRows` rows; undefined when they do not
+ * fit (the caller draws the frame whole).
+ */
+function stageBlocks(rects: DirtyRect[], maxRows: number): StagedBlock[] | undefined {
+  const blocks: StagedBlock[] = [];
+  let top = 0;
+  for (const rect of rects) {
+    const h = rect.y1 - rect.y0;
+    const block = { rect, top, texels: (rect.x1 - rect.x0) / 4, rows: h + h / 2 };
+    top += block.rows;
+    if (top > maxRows) return undefined;
+    blocks.push(block);
+  }
+  return blocks;
+}
+
+/**
+ * The quads that convert `blocks`: per vertex its staging position, the source pixel (centre) of
+ * its first sample, the step between its four samples and its plane's coefficients. Source
+ * coordinates are affine in the staging ones, so at each texel centre they interpolate to exactly
+ * the pixel the whole-frame pass samples.
+ */
+function conversionQuads(blocks: StagedBlock[]): {
+  position: Float32Array;
+  source: Float32Array;
+  step: Float32Array;
+  coeff: Float32Array;
+  index: Uint16Array;
+} {
+  const quads: {
+    x: [number, number];
+    y: [number, number];
+    sx: (X: number) => number;
+    sy: (Y: number) => number;
+    step: number;
+    plane: 'y' | 'u' | 'v';
+  }[] = [];
+  for (const b of blocks) {
+    const { x0, y0 } = b.rect;
+    const h = b.rows / 1.5;
+    const half = b.texels / 2;
+    quads.push({
+      x: [0, b.texels],
+      y: [b.top, b.top + h],
+      sx: (X) => x0 + 4 * X - 1.5,
+      sy: (Y) => y0 + Y - b.top,
+      step: 1,
+      plane: 'y',
+    });
+    for (const [plane, top] of [
+      ['u', b.top + h],
+      ['v', b.top + h + h / 4],
+    ] as const) {
+      // Even chroma rows (image rows y0 + 4j) left, odd ones (y0 + 4j + 2) right.
+      quads.push({
+        x: [0, half],
+        y: [top, top + h / 4],
+        sx: (X) => x0 + 8 * X - 3.5,
+        sy: (Y) => y0 + 4 * (Y - top) - 1.5,
+        step: 2,
+        plane,
+      });
+      quads.push({
+        x: [half, b.texels],
+        y: [top, top + h / 4],
+        sx: (X) => x0 + 8 * (X - half) - 3.5,
+        sy: (Y) => y0 + 4 * (Y - top) + 0.5,
+        step: 2,
+        plane,
+      });
+    }
+  }
+  const n = quads.length * 4;
+  const position = new Float32Array(n * 3);
+  const source = new Float32Array(n * 2);
+  const step = new Float32Array(n);
+  const coeff = new Float32Array(n * 4);
+  const index = new Uint16Array(quads.length * 6);
+  quads.forEach((q, i) => {
+    const c = planeCoefficients(q.plane);
+    const corners = [
+      [q.x[0], q.y[0]],
+      [q.x[1], q.y[0]],
+      [q.x[0], q.y[1]],
+      [q.x[1], q.y[1]],
+    ] as const;
+    corners.forEach(([X, Y], k) => {
+      const v = i * 4 + k;
+      position.set([X, Y, 0], v * 3);
+      source.set([q.sx(X), q.sy(Y)], v * 2);
+      step[v] = q.step;
+      coeff.set(c, v * 4);
+    });
+    index.set(
+      [0, 1, 2, 2, 1, 3].map((k) => i * 4 + k),
+      i * 6,
+    );
+  });
+  return { position, source, step, coeff, index };
+}
+
+/**
+ * Copies a block read back (rows bottom-up as GL stores them, which is staging row order) into
+ * the yuv420p `frame` of `width` x `height`.
+ */
+function scatterBlock(
+  block: StagedBlock,
+  bytes: Uint8Array,
+  frame: Uint8Array,
+  width: number,
+  height: number,
+): void {
+  const { x0, y0, x1 } = block.rect;
+  const w = x1 - x0;
+  const h = block.rows / 1.5;
+  const stride = block.texels * 4;
+  for (let j = 0; j < h; j++) frame.set(bytes.subarray(j * stride, j * stride + w), (y0 + j) * width + x0);
+  const cw = width / 2;
+  const luma = width * height;
+  for (const [k, plane] of [
+    [0, luma],
+    [1, luma + luma / 4],
+  ] as const) {
+    for (let j = 0; j < h / 4; j++) {
+      const row = (h + k * (h / 4) + j) * stride;
+      const chromaRow = y0 / 2 + 2 * j;
+      frame.set(bytes.subarray(row, row + w / 2), plane + chromaRow * cw + x0 / 2);
+      frame.set(bytes.subarray(row + w / 2, row + w), plane + (chromaRow + 1) * cw + x0 / 2);
+    }
+  }
+}
+
+const VERTEX = /* glsl */ `
+precision highp float;
+attribute vec3 position;
+attribute vec2 source;
+attribute float step;
+attribute vec4 coeff;
+uniform vec2 targetSize;
+uniform vec2 size;
+varying vec2 uv0;
+varying vec2 uv1;
+varying vec2 uv2;
+varying vec2 uv3;
+varying vec4 vCoeff;
+void main() {
+  float v = 1.0 - source.y / size.y;
+  uv0 = vec2(source.x / size.x, v);
+  uv1 = vec2((source.x + step) / size.x, v);
+  uv2 = vec2((source.x + 2.0 * step) / size.x, v);
+  uv3 = vec2((source.x + 3.0 * step) / size.x, v);
+  vCoeff = coeff;
+  gl_Position = vec4(position.xy / targetSize * 2.0 - 1.0, 0.0, 1.0);
+}
+`;
+
+const FRAGMENT = /* glsl */ `
+precision highp float;
+uniform sampler2D src;
+varying vec2 uv0;
+varying vec2 uv1;
+varying vec2 uv2;
+varying vec2 uv3;
+varying vec4 vCoeff;
+float byteOf(vec2 uv) { return dot(texture2D(src, uv).rgb, vCoeff.rgb) + vCoeff.a; }
+void main() {
+  gl_FragColor = vec4(byteOf(uv0), byteOf(uv1), byteOf(uv2), byteOf(uv3));
+}
+`;
+
+export interface RectReadback {
+  /** Whether `rects` fit the staging target (else the frame is drawn whole). */
+  fits(rects: DirtyRect[]): boolean;
+  /**
+   * Converts and reads back `rects` of `source` (the scene target, already drawn) into `frame`;
+   * false, touching nothing, when they do not fit the staging target.
+   */
+  read(rects: DirtyRect[], frame: Uint8Array): boolean;
+  dispose(): void;
+}
+
+export function createRectReadback(
+  renderer: THREE.WebGLRenderer,
+  source: THREE.Texture,
+  layout: YuvLayout,
+): RectReadback {
+  const { width, height, targetWidth } = layout;
+  // Room for rectangles adding up to twice the frame's height: more is drawn whole.
+  const maxRows = 3 * height;
+  const staging = new THREE.WebGLRenderTarget(targetWidth, maxRows, {
+    minFilter: THREE.NearestFilter,
+    magFilter: THREE.NearestFilter,
+    depthBuffer: false,
+    generateMipmaps: false,
+  });
+  const material = new THREE.RawShaderMaterial({
+    vertexShader: VERTEX,
+    fragmentShader: FRAGMENT,
+    uniforms: {
+      src: { value: source },
+      size: { value: new THREE.Vector2(width, height) },
+      targetSize: { value: new THREE.Vector2(targetWidth, maxRows) },
+    },
+    depthTest: false,
+    depthWrite: false,
+  });
+  // Attributes for the most rectangles a frame has (five quads each), filled per frame.
+  const quads = MAX_RECTS * 5;
+  const attribute = (size: number) =>
+    new THREE.BufferAttribute(new Float32Array(quads * 4 * size), size).setUsage(THREE.DynamicDrawUsage);
+  const geometry = new THREE.BufferGeometry();
+  const attributes = { position: attribute(3), source: attribute(2), step: attribute(1), coeff: attribute(4) };
+  for (const [name, a] of Object.entries(attributes)) geometry.setAttribute(name, a);
+  const index = new THREE.BufferAttribute(new Uint16Array(quads * 6), 1).setUsage(THREE.DynamicDrawUsage);
+  geometry.setIndex(index);
+  const mesh = new THREE.Mesh(geometry, material);
+  mesh.frustumCulled = false;
+  const scene = new THREE.Scene();
+  scene.add(mesh);
+  const camera = new THREE.OrthographicCamera(-1, 1, 1, -1, -1, 1);
+  let buffer = new Uint8Array(0);
+  return {
+    fits: (rects) => rects.length <= MAX_RECTS && stageBlocks(rects, maxRows) !== undefined,
+    read(rects, frame) {
+      const blocks = rects.length <= MAX_RECTS ? stageBlocks(rects, maxRows) : undefined;
+      if (!blocks) return false;
+      const q = conversionQuads(blocks);
+      for (const name of ['position', 'source', 'step', 'coeff'] as const) {
+        (attributes[name].array as Float32Array).set(q[name]);
+        attributes[name].needsUpdate = true;
+      }
+      (index.array as Uint16Array).set(q.index);
+      index.needsUpdate = true;
+      geometry.setDrawRange(0, q.index.length);
+      staging.scissorTest = false;
+      renderer.setRenderTarget(staging);
+      // Only the blocks are written and read: no clear of the staging target.
+      const autoClear = renderer.autoClear;
+      renderer.autoClear = false;
+      renderer.render(scene, camera);
+      renderer.autoClear = autoClear;
+      for (const b of blocks) {
+        const bytes = b.texels * b.rows * 4;
+        if (buffer.length < bytes) buffer = new Uint8Array(bytes);
+        const view = buffer.subarray(0, bytes);
+        renderer.readRenderTargetPixels(staging, 0, b.top, b.texels, b.rows, view);
+        scatterBlock(b, view, frame, width, height);
+      }
+      renderer.setRenderTarget(null);
+      return true;
+    },
+    dispose() {
+      geometry.dispose();
+      material.dispose();
+      staging.dispose();
+    },
+  };
+}

@@ -46,9 +46,10 @@ const union = (a: DirtyRect, b: DirtyRect): DirtyRect => ({
 });
 
 /**
- * What one more rectangle costs, in pixels' worth of drawing: each is a scene pass, five passes
- * of the YUV conversion and five read-backs (measured on llvmpipe at 1080p, a pass of the
- * bench's 40 layers costs about what 30,000 pixels do).
+ * What one more rectangle costs, in pixels' worth of drawing: each is a scene pass of its own
+ * (layers reaching into two rectangles are drawn twice) and a read-back. On bench-60s-motion any
+ * value from 8,192 to 262,144 gave the same time within this machine's noise (22-26 s); this one
+ * keeps far-apart changes apart and merges those a few dozen pixels apart.
  */
 const RECT_COST_PX = 32_768;
 /** At most this many rectangles a frame: the cheapest unions are taken until they fit. */

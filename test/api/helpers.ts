@@ -108,7 +108,11 @@ export function client(app: FastifyInstance, key: string | null): Call {
   };
 }
 
-/** Runs `suite` once per backend as a subtest, with a fresh database closed afterwards. */
+/**
+ * Runs `suite` once per backend as a subtest, with a fresh database closed afterwards: after the
+ * subtest's own `after` hooks (they run in the order registered), since an app or a worker closed
+ * there may still write to it (closing it first made those writes fail with CONNECTION_ENDED).
+ */
 export async function eachBackend(
   t: TestContext,
   suite: (t: TestContext, db: Database) => Promise<void>,
@@ -120,7 +124,7 @@ export async function eachBackend(
         try {
           await suite(st, db);
         } finally {
-          await db.close();
+          st.after(() => db.close());
         }
       }),
     ),

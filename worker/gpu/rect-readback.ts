@@ -125,13 +125,7 @@ function conversionQuads(blocks: StagedBlock[]): {
  * Copies a block read back (rows bottom-up as GL stores them, which is staging row order) into
  * the yuv420p `frame` of `width` x `height`.
  */
-function scatterBlock(
-  block: StagedBlock,
-  bytes: Uint8Array,
-  frame: Uint8Array,
-  width: number,
-  height: number,
-): void {
+function scatterBlock(block: StagedBlock, bytes: Uint8Array, frame: Uint8Array, width: number, height: number): void {
   const { x0, y0, x1 } = block.rect;
   const w = x1 - x0;
   const h = block.rows / 1.5;

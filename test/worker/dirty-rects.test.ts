@@ -93,6 +93,29 @@ describe('dirty rectangles', () => {
     }
   });
 
+  it('rectangles too wide for one shelf of the staging target (three bars) still equal the whole frame', () => {
+    const byRects = createFrameRenderer(W, H);
+    const whole = createFrameRenderer(W, H);
+    const bg: [number, number, number] = [200, 190, 180];
+    // Three fading bars across the frame, far apart: three rectangles of 616 x 48, whose blocks
+    // (154 texels wide each) take two shelves of the 320-texel staging target.
+    const bars = (opacity: number): LayerState[] =>
+      [12, 160, 308].map((y, i) => ({ layer: i, texture: ramp, x: 16, y, width: 600, height: 40, scale: 1, opacity }));
+    try {
+      byRects.render(bg, bars(1));
+      const rects = dirtyRects(bars(1), bars(0.5), W, H);
+      assert.equal(rects?.length, 3);
+      const a = Uint8Array.from(byRects.render(bg, bars(0.5), rects));
+      const b = whole.render(bg, bars(0.5));
+      let differ = 0;
+      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
+      assert.equal(differ, 0, `${differ} bytes differ`);
+    } finally {
+      byRects.dispose();
+      whole.dispose();
+    }
+  });
+
   it('a rectangle that misses a change shows: the comparison above can fail', () => {
     const byRects = createFrameRenderer(W, H);
     const whole = createFrameRenderer(W, H);

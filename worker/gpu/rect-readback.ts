@@ -2,8 +2,10 @@
  * The YUV conversion and read-back of a frame's dirty rectangles (worker/dirty-rects.ts). Each
  * rectangle's yuv420p bytes are converted, in one draw for all of them, into a block of a staging
  * target: its luma rows (w/4 texels of four bytes each), then its U rows and its V rows, each chroma
- * row pair side by side (even rows left, odd rows right: w/8 texels each). One readPixels a
- * rectangle brings the block back, and its rows are copied into place in the frame. The samples
+ * row pair side by side (even rows left, odd rows right: w/8 texels each). The blocks are packed
+ * on shelves (tallest first), and ONE readPixels brings back the area they use: on llvmpipe under
+ * ANGLE each readPixels costs about half a millisecond whatever its size (a flush and a wait), more
+ * than the bytes. Each block's rows are then copied into place in the frame. The samples
  * are those of the whole-frame pass (yuv-layout.ts): the same pixel centres, point-sampled, so a
  * frame drawn by rectangles is byte-identical to one drawn whole (test/worker/dirty-rects.test.ts).
  */
@@ -11,29 +13,46 @@ import * as THREE from 'three';
 import { type DirtyRect, MAX_RECTS } from '../dirty-rects.ts';
 import { planeCoefficients, type YuvLayout } from './yuv-layout.ts';
 
-/** Where a rectangle's block sits in the staging target: rows [top, top + rows), texels [0, w/4). */
+/** Where a rectangle's block sits in the staging target: texels [left, left + w/4), rows [top, top + 1.5 h). */
 interface StagedBlock {
   rect: DirtyRect;
+  left: number;
   top: number;
   texels: number;
   rows: number;
 }
 
 /**
- * Blocks stacked from row 0 of a staging target of `maxRows` rows; undefined when they do not
- * fit (the caller draws the frame whole).
+ * Blocks packed on shelves in a staging target of `maxTexels` x `maxRows`, tallest first, and the
+ * area they use; undefined when they do not fit (the caller draws the frame whole).
  */
-function stageBlocks(rects: DirtyRect[], maxRows: number): StagedBlock[] | undefined {
+function stageBlocks(
+  rects: DirtyRect[],
+  maxTexels: number,
+  maxRows: number,
+): { blocks: StagedBlock[]; texels: number; rows: number } | undefined {
+  const sized = rects
+    .map((rect) => ({ rect, texels: (rect.x1 - rect.x0) / 4, rows: ((rect.y1 - rect.y0) * 3) / 2 }))
+    .sort((a, b) => b.rows - a.rows);
   const blocks: StagedBlock[] = [];
-  let top = 0;
-  for (const rect of rects) {
-    const h = rect.y1 - rect.y0;
-    const block = { rect, top, texels: (rect.x1 - rect.x0) / 4, rows: h + h / 2 };
-    top += block.rows;
-    if (top > maxRows) return undefined;
-    blocks.push(block);
+  let shelfTop = 0;
+  let shelfRows = 0;
+  let left = 0;
+  let used = 0;
+  for (const b of sized) {
+    if (b.texels > maxTexels) return undefined;
+    if (left + b.texels > maxTexels) {
+      shelfTop += shelfRows;
+      shelfRows = 0;
+      left = 0;
+    }
+    if (shelfTop + b.rows > maxRows) return undefined;
+    blocks.push({ ...b, left, top: shelfTop });
+    left += b.texels;
+    used = Math.max(used, left);
+    shelfRows = Math.max(shelfRows, b.rows);
   }
-  return blocks;
+  return { blocks, texels: used, rows: shelfTop + shelfRows };
 }
 
 /**
@@ -60,11 +79,13 @@ function conversionQuads(blocks: StagedBlock[]): {
   for (const b of blocks) {
     const { x0, y0 } = b.rect;
     const h = b.rows / 1.5;
-    const half = b.texels / 2;
+    const L = b.left;
+    const half = L + b.texels / 2;
+    const right = L + b.texels;
     quads.push({
-      x: [0, b.texels],
+      x: [L, right],
       y: [b.top, b.top + h],
-      sx: (X) => x0 + 4 * X - 1.5,
+      sx: (X) => x0 + 4 * (X - L) - 1.5,
       sy: (Y) => y0 + Y - b.top,
       step: 1,
       plane: 'y',
@@ -75,15 +96,15 @@ function conversionQuads(blocks: StagedBlock[]): {
     ] as const) {
       // Even chroma rows (image rows y0 + 4j) left, odd ones (y0 + 4j + 2) right.
       quads.push({
-        x: [0, half],
+        x: [L, half],
         y: [top, top + h / 4],
-        sx: (X) => x0 + 8 * X - 3.5,
+        sx: (X) => x0 + 8 * (X - L) - 3.5,
         sy: (Y) => y0 + 4 * (Y - top) - 1.5,
         step: 2,
         plane,
       });
       quads.push({
-        x: [half, b.texels],
+        x: [half, right],
         y: [top, top + h / 4],
         sx: (X) => x0 + 8 * (X - half) - 3.5,
         sy: (Y) => y0 + 4 * (Y - top) + 0.5,
@@ -122,15 +143,22 @@ function conversionQuads(blocks: StagedBlock[]): {
 }
 
 /**
- * Copies a block read back (rows bottom-up as GL stores them, which is staging row order) into
- * the yuv420p `frame` of `width` x `height`.
+ * Copies a block out of the staging area read back (`stride` bytes a row, rows bottom-up as GL
+ * stores them, which is staging row order) into the yuv420p `frame` of `width` x `height`.
  */
-function scatterBlock(block: StagedBlock, bytes: Uint8Array, frame: Uint8Array, width: number, height: number): void {
+function scatterBlock(
+  block: StagedBlock,
+  bytes: Uint8Array,
+  stride: number,
+  frame: Uint8Array,
+  width: number,
+  height: number,
+): void {
   const { x0, y0, x1 } = block.rect;
   const w = x1 - x0;
   const h = block.rows / 1.5;
-  const stride = block.texels * 4;
-  for (let j = 0; j < h; j++) frame.set(bytes.subarray(j * stride, j * stride + w), (y0 + j) * width + x0);
+  const at = (row: number) => (block.top + row) * stride + block.left * 4;
+  for (let j = 0; j < h; j++) frame.set(bytes.subarray(at(j), at(j) + w), (y0 + j) * width + x0);
   const cw = width / 2;
   const luma = width * height;
   for (const [k, plane] of [
@@ -138,7 +166,7 @@ function scatterBlock(block: StagedBlock, bytes: Uint8Array, frame: Uint8Array, 
     [1, luma + luma / 4],
   ] as const) {
     for (let j = 0; j < h / 4; j++) {
-      const row = (h + k * (h / 4) + j) * stride;
+      const row = at(h + k * (h / 4) + j);
       const chromaRow = y0 / 2 + 2 * j;
       frame.set(bytes.subarray(row, row + w / 2), plane + chromaRow * cw + x0 / 2);
       frame.set(bytes.subarray(row + w / 2, row + w), plane + (chromaRow + 1) * cw + x0 / 2);
@@ -202,8 +230,9 @@ export function createRectReadback(
 ): RectReadback {
   const { width, height, targetWidth } = layout;
   // Room for rectangles adding up to twice the frame's height: more is drawn whole.
-  const maxRows = 3 * height;
-  const staging = new THREE.WebGLRenderTarget(targetWidth, maxRows, {
+  const maxTexels = 2 * targetWidth;
+  const maxRows = 2 * height;
+  const staging = new THREE.WebGLRenderTarget(maxTexels, maxRows, {
     minFilter: THREE.NearestFilter,
     magFilter: THREE.NearestFilter,
     depthBuffer: false,
@@ -215,7 +244,7 @@ export function createRectReadback(
     uniforms: {
       src: { value: source },
       size: { value: new THREE.Vector2(width, height) },
-      targetSize: { value: new THREE.Vector2(targetWidth, maxRows) },
+      targetSize: { value: new THREE.Vector2(maxTexels, maxRows) },
     },
     depthTest: false,
     depthWrite: false,
@@ -236,11 +265,11 @@ export function createRectReadback(
   const camera = new THREE.OrthographicCamera(-1, 1, 1, -1, -1, 1);
   let buffer = new Uint8Array(0);
   return {
-    fits: (rects) => rects.length <= MAX_RECTS && stageBlocks(rects, maxRows) !== undefined,
+    fits: (rects) => rects.length <= MAX_RECTS && stageBlocks(rects, maxTexels, maxRows) !== undefined,
     read(rects, frame) {
-      const blocks = rects.length <= MAX_RECTS ? stageBlocks(rects, maxRows) : undefined;
-      if (!blocks) return false;
-      const q = conversionQuads(blocks);
+      const staged = rects.length <= MAX_RECTS ? stageBlocks(rects, maxTexels, maxRows) : undefined;
+      if (!staged) return false;
+      const q = conversionQuads(staged.blocks);
       for (const name of ['position', 'source', 'step', 'coeff'] as const) {
         (attributes[name].array as Float32Array).set(q[name]);
         attributes[name].needsUpdate = true;
@@ -255,13 +284,12 @@ export function createRectReadback(
       renderer.autoClear = false;
       renderer.render(scene, camera);
       renderer.autoClear = autoClear;
-      for (const b of blocks) {
-        const bytes = b.texels * b.rows * 4;
-        if (buffer.length < bytes) buffer = new Uint8Array(bytes);
-        const view = buffer.subarray(0, bytes);
-        renderer.readRenderTargetPixels(staging, 0, b.top, b.texels, b.rows, view);
-        scatterBlock(b, view, frame, width, height);
-      }
+      const stride = staged.texels * 4;
+      const bytes = stride * staged.rows;
+      if (buffer.length < bytes) buffer = new Uint8Array(bytes);
+      const view = buffer.subarray(0, bytes);
+      renderer.readRenderTargetPixels(staging, 0, 0, staged.texels, staged.rows, view);
+      for (const b of staged.blocks) scatterBlock(b, view, stride, frame, width, height);
       renderer.setRenderTarget(null);
       return true;
     },

@@ -1,6 +1,6 @@
 import type { Logger } from '../../lib/logger.ts';
 import { removeWork } from '../../lib/render-work.ts';
-import { posterKey, thumbnailKey } from '../../lib/storage/keys.ts';
+import { movieKey, posterKey, thumbnailKey } from '../../lib/storage/keys.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { Database } from '../../store/database.ts';
 import { expiredOutputs, markOutputDeleted, markWorkSwept, unsweptWork } from '../../store/lifecycle/outputs-repo.ts';
@@ -37,9 +37,11 @@ export const WORK_GRACE_MS = 15 * 60_000;
 
 /**
  * Removes the work objects (`work/<id>/`) of finished renders that were spread over pods and did
- * not get to their join's clean-up: a failed or cancelled render, a join stopped after reporting.
- * Each finished render is looked at once, WORK_GRACE_MS after it finished (one object-store read
- * for a render that had none). Safe to run from several processes.
+ * not get to their join's clean-up: a failed or cancelled render, a join stopped after reporting;
+ * and the movie document the Kubernetes executor stored for the render's pods (`movies/<id>.json`),
+ * which no pod reads once the render has finished (the database keeps the movie). Each finished
+ * render is looked at once, WORK_GRACE_MS after it finished (one object-store read and one delete
+ * for a render that had neither). Safe to run from several processes.
  */
 export async function sweepRenderWork(
   deps: { db: Database; objects: ObjectStore; logger: Logger; now: () => Date },
@@ -50,6 +52,7 @@ export async function sweepRenderWork(
     const ids = await unsweptWork(deps.db.sql, new Date(deps.now().getTime() - WORK_GRACE_MS), batch);
     for (const id of ids) {
       removed += await removeWork(deps.objects, id, deps.logger);
+      await deps.objects.delete(movieKey(id));
       await markWorkSwept(deps.db.sql, id, deps.now());
     }
     if (ids.length < batch) break;

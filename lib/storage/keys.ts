@@ -8,7 +8,7 @@
  * | `renders/<id>.<ext>`| the executor (one machine), the worker pod   | the output sweeper, past retention   |
  * | `posters/<id>.jpg`  | with the output, by whoever stores it        | the output sweeper, with the output  |
  * | `thumbnails/<id>.webp` | with the output, by whoever stores it     | the output sweeper, with the output  |
- * | `movies/<id>.json`  | the Kubernetes executor (the Render's movie) | nothing: it stays                    |
+ * | `movies/<id>.json`  | the Kubernetes executor (the Render's movie) | the work sweeper, once it finished   |
  * | `assets/<id>.<ext>` | POST /v1/assets                              | DELETE /v1/assets/{id}               |
  * | `work/<id>/<name>`  | the prepare and segment pods                 | the join pod, or the output sweeper  |
  */

@@ -2,14 +2,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sweepRenderWork, WORK_GRACE_MS } from '../../api/execution/output-sweeper.ts';
 import { segmentName, type WorkManifest, workKey } from '../../lib/render-work.ts';
+import { movieKey } from '../../lib/storage/keys.ts';
 import { S3ObjectStore } from '../../lib/storage/s3-store.ts';
 import { eachBackend, logger, newAccount } from '../api/helpers.ts';
 import { insertQueuedRender, testBucket } from '../services/cluster-fixture.ts';
 
 /**
  * The API's sweeper removes the work objects (work/<id>/) a render spread over pods left behind
- * when it did not reach its join's clean-up (failed, cancelled), once and only after the grace
- * period; renders without work are marked and cost one read. PostgreSQL and PGlite, real S3 (moto).
+ * when it did not reach its join's clean-up (failed, cancelled), and every finished render's movie
+ * document (movies/<id>.json), once and only after the grace period; renders without work are
+ * marked and cost one read. PostgreSQL and PGlite, real S3 (moto).
  */
 test('the sweeper removes the work of finished renders once, after the grace period', async (t) => {
   const endpoint = process.env.TEST_S3_ENDPOINT;
@@ -51,11 +53,17 @@ test('the sweeper removes the work of finished renders once, after the grace per
     const left = await storeWork(failedLongAgo);
     const recent = await storeWork(failedJustNow);
     const live = await storeWork(running);
+    // The movie documents the Kubernetes executor stored for each render's pods.
+    for (const id of [failedLongAgo, failedJustNow, running, doneWithout])
+      await objects.putBuffer(movieKey(id), Buffer.from(JSON.stringify(movie)), 'application/json');
 
     const removed = await sweepRenderWork({ db, objects, logger, now: () => now });
     assert.equal(removed, 5, 'four files and the manifest of the render that failed 20 minutes ago');
     for (const k of left) assert.equal(await objects.head(k), null, `${k} removed`);
     for (const k of [...recent, ...live]) assert.ok(await objects.head(k), `${k} kept`);
+    for (const id of [failedLongAgo, doneWithout])
+      assert.equal(await objects.head(movieKey(id)), null, `movie of ${id} removed`);
+    for (const id of [failedJustNow, running]) assert.ok(await objects.head(movieKey(id)), `movie of ${id} kept`);
     const swept = await db.sql<{ id: string; workSweptAt: Date | null }[]>`
       SELECT id, work_swept_at FROM renders WHERE account_id = ${accountId}`;
     const at = new Map(swept.map((r) => [r.id, r.workSweptAt]));
@@ -69,5 +77,7 @@ test('the sweeper removes the work of finished renders once, after the grace per
     assert.equal(await sweepRenderWork({ db, objects, logger, now: () => later }), 5);
     for (const k of recent) assert.equal(await objects.head(k), null, `${k} removed`);
     for (const k of live) assert.ok(await objects.head(k), `${k} kept`);
+    assert.equal(await objects.head(movieKey(failedJustNow)), null, 'its movie too');
+    assert.ok(await objects.head(movieKey(running)), 'a running render keeps its movie');
   });
 });

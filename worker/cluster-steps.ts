@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +14,7 @@ import { joinSegments } from './ffmpeg-process.ts';
 import type { LayerPlan, RenderPlan } from './plan.ts';
 import { prepareRender, renderError, type WorkerConfig } from './render-movie.ts';
 import { SegmentChild } from './segment-pool.ts';
+import { makeTempDir } from './temp-dirs.ts';
 import { ensureDisplay } from './xvfb.ts';
 
 /**
@@ -40,7 +41,7 @@ interface StepContext {
  * without a report and Kubernetes runs it again.
  */
 async function withScratch<T>(ctx: StepContext, fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(ctx.tmpRoot ?? tmpdir(), 'framewright-step-'));
+  const dir = makeTempDir(ctx.tmpRoot ?? tmpdir(), 'step');
   try {
     return await fn(dir);
   } catch (err) {

@@ -1,10 +1,10 @@
-import { copyFileSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AppError } from '../lib/errors.ts';
 import { preparingProgress } from '../lib/render-progress.ts';
 import { movieOutputFormat } from '../movie/output-kind.ts';
 import type { PreparedRender, PrepareRenderOptions, RenderOptions, RenderResult } from './render-movie.ts';
+import { makeTempDir } from './temp-dirs.ts';
 
 /**
  * An audio render (output.format mp3 or wav): the movie is prepared as for a video (assets,
@@ -26,7 +26,7 @@ export async function renderAudio(
     opts.onProgress?.(e);
   };
   emit({ phase: 'preparing', progress: 0 });
-  const tmpDir = mkdtempSync(join(opts.tmpRoot ?? tmpdir(), 'framewright-audio-'));
+  const tmpDir = makeTempDir(opts.tmpRoot ?? tmpdir(), 'audio');
   const stopAudio = new AbortController();
   let encoded: Promise<string | undefined> = Promise.resolve(undefined);
   try {

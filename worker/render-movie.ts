@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -20,6 +20,7 @@ import type { SegmentStats } from './render-segment.ts';
 import { SegmentChild } from './segment-pool.ts';
 import { type FrameRange, splitFrames } from './segments.ts';
 import { renderStill } from './still.ts';
+import { makeTempDir } from './temp-dirs.ts';
 import { type Display, ensureDisplay } from './xvfb.ts';
 
 /** Progress events, in order: preparing (0-20), rendering (20-99, by frames encoded), done (100). */
@@ -224,7 +225,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
   // operation cache would only hold memory for the rest of the render (render processes are
   // dedicated to rendering, so this process-wide setting harms no one).
   sharp.cache(false);
-  const tmpDir = mkdtempSync(join(opts.tmpRoot ?? tmpdir(), 'framewright-render-'));
+  const tmpDir = makeTempDir(opts.tmpRoot ?? tmpdir(), 'render');
   let display: Display | undefined;
   let children: SegmentChild[] = [];
   const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));

@@ -1,4 +1,4 @@
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -12,6 +12,7 @@ import { prepare } from './prepare.ts';
 import type { RenderOptions, RenderProgress, RenderResult } from './render-movie.ts';
 import type { StillFrameJob } from './still-frame.ts';
 import { encodeImage, encodeThumbnail, frameIndexAt, type ImageFormat, rgbFromYuvFile } from './still-image.ts';
+import { makeTempDir } from './temp-dirs.ts';
 import { type Display, ensureDisplay } from './xvfb.ts';
 
 const CHILD = ownModule('./still-child.ts', import.meta.url);
@@ -45,7 +46,7 @@ export async function renderStill(opts: RenderOptions & { thumbnail?: string | u
   };
   emit({ phase: 'preparing', progress: 0 });
   sharp.cache(false);
-  const tmpDir = mkdtempSync(join(opts.tmpRoot ?? tmpdir(), 'framewright-still-'));
+  const tmpDir = makeTempDir(opts.tmpRoot ?? tmpdir(), 'still');
   let display: Display | undefined;
   let child: SupervisedChild<StillFrameJob, null> | undefined;
   // The X server and the frame process start while the movie is prepared (as a video's segments).

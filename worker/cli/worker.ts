@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { AppError } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { platformFault } from '../../lib/platform-fault.ts';
@@ -6,6 +7,7 @@ import { validateMovie } from '../../movie/index.ts';
 import type { JobMessage, JobOutcome, JobProgress, WorkerMessage } from '../job-protocol.ts';
 import { posterFiles } from '../poster.ts';
 import { renderMovie, type WorkerConfig } from '../render-movie.ts';
+import { sweepStaleTempDirs } from '../temp-dirs.ts';
 import { workerConfigFromEnv } from './config.ts';
 
 /** `framewright worker`'s options, checked by bin/commands.ts. */
@@ -39,6 +41,8 @@ export async function main(options: WorkerOptions): Promise<number> {
   }
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', name: 'worker' });
   const config = workerConfigFromEnv(process.env);
+  // What a worker killed outright (SIGKILL, the OOM killer) left in the temporary directory.
+  sweepStaleTempDirs(tmpdir(), logger);
 
   let current: AbortController | undefined;
   process.once('SIGTERM', () => {

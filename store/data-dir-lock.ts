@@ -1,13 +1,5 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { processAlive } from '../lib/process/alive.ts';
 
 /** The directory is locked by another live process (`pid`). */
 export class DataDirInUseError extends Error {

@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../lib/logger.ts';
+import { processAlive } from '../lib/process/alive.ts';
 
 const OWNER = '.owner';
 const PREFIX = /^framewright-(render|still|audio|step)-/;
@@ -19,16 +20,6 @@ export function makeTempDir(root: string, kind: 'render' | 'still' | 'audio' | '
   const dir = mkdtempSync(join(root, `framewright-${kind}-`));
   writeFileSync(join(dir, OWNER), `${hostname()} ${process.pid}\n`);
   return dir;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, run by someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -51,7 +42,7 @@ export function sweepStaleTempDirs(root: string, logger?: Logger, now = Date.now
       let stale: boolean;
       try {
         const [owner, pid] = readFileSync(join(dir, OWNER), 'utf8').trim().split(' ');
-        stale = owner === host && pid !== String(process.pid) && !alive(Number(pid));
+        stale = owner === host && pid !== String(process.pid) && !processAlive(Number(pid));
       } catch {
         stale = now - statSync(dir).mtimeMs > UNOWNED_MAX_AGE_MS;
       }

@@ -4,26 +4,16 @@
  * same frame: this renders the same layers both ways, on real headless-gl, and compares the bytes.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createFrameRenderer, type LayerState } from '../../worker/gpu/frame-renderer.ts';
 import { rgbToYuv709 } from '../../worker/gpu/yuv-layout.ts';
-import { type Display, ensureDisplay } from '../../worker/xvfb.ts';
+import { glTestEnvironment } from './fixtures.ts';
 
 const W = 320;
 const H = 180;
-const dir = mkdtempSync(join(tmpdir(), 'fw-backdrop-'));
-let display: Display;
-before(async () => {
-  display = await ensureDisplay(process.env);
-  process.env.DISPLAY = display.name;
-});
-after(async () => {
-  await display?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir } = glTestEnvironment('fw-backdrop-');
 
 /**
  * A smooth yuv420p frame, as a decoded clip would be: colour gradients converted with BT.709 (in

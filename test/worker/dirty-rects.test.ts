@@ -5,26 +5,16 @@
  * draws every frame whole.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { dirtyRects } from '../../worker/dirty-rects.ts';
 import { createFrameRenderer, type LayerState } from '../../worker/gpu/frame-renderer.ts';
-import { type Display, ensureDisplay } from '../../worker/xvfb.ts';
+import { glTestEnvironment } from './fixtures.ts';
 
 const W = 640;
 const H = 360;
-const dir = mkdtempSync(join(tmpdir(), 'fw-dirty-rects-'));
-let display: Display;
-before(async () => {
-  display = await ensureDisplay(process.env);
-  process.env.DISPLAY = display.name;
-});
-after(async () => {
-  await display?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir } = glTestEnvironment('fw-dirty-rects-');
 
 /** An RGBA texture file with detail in every channel (so a misplaced sample shows). */
 function texture(name: string, w: number, h: number, rgba: (x: number, y: number) => [number, number, number, number]) {

@@ -1,4 +1,27 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before } from 'node:test';
 import sharp from 'sharp';
+import { type Display, ensureDisplay } from '../../worker/xvfb.ts';
+
+/**
+ * For a file of tests that draw with headless-gl: an X display (worker/xvfb.ts) started before
+ * them, and a scratch directory; both gone after them.
+ */
+export function glTestEnvironment(prefix: string): { dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  let display: Display | undefined;
+  before(async () => {
+    display = await ensureDisplay(process.env);
+    process.env.DISPLAY = display.name;
+  });
+  after(async () => {
+    await display?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { dir };
+}
 
 /** A solid PNG as a data: URI. */
 async function solidPng(color: string, size = 32): Promise<string> {

@@ -15,7 +15,7 @@ import { createRectReadback } from './rect-readback.ts';
 import { TRANSITION_FRAGMENT_SHADER, TRANSITION_VERTEX_SHADER, transitionKind } from './transition-shader.ts';
 import { createVideoMaterial, dataTexture, type VideoMaterial, type YuvMatrix } from './video-material.ts';
 import {
-  planeCoefficients,
+  regionAttributes,
   YUV_FRAGMENT_SHADER,
   YUV_REGION_FRAGMENT_SHADER,
   YUV_REGION_VERTEX_SHADER,
@@ -150,33 +150,29 @@ export function createFrameRenderer(
   const yuvCamera = new THREE.OrthographicCamera(-1, 1, 1, -1, -1, 1);
   const materials: THREE.Material[] = [];
   if (layout.aligned) {
-    // Five rectangles with affine texture coordinates: the cheap path on llvmpipe.
-    for (const r of yuvRegions(layout)) {
-      const material = new THREE.RawShaderMaterial({
-        vertexShader: YUV_REGION_VERTEX_SHADER,
-        fragmentShader: YUV_REGION_FRAGMENT_SHADER,
-        uniforms: {
-          src: { value: sceneTarget.texture },
-          size: { value: new THREE.Vector2(width, height) },
-          targetSize: { value: new THREE.Vector2(layout.targetWidth, layout.targetHeight) },
-          mapping: { value: new THREE.Vector4(r.ax, r.bx, r.ay, r.by) },
-          step: { value: r.step },
-          coeff: { value: new THREE.Vector4(...planeCoefficients(r.plane)) },
-        },
-        depthTest: false,
-        depthWrite: false,
-      });
-      const geometry = new THREE.BufferGeometry();
-      geometry.setAttribute(
-        'position',
-        new THREE.Float32BufferAttribute([r.x0, r.y0, 0, r.x1, r.y0, 0, r.x0, r.y1, 0, r.x1, r.y1, 0], 3),
-      );
-      geometry.setIndex([0, 1, 2, 2, 1, 3]);
-      const mesh = new THREE.Mesh(geometry, material);
-      mesh.frustumCulled = false;
-      yuvScene.add(mesh);
-      materials.push(material);
-    }
+    // Five rectangles with affine texture coordinates, in one draw: the cheap path on llvmpipe.
+    const material = new THREE.RawShaderMaterial({
+      vertexShader: YUV_REGION_VERTEX_SHADER,
+      fragmentShader: YUV_REGION_FRAGMENT_SHADER,
+      uniforms: {
+        src: { value: sceneTarget.texture },
+        size: { value: new THREE.Vector2(width, height) },
+        targetSize: { value: new THREE.Vector2(layout.targetWidth, layout.targetHeight) },
+      },
+      depthTest: false,
+      depthWrite: false,
+    });
+    const q = regionAttributes(yuvRegions(layout));
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(q.position, 3));
+    geometry.setAttribute('source', new THREE.BufferAttribute(q.source, 2));
+    geometry.setAttribute('step', new THREE.BufferAttribute(q.step, 1));
+    geometry.setAttribute('coeff', new THREE.BufferAttribute(q.coeff, 4));
+    geometry.setIndex(new THREE.BufferAttribute(q.index, 1));
+    const mesh = new THREE.Mesh(geometry, material);
+    mesh.frustumCulled = false;
+    yuvScene.add(mesh);
+    materials.push(material);
   } else {
     // Any other even size: one pass that maps every output byte to its plane and sample.
     const material = new THREE.RawShaderMaterial({

@@ -7,12 +7,11 @@
  */
 import * as THREE from 'three';
 
-const VERTEX = /* glsl */ `
-precision highp float;
-attribute vec3 position;
-attribute vec2 uv;
-uniform mat4 modelViewMatrix;
-uniform mat4 projectionMatrix;
+/**
+ * The vertex shader of a layer's quad (a ShaderMaterial: three.js declares the attributes and
+ * matrices): its texture coordinates as they are. Picture and video layers share it.
+ */
+export const LAYER_VERTEX_SHADER = /* glsl */ `
 varying vec2 vUv;
 void main() {
   vUv = uv;
@@ -21,7 +20,6 @@ void main() {
 `;
 
 const FRAGMENT = /* glsl */ `
-precision highp float;
 uniform sampler2D map;
 uniform float opacity;
 varying vec2 vUv;
@@ -32,9 +30,9 @@ void main() {
 `;
 
 /** `map` drawn with the layer's opacity (uniform `opacity`), both sides (the y-down camera turns the winding). */
-export function createImageMaterial(map: THREE.Texture): THREE.RawShaderMaterial {
-  return new THREE.RawShaderMaterial({
-    vertexShader: VERTEX,
+export function createImageMaterial(map: THREE.Texture): THREE.ShaderMaterial {
+  return new THREE.ShaderMaterial({
+    vertexShader: LAYER_VERTEX_SHADER,
     fragmentShader: FRAGMENT,
     uniforms: { map: { value: map }, opacity: { value: 1 } },
     transparent: true,

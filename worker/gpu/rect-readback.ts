@@ -11,7 +11,13 @@
  */
 import * as THREE from 'three';
 import { type DirtyRect, MAX_RECTS } from '../dirty-rects.ts';
-import { planeCoefficients, type YuvLayout } from './yuv-layout.ts';
+import {
+  regionAttributes,
+  YUV_REGION_FRAGMENT_SHADER,
+  YUV_REGION_VERTEX_SHADER,
+  type YuvLayout,
+  type YuvRegion,
+} from './yuv-layout.ts';
 
 /** Where a rectangle's block sits in the staging target: texels [left, left + w/4), rows [top, top + 1.5 h). */
 interface StagedBlock {
@@ -56,90 +62,41 @@ function stageBlocks(
 }
 
 /**
- * The quads that convert `blocks`: per vertex its staging position, the source pixel (centre) of
- * its first sample, the step between its four samples and its plane's coefficients. Source
- * coordinates are affine in the staging ones, so at each texel centre they interpolate to exactly
- * the pixel the whole-frame pass samples.
+ * The regions (yuv-layout.ts) that convert `blocks`: per block its luma rows, then its U and its V
+ * rows, even chroma rows left and odd ones right, each with the affine map from staging texels to
+ * the source pixels the whole-frame pass samples for the same bytes.
  */
-function conversionQuads(blocks: StagedBlock[]): {
-  position: Float32Array;
-  source: Float32Array;
-  step: Float32Array;
-  coeff: Float32Array;
-  index: Uint16Array;
-} {
-  const quads: {
-    x: [number, number];
-    y: [number, number];
-    sx: (X: number) => number;
-    sy: (Y: number) => number;
-    step: number;
-    plane: 'y' | 'u' | 'v';
-  }[] = [];
+function blockRegions(blocks: StagedBlock[]): YuvRegion[] {
+  const regions: YuvRegion[] = [];
   for (const b of blocks) {
     const { x0, y0 } = b.rect;
     const h = b.rows / 1.5;
     const L = b.left;
     const half = L + b.texels / 2;
     const right = L + b.texels;
-    quads.push({
-      x: [L, right],
-      y: [b.top, b.top + h],
-      sx: (X) => x0 + 4 * (X - L) - 1.5,
-      sy: (Y) => y0 + Y - b.top,
-      step: 1,
+    regions.push({
       plane: 'y',
+      x0: L,
+      y0: b.top,
+      x1: right,
+      y1: b.top + h,
+      ax: 4,
+      bx: x0 - 4 * L - 1.5,
+      step: 1,
+      ay: 1,
+      by: y0 - b.top,
     });
     for (const [plane, top] of [
       ['u', b.top + h],
       ['v', b.top + h + h / 4],
     ] as const) {
       // Even chroma rows (image rows y0 + 4j) left, odd ones (y0 + 4j + 2) right.
-      quads.push({
-        x: [L, half],
-        y: [top, top + h / 4],
-        sx: (X) => x0 + 8 * (X - L) - 3.5,
-        sy: (Y) => y0 + 4 * (Y - top) - 1.5,
-        step: 2,
-        plane,
-      });
-      quads.push({
-        x: [half, right],
-        y: [top, top + h / 4],
-        sx: (X) => x0 + 8 * (X - half) - 3.5,
-        sy: (Y) => y0 + 4 * (Y - top) + 0.5,
-        step: 2,
-        plane,
-      });
+      const rows = { y0: top, y1: top + h / 4, ax: 8, step: 2, ay: 4 };
+      regions.push({ plane, x0: L, x1: half, bx: x0 - 8 * L - 3.5, by: y0 - 4 * top - 1.5, ...rows });
+      regions.push({ plane, x0: half, x1: right, bx: x0 - 8 * half - 3.5, by: y0 - 4 * top + 0.5, ...rows });
     }
   }
-  const n = quads.length * 4;
-  const position = new Float32Array(n * 3);
-  const source = new Float32Array(n * 2);
-  const step = new Float32Array(n);
-  const coeff = new Float32Array(n * 4);
-  const index = new Uint16Array(quads.length * 6);
-  quads.forEach((q, i) => {
-    const c = planeCoefficients(q.plane);
-    const corners = [
-      [q.x[0], q.y[0]],
-      [q.x[1], q.y[0]],
-      [q.x[0], q.y[1]],
-      [q.x[1], q.y[1]],
-    ] as const;
-    corners.forEach(([X, Y], k) => {
-      const v = i * 4 + k;
-      position.set([X, Y, 0], v * 3);
-      source.set([q.sx(X), q.sy(Y)], v * 2);
-      step[v] = q.step;
-      coeff.set(c, v * 4);
-    });
-    index.set(
-      [0, 1, 2, 2, 1, 3].map((k) => i * 4 + k),
-      i * 6,
-    );
-  });
-  return { position, source, step, coeff, index };
+  return regions;
 }
 
 /**
@@ -174,44 +131,6 @@ function scatterBlock(
   }
 }
 
-const VERTEX = /* glsl */ `
-precision highp float;
-attribute vec3 position;
-attribute vec2 source;
-attribute float step;
-attribute vec4 coeff;
-uniform vec2 targetSize;
-uniform vec2 size;
-varying vec2 uv0;
-varying vec2 uv1;
-varying vec2 uv2;
-varying vec2 uv3;
-varying vec4 vCoeff;
-void main() {
-  float v = 1.0 - source.y / size.y;
-  uv0 = vec2(source.x / size.x, v);
-  uv1 = vec2((source.x + step) / size.x, v);
-  uv2 = vec2((source.x + 2.0 * step) / size.x, v);
-  uv3 = vec2((source.x + 3.0 * step) / size.x, v);
-  vCoeff = coeff;
-  gl_Position = vec4(position.xy / targetSize * 2.0 - 1.0, 0.0, 1.0);
-}
-`;
-
-const FRAGMENT = /* glsl */ `
-precision highp float;
-uniform sampler2D src;
-varying vec2 uv0;
-varying vec2 uv1;
-varying vec2 uv2;
-varying vec2 uv3;
-varying vec4 vCoeff;
-float byteOf(vec2 uv) { return dot(texture2D(src, uv).rgb, vCoeff.rgb) + vCoeff.a; }
-void main() {
-  gl_FragColor = vec4(byteOf(uv0), byteOf(uv1), byteOf(uv2), byteOf(uv3));
-}
-`;
-
 export interface RectReadback {
   /** Whether `rects` fit the staging target (else the frame is drawn whole). */
   fits(rects: DirtyRect[]): boolean;
@@ -239,8 +158,8 @@ export function createRectReadback(
     generateMipmaps: false,
   });
   const material = new THREE.RawShaderMaterial({
-    vertexShader: VERTEX,
-    fragmentShader: FRAGMENT,
+    vertexShader: YUV_REGION_VERTEX_SHADER,
+    fragmentShader: YUV_REGION_FRAGMENT_SHADER,
     uniforms: {
       src: { value: source },
       size: { value: new THREE.Vector2(width, height) },
@@ -269,7 +188,7 @@ export function createRectReadback(
     read(rects, frame) {
       const staged = rects.length <= MAX_RECTS ? stageBlocks(rects, maxTexels, maxRows) : undefined;
       if (!staged) return false;
-      const q = conversionQuads(staged.blocks);
+      const q = regionAttributes(blockRegions(staged.blocks));
       for (const name of ['position', 'source', 'step', 'coeff'] as const) {
         (attributes[name].array as Float32Array).set(q[name]);
         attributes[name].needsUpdate = true;

@@ -4,6 +4,7 @@
  * source's matrix. Limited range in, full-range RGB out, as the rest of the scene.
  */
 import * as THREE from 'three';
+import { LAYER_VERTEX_SHADER } from './image-material.ts';
 
 /** R = Y + kr V; G = Y - kgu U - kgv V; B = Y + kb U (Y, U, V normalised). */
 const MATRICES = {
@@ -12,14 +13,6 @@ const MATRICES = {
 } as const;
 
 export type YuvMatrix = keyof typeof MATRICES;
-
-const VERTEX = /* glsl */ `
-varying vec2 vUv;
-void main() {
-  vUv = uv;
-  gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
-}
-`;
 
 const FRAGMENT = /* glsl */ `
 precision highp float;
@@ -77,7 +70,7 @@ export function createVideoMaterial(width: number, height: number, matrix: YuvMa
   const ch = height / 2;
   const planes = [plane(width, height), plane(cw, ch), plane(cw, ch)] as const;
   const material = new THREE.ShaderMaterial({
-    vertexShader: VERTEX,
+    vertexShader: LAYER_VERTEX_SHADER,
     fragmentShader: FRAGMENT,
     uniforms: {
       yPlane: { value: planes[0] },

@@ -168,39 +168,84 @@ export function planeCoefficients(plane: 'y' | 'u' | 'v'): [number, number, numb
   return [(1 - KR) * s, -KG * s, -KB * s, 128 / 255];
 }
 
-/** Vertex shader of a region: positions in target pixels, four source texel centres as varyings. */
+/**
+ * The vertex attributes that draw `regions` (one quad each, in one draw): per vertex its target
+ * position, the source pixel (centre) its first sample maps to, the step between its four samples
+ * and its plane's coefficients. The map is affine, so at each texel centre the interpolated source
+ * is exactly the pixel the region's map gives. Both the whole-frame pass and the dirty rectangles'
+ * (rect-readback.ts) draw with these and YUV_REGION_*_SHADER.
+ */
+export function regionAttributes(regions: YuvRegion[]): {
+  position: Float32Array;
+  source: Float32Array;
+  step: Float32Array;
+  coeff: Float32Array;
+  index: Uint16Array;
+} {
+  const n = regions.length * 4;
+  const position = new Float32Array(n * 3);
+  const source = new Float32Array(n * 2);
+  const step = new Float32Array(n);
+  const coeff = new Float32Array(n * 4);
+  const index = new Uint16Array(regions.length * 6);
+  regions.forEach((r, i) => {
+    const c = planeCoefficients(r.plane);
+    const corners = [
+      [r.x0, r.y0],
+      [r.x1, r.y0],
+      [r.x0, r.y1],
+      [r.x1, r.y1],
+    ] as const;
+    corners.forEach(([X, Y], k) => {
+      const v = i * 4 + k;
+      position.set([X, Y, 0], v * 3);
+      source.set([r.ax * X + r.bx, r.ay * Y + r.by], v * 2);
+      step[v] = r.step;
+      coeff.set(c, v * 4);
+    });
+    index.set(
+      [0, 1, 2, 2, 1, 3].map((k) => i * 4 + k),
+      i * 6,
+    );
+  });
+  return { position, source, step, coeff, index };
+}
+
+/** Vertex shader of the regions: positions in target pixels, four source texel centres as varyings. */
 export const YUV_REGION_VERTEX_SHADER = /* glsl */ `
 precision highp float;
 attribute vec3 position;
+attribute vec2 source;
+attribute float step;
+attribute vec4 coeff;
 uniform vec2 targetSize;
 uniform vec2 size;
-uniform vec4 mapping; // ax, bx, ay, by
-uniform float step;
 varying vec2 uv0;
 varying vec2 uv1;
 varying vec2 uv2;
 varying vec2 uv3;
+varying vec4 vCoeff;
 void main() {
-  float sx = mapping.x * position.x + mapping.y;
-  float v = 1.0 - (mapping.z * position.y + mapping.w) / size.y;
-  uv0 = vec2(sx / size.x, v);
-  uv1 = vec2((sx + step) / size.x, v);
-  uv2 = vec2((sx + 2.0 * step) / size.x, v);
-  uv3 = vec2((sx + 3.0 * step) / size.x, v);
+  float v = 1.0 - source.y / size.y;
+  uv0 = vec2(source.x / size.x, v);
+  uv1 = vec2((source.x + step) / size.x, v);
+  uv2 = vec2((source.x + 2.0 * step) / size.x, v);
+  uv3 = vec2((source.x + 3.0 * step) / size.x, v);
+  vCoeff = coeff;
   gl_Position = vec4(position.xy / targetSize * 2.0 - 1.0, 0.0, 1.0);
 }
 `;
 
-/** Fragment shader of a region: four texture reads at interpolated coordinates, no index maths. */
+/** Fragment shader of the regions: four texture reads at interpolated coordinates, no index maths. */
 export const YUV_REGION_FRAGMENT_SHADER = /* glsl */ `
 precision highp float;
 uniform sampler2D src;
-uniform vec4 coeff;
 varying vec2 uv0;
 varying vec2 uv1;
 varying vec2 uv2;
 varying vec2 uv3;
-float byteOf(vec2 uv) { return dot(texture2D(src, uv).rgb, coeff.rgb) + coeff.a; }
+varying vec4 vCoeff;
+float byteOf(vec2 uv) { return dot(texture2D(src, uv).rgb, vCoeff.rgb) + vCoeff.a; }
 void main() {
   gl_FragColor = vec4(byteOf(uv0), byteOf(uv1), byteOf(uv2), byteOf(uv3));
 }

@@ -4,8 +4,6 @@
  * same frame: this renders the same layers both ways, on real headless-gl, and compares the bytes.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createFrameRenderer, type LayerState } from '../../worker/gpu/frame-renderer.ts';
 import { rgbToYuv709 } from '../../worker/gpu/yuv-layout.ts';
@@ -13,7 +11,7 @@ import { glTestEnvironment } from './fixtures.ts';
 
 const W = 320;
 const H = 180;
-const { dir } = glTestEnvironment('fw-backdrop-');
+const { texture } = glTestEnvironment('fw-backdrop-');
 
 /**
  * A smooth yuv420p frame, as a decoded clip would be: colour gradients converted with BT.709 (in
@@ -36,15 +34,6 @@ function clipFrame(shift: number): Uint8Array {
       }
     }
   return f;
-}
-
-/** An RGBA texture file: a solid block, or a horizontal alpha ramp (text edges, shadows). */
-function texture(name: string, w: number, h: number, rgba: (x: number, y: number) => [number, number, number, number]) {
-  const bytes = new Uint8Array(w * h * 4);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) bytes.set(rgba(x, y), (y * w + x) * 4);
-  const file = join(dir, name);
-  writeFileSync(file, bytes);
-  return { file, width: w, height: h };
 }
 
 describe('the backdrop path and the GL path give the same frame', () => {

@@ -5,8 +5,6 @@
  * draws every frame whole.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { dirtyRects } from '../../worker/dirty-rects.ts';
 import { createFrameRenderer, type LayerState } from '../../worker/gpu/frame-renderer.ts';
@@ -14,16 +12,7 @@ import { glTestEnvironment } from './fixtures.ts';
 
 const W = 640;
 const H = 360;
-const { dir } = glTestEnvironment('fw-dirty-rects-');
-
-/** An RGBA texture file with detail in every channel (so a misplaced sample shows). */
-function texture(name: string, w: number, h: number, rgba: (x: number, y: number) => [number, number, number, number]) {
-  const bytes = new Uint8Array(w * h * 4);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) bytes.set(rgba(x, y), (y * w + x) * 4);
-  const file = join(dir, name);
-  writeFileSync(file, bytes);
-  return { file, width: w, height: h };
-}
+const { texture } = glTestEnvironment('fw-dirty-rects-');
 
 describe('dirty rectangles', () => {
   const checker = texture('checker.rgba', 64, 64, (x, y) => [(x * 4) & 255, ((x ^ y) & 8) * 30, (y * 4) & 255, 255]);

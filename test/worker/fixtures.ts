@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
@@ -9,7 +9,16 @@ import { type Display, ensureDisplay } from '../../worker/xvfb.ts';
  * For a file of tests that draw with headless-gl: an X display (worker/xvfb.ts) started before
  * them, and a scratch directory; both gone after them.
  */
-export function glTestEnvironment(prefix: string): { dir: string } {
+export function glTestEnvironment(prefix: string): {
+  dir: string;
+  /** An RGBA texture file in `dir` of w x h texels, `rgba` of each, as a layer's TextureRef. */
+  texture(
+    name: string,
+    w: number,
+    h: number,
+    rgba: (x: number, y: number) => [number, number, number, number],
+  ): { file: string; width: number; height: number };
+} {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   let display: Display | undefined;
   before(async () => {
@@ -20,7 +29,19 @@ export function glTestEnvironment(prefix: string): { dir: string } {
     await display?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
-  return { dir };
+  const texture = (
+    name: string,
+    w: number,
+    h: number,
+    rgba: (x: number, y: number) => [number, number, number, number],
+  ) => {
+    const bytes = new Uint8Array(w * h * 4);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) bytes.set(rgba(x, y), (y * w + x) * 4);
+    const file = join(dir, name);
+    writeFileSync(file, bytes);
+    return { file, width: w, height: h };
+  };
+  return { dir, texture };
 }
 
 /** A solid PNG as a data: URI. */

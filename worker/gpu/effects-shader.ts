@@ -29,6 +29,7 @@
 import * as THREE from 'three';
 import { sigmaOfRadius } from '../../movie/v1/effects.ts';
 import type { LayerEffects } from '../layer-effects.ts';
+import { LAYER_VERTEX_SHADER } from './image-material.ts';
 
 /** R = Y + kr V; G = Y - kgu U - kgv V; B = Y + kb U (video-material.ts's table). */
 const MATRICES = {
@@ -129,14 +130,6 @@ void main() {
     total += w;
   }
   gl_FragColor = sum / total;
-}
-`;
-
-const LAYER_VERTEX = /* glsl */ `
-varying vec2 vUv;
-void main() {
-  vUv = uv;
-  gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
 }
 `;
 
@@ -337,7 +330,7 @@ export function createEffectLayer(
   const f = effects.filters;
   const border = effects.border;
   const material = new THREE.ShaderMaterial({
-    vertexShader: LAYER_VERTEX,
+    vertexShader: LAYER_VERTEX_SHADER,
     fragmentShader: LAYER_FRAGMENT,
     defines,
     uniforms: {
@@ -380,7 +373,7 @@ export function createEffectLayer(
       new THREE.Vector4((1 - du) / 2, (1 - dv) / 2, du, dv),
     );
     backgroundMaterial = new THREE.ShaderMaterial({
-      vertexShader: LAYER_VERTEX,
+      vertexShader: LAYER_VERTEX_SHADER,
       fragmentShader: LAYER_FRAGMENT,
       defines: { ...(source.kind === 'yuv' ? { YUV: '' } : {}), BLURRED: '', BACKGROUND: '' },
       uniforms: {

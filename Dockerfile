@@ -57,8 +57,9 @@ RUN npm run build \
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_RUNTIME_IMAGE} AS runtime
 ARG DEBIAN_FRONTEND=noninteractive
-# ffmpeg from Debian (h264_nvenc included; libx264 when there is no NVIDIA GPU). The API needs it
-# too: POST /v1/assets checks every audio and video upload with ffprobe (api/assets/routes.ts).
+# ffmpeg from Debian: H.264 by h264_nvenc where an NVIDIA encoder answers the probe, else libx264;
+# VP9 (libvpx) and Opus for webm, ProRes 4444 for mov, LAME for mp3, the GIF palette filters. The API
+# needs it too: POST /v1/assets checks every audio and video upload with ffprobe (api/assets/routes.ts).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg \
  && apt-get clean \
@@ -112,7 +113,7 @@ ARG CREATED=
 ARG SOURCE=
 ARG NODE_RUNTIME_IMAGE
 LABEL org.opencontainers.image.title="framewright-worker" \
-      org.opencontainers.image.description="Framewright render worker: three.js on headless-gl under Xvfb, ffmpeg (libx264, h264_nvenc), espeak-ng speech" \
+      org.opencontainers.image.description="Framewright render worker: three.js on headless-gl under Xvfb, ffmpeg (libx264 or h264_nvenc, libvpx, ProRes, LAME), espeak-ng speech" \
       org.opencontainers.image.source="${SOURCE}" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.version="${VERSION}" \

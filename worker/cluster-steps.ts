@@ -1,6 +1,5 @@
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
@@ -41,7 +40,7 @@ interface StepContext {
  * without a report and Kubernetes runs it again.
  */
 async function withScratch<T>(ctx: StepContext, fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = makeTempDir(ctx.tmpRoot ?? tmpdir(), 'step');
+  const dir = makeTempDir('step', ctx.tmpRoot);
   try {
     return await fn(dir);
   } catch (err) {

@@ -1,5 +1,4 @@
 import { copyFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { AppError } from '../lib/errors.ts';
 import { preparingProgress } from '../lib/render-progress.ts';
 import { movieOutputFormat } from '../movie/output-kind.ts';
@@ -26,7 +25,7 @@ export async function renderAudio(
     opts.onProgress?.(e);
   };
   emit({ phase: 'preparing', progress: 0 });
-  const tmpDir = makeTempDir(opts.tmpRoot ?? tmpdir(), 'audio');
+  const tmpDir = makeTempDir('audio', opts.tmpRoot);
   const stopAudio = new AbortController();
   let encoded: Promise<string | undefined> = Promise.resolve(undefined);
   try {

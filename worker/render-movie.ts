@@ -1,5 +1,4 @@
 import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { AppError } from '../lib/errors.ts';
@@ -225,7 +224,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
   // operation cache would only hold memory for the rest of the render (render processes are
   // dedicated to rendering, so this process-wide setting harms no one).
   sharp.cache(false);
-  const tmpDir = makeTempDir(opts.tmpRoot ?? tmpdir(), 'render');
+  const tmpDir = makeTempDir('render', opts.tmpRoot);
   let display: Display | undefined;
   let children: SegmentChild[] = [];
   const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));

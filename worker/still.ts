@@ -1,5 +1,4 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { bundledEntry } from '../lib/bundled-entry.ts';
@@ -46,7 +45,7 @@ export async function renderStill(opts: RenderOptions & { thumbnail?: string | u
   };
   emit({ phase: 'preparing', progress: 0 });
   sharp.cache(false);
-  const tmpDir = makeTempDir(opts.tmpRoot ?? tmpdir(), 'still');
+  const tmpDir = makeTempDir('still', opts.tmpRoot);
   let display: Display | undefined;
   let child: SupervisedChild<StillFrameJob, null> | undefined;
   // The X server and the frame process start while the movie is prepared (as a video's segments).

@@ -5,7 +5,7 @@
  * `finally` ran) is found and removed when a worker next starts, and a live render's never is.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../lib/logger.ts';
 import { processAlive } from '../lib/process/alive.ts';
@@ -15,19 +15,23 @@ const PREFIX = /^framewright-(render|still|audio|step)-/;
 /** A directory without an owner note (made by an older release) is removed past this age. */
 const UNOWNED_MAX_AGE_MS = 24 * 3_600_000;
 
-/** A new scratch directory `framewright-<kind>-XXXXXX` under `root`, noted as this process's. */
-export function makeTempDir(root: string, kind: 'render' | 'still' | 'audio' | 'step'): string {
+/**
+ * A new scratch directory `framewright-<kind>-XXXXXX` under `root` (the system's temporary
+ * directory unless a render is given one), noted as this process's.
+ */
+export function makeTempDir(kind: 'render' | 'still' | 'audio' | 'step', root = tmpdir()): string {
   const dir = mkdtempSync(join(root, `framewright-${kind}-`));
   writeFileSync(join(dir, OWNER), `${hostname()} ${process.pid}\n`);
   return dir;
 }
 
 /**
- * Removes the scratch directories under `root` whose owner is a process of this host that no
+ * Removes the scratch directories under `root` (the temporary directory by default) whose owner is a process of this host that no
  * longer runs (and those without an owner note older than a day); another host's (a shared
  * volume) and live ones are left. Answers how many it removed; never throws.
  */
-export function sweepStaleTempDirs(root: string, logger?: Logger, now = Date.now()): number {
+export function sweepStaleTempDirs(opts: { logger?: Logger | undefined; root?: string; now?: number } = {}): number {
+  const { logger, root = tmpdir(), now = Date.now() } = opts;
   let entries: string[];
   try {
     entries = readdirSync(root).filter((name) => PREFIX.test(name));

@@ -23,7 +23,7 @@ async function killedOwner(): Promise<string> {
       '--import',
       'tsx',
       '-e',
-      `import('${join(process.cwd(), 'worker/temp-dirs.ts')}').then((m) => { console.log(m.makeTempDir(${JSON.stringify(root)}, 'render')); setInterval(() => {}, 1000); })`,
+      `import('${join(process.cwd(), 'worker/temp-dirs.ts')}').then((m) => { console.log(m.makeTempDir('render', ${JSON.stringify(root)})); setInterval(() => {}, 1000); })`,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -45,8 +45,8 @@ test('the sweep removes the scratch of dead processes of this host and keeps the
   const dead = await killedOwner();
   writeFileSync(join(dead, 'tex-0.rgba'), Buffer.alloc(1024));
   assert.match(readFileSync(join(dead, '.owner'), 'utf8'), / \d+\n$/);
-  const live = makeTempDir(root, 'still');
-  const otherHost = makeTempDir(root, 'audio');
+  const live = makeTempDir('still', root);
+  const otherHost = makeTempDir('audio', root);
   writeFileSync(join(otherHost, '.owner'), 'another-host 1\n');
   const unownedOld = join(root, 'framewright-step-old');
   const unownedNew = join(root, 'framewright-step-new');
@@ -59,14 +59,14 @@ test('the sweep removes the scratch of dead processes of this host and keeps the
   mkdirSync(unrelated);
   utimesSync(unrelated, twoDaysAgo, twoDaysAgo);
 
-  assert.equal(sweepStaleTempDirs(root), 2);
+  assert.equal(sweepStaleTempDirs({ root }), 2);
   assert.equal(existsSync(dead), false, 'the killed process left it: removed');
   assert.equal(existsSync(unownedOld), false, 'no owner note and two days old: removed');
   for (const kept of [live, otherHost, unownedNew, unrelated]) assert.ok(existsSync(kept), `${kept} kept`);
   // Nothing more the second time.
-  assert.equal(sweepStaleTempDirs(root), 0);
+  assert.equal(sweepStaleTempDirs({ root }), 0);
 });
 
 test('a missing root is no error', () => {
-  assert.equal(sweepStaleTempDirs(join(root, 'absent')), 0);
+  assert.equal(sweepStaleTempDirs({ root: join(root, 'absent') }), 0);
 });

@@ -1,4 +1,3 @@
-import { tmpdir } from 'node:os';
 import { AppError } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { platformFault } from '../../lib/platform-fault.ts';
@@ -42,7 +41,7 @@ export async function main(options: WorkerOptions): Promise<number> {
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'info', name: 'worker' });
   const config = workerConfigFromEnv(process.env);
   // What a worker killed outright (SIGKILL, the OOM killer) left in the temporary directory.
-  sweepStaleTempDirs(tmpdir(), logger);
+  sweepStaleTempDirs({ logger });
 
   let current: AbortController | undefined;
   process.once('SIGTERM', () => {

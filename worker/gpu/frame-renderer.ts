@@ -415,7 +415,8 @@ export function createFrameRenderer(
    * place (rect-readback.ts). False, drawing nothing, when they do not fit its staging target.
    */
   function drawRects(layers: LayerState[], rects: DirtyRect[]): boolean {
-    if (!rectReadback.fits(rects)) return false;
+    const staged = rectReadback.stage(rects);
+    if (!staged) return false;
     const boxes = layers.map((s) => ({ mesh: meshes.get(s.layer)!, box: layerBox(s) }));
     sceneTarget.scissorTest = true;
     for (const r of rects) {
@@ -427,7 +428,8 @@ export function createFrameRenderer(
       renderer.render(scene, camera);
     }
     sceneTarget.scissorTest = false;
-    return rectReadback.read(rects, frame);
+    rectReadback.read(staged, frame);
+    return true;
   }
 
   return {

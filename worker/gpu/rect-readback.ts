@@ -3,9 +3,9 @@
  * rectangle's yuv420p bytes are converted, in one draw for all of them, into a block of a staging
  * target: its luma rows (w/4 texels of four bytes each), then its U rows and its V rows, each chroma
  * row pair side by side (even rows left, odd rows right: w/8 texels each). The blocks are packed
- * on shelves (tallest first), and ONE readPixels brings back the area they use: on llvmpipe under
- * ANGLE each readPixels costs about half a millisecond whatever its size (a flush and a wait), more
- * than the bytes. Each block's rows are then copied into place in the frame. The samples
+ * on shelves (tallest first), and ONE readPixels brings back the area they use (one a rectangle
+ * before: about 5% more drawing time on the motion bench, most of each call being the wait for
+ * llvmpipe to finish). Each block's rows are then copied into place in the frame. The samples
  * are those of the whole-frame pass (yuv-layout.ts): the same pixel centres, point-sampled, so a
  * frame drawn by rectangles is byte-identical to one drawn whole (test/worker/dirty-rects.test.ts).
  */
@@ -32,11 +32,7 @@ interface StagedBlock {
  * Blocks packed on shelves in a staging target of `maxTexels` x `maxRows`, tallest first, and the
  * area they use; undefined when they do not fit (the caller draws the frame whole).
  */
-function stageBlocks(
-  rects: DirtyRect[],
-  maxTexels: number,
-  maxRows: number,
-): { blocks: StagedBlock[]; texels: number; rows: number } | undefined {
+function stageBlocks(rects: DirtyRect[], maxTexels: number, maxRows: number): StagedRects | undefined {
   const sized = rects
     .map((rect) => ({ rect, texels: (rect.x1 - rect.x0) / 4, rows: ((rect.y1 - rect.y0) * 3) / 2 }))
     .sort((a, b) => b.rows - a.rows);
@@ -131,14 +127,19 @@ function scatterBlock(
   }
 }
 
+/** Where a frame's rectangles go in the staging target (RectReadback.stage). */
+interface StagedRects {
+  blocks: StagedBlock[];
+  /** The area the blocks use, from the staging target's corner: texels and rows. */
+  texels: number;
+  rows: number;
+}
+
 export interface RectReadback {
-  /** Whether `rects` fit the staging target (else the frame is drawn whole). */
-  fits(rects: DirtyRect[]): boolean;
-  /**
-   * Converts and reads back `rects` of `source` (the scene target, already drawn) into `frame`;
-   * false, touching nothing, when they do not fit the staging target.
-   */
-  read(rects: DirtyRect[], frame: Uint8Array): boolean;
+  /** Places `rects` in the staging target; undefined when they do not fit (the frame is drawn whole). */
+  stage(rects: DirtyRect[]): StagedRects | undefined;
+  /** Converts and reads back the staged rectangles of `source` (the scene target, already drawn) into `frame`. */
+  read(staged: StagedRects, frame: Uint8Array): void;
   dispose(): void;
 }
 
@@ -184,10 +185,8 @@ export function createRectReadback(
   const camera = new THREE.OrthographicCamera(-1, 1, 1, -1, -1, 1);
   let buffer = new Uint8Array(0);
   return {
-    fits: (rects) => rects.length <= MAX_RECTS && stageBlocks(rects, maxTexels, maxRows) !== undefined,
-    read(rects, frame) {
-      const staged = rects.length <= MAX_RECTS ? stageBlocks(rects, maxTexels, maxRows) : undefined;
-      if (!staged) return false;
+    stage: (rects) => (rects.length <= MAX_RECTS ? stageBlocks(rects, maxTexels, maxRows) : undefined),
+    read(staged, frame) {
       const q = regionAttributes(blockRegions(staged.blocks));
       for (const name of ['position', 'source', 'step', 'coeff'] as const) {
         (attributes[name].array as Float32Array).set(q[name]);
@@ -210,7 +209,6 @@ export function createRectReadback(
       renderer.readRenderTargetPixels(staging, 0, 0, staged.texels, staged.rows, view);
       for (const b of staged.blocks) scatterBlock(b, view, stride, frame, width, height);
       renderer.setRenderTarget(null);
-      return true;
     },
     dispose() {
       geometry.dispose();

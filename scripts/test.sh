@@ -23,7 +23,7 @@ if [ ${#files[@]} -eq 0 ]; then echo "no test files found" >&2; exit 1; fi
 # (after the fuzzer's output): a CI log that shows only its tail still says what failed and why.
 report=$(mktemp /tmp/framewright-test-report.XXXXXX)
 trap 'rm -f "$report"; fw_services_stop' EXIT
-# test/support/linger-guard.ts ends a file's process that stays alive 30 s after its tests ended
+# test/support/linger-guard.ts ends a file's process that stays alive a minute after its tests ended
 # (saying what it still had open), so that a leaked handle cannot hold the run for ever.
 node --import tsx --import ./test/support/linger-guard.ts --test --test-reporter=spec --test-reporter-destination=stdout \
   --test-reporter=spec --test-reporter-destination="$report" --test-concurrency=2 "${files[@]}"

@@ -1,23 +1,122 @@
 /**
- * Loaded into every test file's process (scripts/test.sh, --import). A file whose tests have all
- * ended but whose process stays alive (a connection, a timer, a socket some test did not close)
- * would keep the whole run waiting with no end; once, test/faults/s3-outage.test.ts stayed alive
- * and busy for ten minutes after its last test passed. Thirty seconds after the file's tests end,
- * this says what is still open and ends the process with the tests' own status: the run goes on,
- * and the log names the leak for whoever fixes it.
+ * Loaded into every test file's process (scripts/test.sh, --import): a test file cannot hold the
+ * run for ever. Twice a file did: test/faults/s3-outage.test.ts stayed alive and busy for ten
+ * minutes after its last test passed, and in a CI run for 81 minutes, until CI's limit ended it
+ * (a timer of this process's own, as this guard first was, never fired: the thread was busy).
+ *
+ * - A minute after the file's tests end, a process still alive says what it still has open and
+ *   exits with the tests' own status (the runner has their results): the run goes on, and the log
+ *   names the leak.
+ * - A watchdog on a thread of its own acts when this thread cannot. Past FW_TEST_FILE_LIMIT_MIN
+ *   (20 minutes; the longest file takes about 3) it asks this thread to say what is open and exit
+ *   as failed (it can when it is idle, waiting on something that never comes). When this thread
+ *   does not answer, or has not exited 15 s after its own linger timer should have, it is
+ *   busy: its JavaScript is stopped through the inspector and the stack it was running written.
+ *   After its tests ended, it is then made to exit with their status from where it stands (as an
+ *   idle one does); past the limit, or when that fails, the process is killed and the file fails.
  */
 import { after } from 'node:test';
+import { isMainThread, Worker } from 'node:worker_threads';
 
-const LINGER_MS = 30_000;
+// FW_TEST_LINGER_MS and FW_TEST_EXIT_GRACE_MS shorten the waits for the guard's own test.
+const LINGER_MS = Number(process.env.FW_TEST_LINGER_MS ?? 60_000);
+const EXIT_GRACE_MS = Number(process.env.FW_TEST_EXIT_GRACE_MS ?? 15_000);
+const FILE_LIMIT_MS = Number(process.env.FW_TEST_FILE_LIMIT_MIN ?? 20) * 60_000;
 
-after(() => {
-  setTimeout(() => {
-    const file = process.argv.find((a) => a.endsWith('.test.ts')) ?? process.argv.at(-1);
-    process.stderr.write(
-      `test: ${file} was still running ${LINGER_MS / 1000} s after its tests ended; open: ${process
-        .getActiveResourcesInfo()
-        .join(', ')}. Exiting with the tests' status.\n`,
-    );
-    process.exit();
-  }, LINGER_MS).unref();
-});
+const file = process.argv.find((a) => a.endsWith('.test.ts')) ?? process.argv.at(-1);
+const say = (line: string) => process.stderr.write(`test: ${file} ${line}\n`);
+const openResources = () => process.getActiveResourcesInfo().join(', ');
+
+/**
+ * The watchdog thread, plain JavaScript (no loader: execArgv is empty). It is told when the tests
+ * end; once a limit passes it asks the main thread to exit, then, without an answer, pauses it
+ * through the inspector (which interrupts running JavaScript), writes its stack and kills it.
+ */
+const WATCHDOG = `
+const { parentPort, workerData } = require('node:worker_threads');
+const inspector = require('node:inspector');
+const { writeSync } = require('node:fs');
+const { fileLimitMs, lingerMs, graceMs, file } = workerData;
+const startedAt = Date.now();
+let endedAt;
+let asked;
+parentPort.on('message', (m) => { if (m === 'ended') endedAt = Date.now(); });
+/**
+ * Pauses the main thread (an interrupt: it stops running JavaScript too), and answers the stack it
+ * was running; when \`exit\` is set, then makes it exit with the tests' status from where it stands.
+ */
+function pauseMain(exit) {
+  return new Promise((resolve) => {
+    const session = new inspector.Session();
+    try { session.connectToMainThread(); } catch (err) { return resolve('(no inspector: ' + err.message + ')'); }
+    const timer = setTimeout(() => resolve('(the main thread did not stop within 3 s)'), 3000);
+    const urls = new Map();
+    session.on('Debugger.scriptParsed', ({ params }) => urls.set(params.scriptId, params.url));
+    session.on('Debugger.paused', ({ params }) => {
+      clearTimeout(timer);
+      const frames = params.callFrames;
+      const stack = frames.slice(0, 25).map((f) =>
+        '    at ' + (f.functionName || '<anonymous>') + ' (' + (urls.get(f.location.scriptId) || '?') + ':' +
+        (f.location.lineNumber + 1) + ':' + (f.location.columnNumber + 1) + ')'
+      ).join('\\n');
+      resolve(stack);
+      if (exit && frames.length > 0) {
+        writeSync(2, 'test: ' + file + ' was still running after its tests ended, its main thread busy in:\\n' + stack + "\\nExiting with the tests' status.\\n");
+        session.post('Debugger.evaluateOnCallFrame', { callFrameId: frames[0].callFrameId, expression: 'process.exit()' });
+      }
+    });
+    session.post('Debugger.enable', () => session.post('Debugger.pause'));
+  });
+}
+setInterval(async () => {
+  const now = Date.now();
+  if (asked === Infinity) return;
+  if (asked === undefined && now - startedAt > fileLimitMs) {
+    // Asked first: a main thread that is idle, waiting on something that never comes, answers.
+    asked = now;
+    parentPort.postMessage('has run for ' + ((now - startedAt) / 60000).toFixed(1) + ' minutes, past the limit of ' + fileLimitMs / 60000 + ' (FW_TEST_FILE_LIMIT_MIN)');
+    return;
+  }
+  // The main thread's own timer told it to exit (at lingerMs): it did not, so it is busy.
+  const unanswered = asked !== undefined && now - asked >= graceMs;
+  const lingering = endedAt !== undefined && now - endedAt >= lingerMs + graceMs;
+  if (!unanswered && !lingering) return;
+  asked = Infinity;
+  if (lingering) {
+    // Its tests have ended and reported: the process is ended with their status, where it spins.
+    await pauseMain(true);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+  }
+  const stack = await pauseMain(false);
+  writeSync(2, 'test: ' + file + (lingering ? ' did not exit when made to' : ' did not exit at its limit') +
+    '; its main thread was running:\\n' + stack + '\\nKilled.\\n');
+  process.kill(process.pid, 'SIGKILL');
+}, 1000);
+`;
+
+if (isMainThread) {
+  const watchdog = new Worker(WATCHDOG, {
+    eval: true,
+    execArgv: [],
+    workerData: { fileLimitMs: FILE_LIMIT_MS, lingerMs: LINGER_MS, graceMs: EXIT_GRACE_MS, file },
+  });
+  // The file's limit passed (a hook or a test waiting for ever): say what is open, and fail.
+  watchdog.on('message', (reason: string) => {
+    say(`${reason}; open: ${openResources()}. Exiting as failed.`);
+    process.exit(1);
+  });
+  // After the listener, which would otherwise keep the process alive.
+  watchdog.unref();
+
+  // Root \`after\` hooks run in the order registered, this one (loaded before the file) first: the
+  // linger is counted from the start of the file's own teardown, which it leaves a minute.
+  after(() => {
+    watchdog.postMessage('ended');
+    setTimeout(() => {
+      say(
+        `was still running ${LINGER_MS / 1000} s after its tests ended; open: ${openResources()}. Exiting with the tests' status.`,
+      );
+      process.exit();
+    }, LINGER_MS).unref();
+  });
+}

@@ -18,6 +18,7 @@ const GUARD = fileURLToPath(new URL('./linger-guard.ts', import.meta.url));
 const FILES = {
   clean: `import { test } from 'node:test';\ntest('passes', () => {});\n`,
   leakFailing: `import { test } from 'node:test';\ntest('fails and leaks', () => { setInterval(() => {}, 1000); throw new Error('no'); });\n`,
+  holder: `import { spawn } from 'node:child_process';\nimport { test } from 'node:test';\ntest('leaves a process holding its stdout', () => { spawn('sleep', ['60'], { stdio: 'inherit', detached: true }).unref(); });\n`,
   leak: `import { test } from 'node:test';\ntest('leaks an interval', () => { setInterval(() => {}, 1000); });\n`,
   spinAfter: `import { test } from 'node:test';\nfunction spinForEver() { let x = 0; for (;;) x = (x + 1) % 7; }\ntest('starts a busy loop for after it ends', () => { setTimeout(spinForEver, 100); });\n`,
   hangingHook: `import { after, describe, it } from 'node:test';\ndescribe('a suite', () => {\n  it('passes', () => {});\n  after(() => new Promise(() => { setInterval(() => {}, 1000); }));\n});\n`,
@@ -59,8 +60,9 @@ describe('the test files guard', { timeout: 90_000 }, () => {
   after(() => rm(dir, { recursive: true, force: true }));
 
   it('lets a file that ends with its tests end at once, and ends the ones that do not, as each deserves', async () => {
-    const [clean, leak, leakFailing, spinAfter, hangingHook, spinInTest] = await Promise.all([
+    const [clean, holder, leak, leakFailing, spinAfter, hangingHook, spinInTest] = await Promise.all([
       run('clean'),
+      run('holder'),
       run('leak'),
       run('leakFailing'),
       run('spinAfter'),
@@ -71,6 +73,11 @@ describe('the test files guard', { timeout: 90_000 }, () => {
     assert.equal(clean.code, 0, clean.out);
     assert.doesNotMatch(clean.out, /still running|limit/, 'no word from the guard');
     assert.ok(clean.ms < 10_000, `a clean file took ${clean.ms} ms`);
+
+    // A process left holding the file's stdout would keep the runner waiting for it for a minute.
+    assert.equal(holder.code, 0, holder.out);
+    assert.match(holder.out, /left 1 process\(es\) running, killed: \d+ sleep 60/);
+    assert.ok(holder.ms < 20_000, `the runner waited ${holder.ms} ms for a file that left a process`);
 
     // Idle with a leaked handle: named, and the tests' own status (they passed).
     assert.equal(leak.code, 0, leak.out);

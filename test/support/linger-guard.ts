@@ -14,9 +14,13 @@
  *   busy: its JavaScript is stopped through the inspector and the stack it was running written.
  *   After its tests ended, it is then made to exit with their status from where it stands (as an
  *   idle one does); past the limit, or when that fails, the process is killed and the file fails.
+ * - When the process exits, processes its tests started and left running are killed and named:
+ *   one holding its stdout (started with stdio inherited) keeps the runner waiting for the file
+ *   however the process itself ended.
  */
 import { after } from 'node:test';
 import { isMainThread, Worker } from 'node:worker_threads';
+import { descendants } from '../faults/proc-tree.ts';
 
 // FW_TEST_LINGER_MS and FW_TEST_EXIT_GRACE_MS shorten the waits for the guard's own test.
 const LINGER_MS = Number(process.env.FW_TEST_LINGER_MS ?? 60_000);
@@ -108,7 +112,22 @@ if (isMainThread) {
   // After the listener, which would otherwise keep the process alive.
   watchdog.unref();
 
-  // Root \`after\` hooks run in the order registered, this one (loaded before the file) first: the
+  // Processes a test started and left running are ended with it: one holding this process's
+  // stdout or stderr (a child started with stdio inherited, or its children) would keep the runner
+  // waiting for this file after it exited. esbuild's service (tsx's compiler) ends with its pipe.
+  process.on('exit', () => {
+    const left = descendants(process.pid).filter((p) => p.comm !== 'esbuild');
+    if (left.length === 0) return;
+    for (const p of left) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {}
+    }
+    const names = left.map((p) => `${p.pid} ${p.cmdline.slice(0, 120) || p.comm}`);
+    say(`left ${left.length} process(es) running, killed: ${names.join('; ')}`);
+  });
+
+  // Root `after` hooks run in the order registered, this one (loaded before the file) first: the
   // linger is counted from the start of the file's own teardown, which it leaves a minute.
   after(() => {
     watchdog.postMessage('ended');

@@ -88,7 +88,10 @@ describe('the test files guard', { timeout: 90_000 }, () => {
 
     // Busy after its tests: its own timer cannot fire; the watchdog thread says where it spins.
     assert.equal(spinAfter.code, 0, spinAfter.out);
-    assert.match(spinAfter.out, /main thread busy in:\n\s+at spinForEver \(file:.*spinAfter\.test\.ts:\d+:\d+\)/);
+    assert.match(
+      spinAfter.out,
+      /s after its tests ended; its main thread was busy in:\n\s+at spinForEver \(file:.*spinAfter\.test\.ts:\d+:\d+\)/,
+    );
 
     // A hook that never ends, idle: past the limit it says what is open and fails.
     assert.notEqual(hangingHook.code, 0, hangingHook.out);
@@ -96,6 +99,9 @@ describe('the test files guard', { timeout: 90_000 }, () => {
 
     // A test that spins: past the limit, its stack, killed, failed.
     assert.notEqual(spinInTest.code, 0, spinInTest.out);
-    assert.match(spinInTest.out, /did not exit at its limit; its main thread was running:\n\s+at spinInTest \(file:/);
+    assert.match(
+      spinInTest.out,
+      /did not exit at its limit of 0\.1 minutes \(FW_TEST_FILE_LIMIT_MIN\); its main thread was busy in:\n\s+at spinInTest \(file:[\s\S]*\nExiting as failed/,
+    );
   });
 });

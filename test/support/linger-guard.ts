@@ -1,8 +1,10 @@
 /**
  * Loaded into every test file's process (scripts/test.sh, --import): a test file cannot hold the
  * run for ever. Twice a file did: test/faults/s3-outage.test.ts stayed alive and busy for ten
- * minutes after its last test passed, and in a CI run for 81 minutes, until CI's limit ended it
- * (a timer of this process's own, as this guard first was, never fired: the thread was busy).
+ * minutes after its last test passed, and in a CI run held the runner for 81 minutes, until CI's
+ * limit, though this guard then had a timer to end it (on the file's own thread). Why is not
+ * known yet: a thread too busy to run its timers, or a process left holding the file's output.
+ * Each is handled here, and says where it was.
  *
  * - A minute after the file's tests end, a process still alive says what it still has open and
  *   exits with the tests' own status (the runner has their results): the run goes on, and the log
@@ -10,10 +12,10 @@
  * - A watchdog on a thread of its own acts when this thread cannot. Past FW_TEST_FILE_LIMIT_MIN
  *   (20 minutes; the longest file takes about 3) it asks this thread to say what is open and exit
  *   as failed (it can when it is idle, waiting on something that never comes). When this thread
- *   does not answer, or has not exited 15 s after its own linger timer should have, it is
- *   busy: its JavaScript is stopped through the inspector and the stack it was running written.
- *   After its tests ended, it is then made to exit with their status from where it stands (as an
- *   idle one does); past the limit, or when that fails, the process is killed and the file fails.
+ *   does not answer, or has not exited 15 s after its own linger timer should have, it is busy:
+ *   its JavaScript is stopped through the inspector, the stack it was running is written, and it
+ *   is made to exit from where it stands (with the tests' status after they ended, as failed past
+ *   the limit); when even that fails, the process is killed.
  * - When the process exits, processes its tests started and left running are killed and named:
  *   one holding its stdout (started with stdio inherited) keeps the runner waiting for the file
  *   however the process itself ended.
@@ -46,14 +48,16 @@ let endedAt;
 let asked;
 parentPort.on('message', (m) => { if (m === 'ended') endedAt = Date.now(); });
 /**
- * Pauses the main thread (an interrupt: it stops running JavaScript too), and answers the stack it
- * was running; when \`exit\` is set, then makes it exit with the tests' status from where it stands.
+ * Pauses the main thread (an interrupt: it stops running JavaScript too), writes the stack it was
+ * running after \`why\`, and makes it exit from where it stands: with the tests' status after they
+ * ended, as failed past the limit (its 'exit' listener then kills what the tests left running).
+ * Resolves whether it could.
  */
-function pauseMain(exit) {
+function stopMain(why, failed) {
   return new Promise((resolve) => {
     const session = new inspector.Session();
-    try { session.connectToMainThread(); } catch (err) { return resolve('(no inspector: ' + err.message + ')'); }
-    const timer = setTimeout(() => resolve('(the main thread did not stop within 3 s)'), 3000);
+    try { session.connectToMainThread(); } catch { return resolve(false); }
+    const timer = setTimeout(() => resolve(false), 3000);
     const urls = new Map();
     session.on('Debugger.scriptParsed', ({ params }) => urls.set(params.scriptId, params.url));
     session.on('Debugger.paused', ({ params }) => {
@@ -63,11 +67,12 @@ function pauseMain(exit) {
         '    at ' + (f.functionName || '<anonymous>') + ' (' + (urls.get(f.location.scriptId) || '?') + ':' +
         (f.location.lineNumber + 1) + ':' + (f.location.columnNumber + 1) + ')'
       ).join('\\n');
-      resolve(stack);
-      if (exit && frames.length > 0) {
-        writeSync(2, 'test: ' + file + ' was still running after its tests ended, its main thread busy in:\\n' + stack + "\\nExiting with the tests' status.\\n");
-        session.post('Debugger.evaluateOnCallFrame', { callFrameId: frames[0].callFrameId, expression: 'process.exit()' });
-      }
+      writeSync(2, 'test: ' + file + ' ' + why + '; its main thread was busy in:\\n' + stack +
+        (failed ? '\\nExiting as failed.\\n' : "\\nExiting with the tests' status.\\n"));
+      if (frames.length === 0) return resolve(false);
+      session.post('Debugger.evaluateOnCallFrame',
+        { callFrameId: frames[0].callFrameId, expression: failed ? 'process.exit(1)' : 'process.exit()' });
+      resolve(true);
     });
     session.post('Debugger.enable', () => session.post('Debugger.pause'));
   });
@@ -81,19 +86,16 @@ setInterval(async () => {
     parentPort.postMessage('has run for ' + ((now - startedAt) / 60000).toFixed(1) + ' minutes, past the limit of ' + fileLimitMs / 60000 + ' (FW_TEST_FILE_LIMIT_MIN)');
     return;
   }
-  // The main thread's own timer told it to exit (at lingerMs): it did not, so it is busy.
+  // Unanswered, or not gone though its own linger timer should have ended it: it is busy.
   const unanswered = asked !== undefined && now - asked >= graceMs;
   const lingering = endedAt !== undefined && now - endedAt >= lingerMs + graceMs;
   if (!unanswered && !lingering) return;
   asked = Infinity;
-  if (lingering) {
-    // Its tests have ended and reported: the process is ended with their status, where it spins.
-    await pauseMain(true);
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-  }
-  const stack = await pauseMain(false);
-  writeSync(2, 'test: ' + file + (lingering ? ' did not exit when made to' : ' did not exit at its limit') +
-    '; its main thread was running:\\n' + stack + '\\nKilled.\\n');
+  const why = lingering
+    ? 'was still running ' + Math.round((now - endedAt) / 1000) + ' s after its tests ended'
+    : 'did not exit at its limit of ' + fileLimitMs / 60000 + ' minutes (FW_TEST_FILE_LIMIT_MIN)';
+  if (await stopMain(why, !lingering)) await new Promise((resolve) => setTimeout(resolve, 5000));
+  writeSync(2, 'test: ' + file + ' ' + why + ', and could not be made to exit. Killed.\\n');
   process.kill(process.pid, 'SIGKILL');
 }, 1000);
 `;

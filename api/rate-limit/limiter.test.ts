@@ -135,6 +135,22 @@ for (const l of limiters()) {
       const g = await gated;
       assert.deepEqual([g.gate.allowed, g.hit], [false, null], 'the gate saw every hit before it');
     });
+    await t.test('an empty log looked at, then counted in, in one batch: the looks after see the count', async () => {
+      // The Redis script remembers, within a batch, the logs a look found empty (a failure gate,
+      // usually): a count in one of them must be seen by every later look.
+      const gate = { key: 'empty-gate', limit: 1, windowMs: 1000 };
+      const [first, , second, gated, open] = await Promise.all([
+        limiter.peek('empty-gate', 1, 1000, 0),
+        limiter.hit('empty-gate', 1, 1000, 1),
+        limiter.peek('empty-gate', 1, 1000, 2),
+        limiter.hitUnlessGated(gate, { key: 'behind-empty-gate', limit: 5, windowMs: 1000 }, 3),
+        limiter.hitUnlessGated({ key: 'other-gate', limit: 1, windowMs: 1000 }, counted5, 4),
+      ]);
+      assert.deepEqual([first.allowed, first.remaining], [true, 1]);
+      assert.deepEqual([second.allowed, second.remaining, second.resetAtMs], [false, 0, 1001]);
+      assert.deepEqual([gated.gate.allowed, gated.hit], [false, null]);
+      assert.deepEqual([open.gate.allowed, open.hit?.allowed], [true, true]);
+    });
   });
 }
 

@@ -45,7 +45,13 @@ export const MAX_BATCH = 128;
 // answers its error message instead and fails alone: the other checks of the batch are
 // unaffected.
 const BATCH_LUA = `
+-- Keys a look found empty in this batch, and nothing wrote since: most checks' failure gate is
+-- the same address's empty log (every request of one client, or behind one proxy), looked at
+-- once a batch instead of once a check. Exact: an empty log stays empty until a check counts in it.
+local empty = {}
+
 local function slide(key, now, window, limit, count)
+  if not count and empty[key] then return limit > 0 and 1 or 0, 0, now end
   local cutoff = now - window
   local oldest = redis.call('LINDEX', key, 0)
   while oldest and tonumber(oldest) <= cutoff do
@@ -53,12 +59,16 @@ local function slide(key, now, window, limit, count)
     oldest = redis.call('LINDEX', key, 0)
   end
   if not count then
-    if not oldest then return limit > 0 and 1 or 0, 0, now end
+    if not oldest then
+      empty[key] = true
+      return limit > 0 and 1 or 0, 0, now
+    end
     local n = redis.call('LLEN', key)
     return n < limit and 1 or 0, n, tonumber(oldest)
   end
   -- Counted: append first, since RPUSH answers the length (one call instead of LLEN), and take
   -- the entry back when it was one too many.
+  empty[key] = nil
   local n = redis.call('RPUSH', key, now)
   local allowed = 1
   if n > limit then
@@ -71,22 +81,20 @@ local function slide(key, now, window, limit, count)
   return allowed, n, oldest and tonumber(oldest) or now
 end
 
--- The batch's arguments come as ONE string, a check's six values separated by ',' and checks by
--- ';' (one argument to send, parse and hold instead of six per check, on both sides).
-local args = {}
-for spec in string.gmatch(ARGV[1], '[^;]+') do args[#args + 1] = spec end
+-- The batch's arguments come as ONE JSON array of numbers, six a check (one argument to send and
+-- hold instead of six per check, decoded in C by cjson instead of matched in Lua).
+local args = cjson.decode(ARGV[1])
 
 local function check(i)
+  local at = 6 * (i - 1)
   local now, gate_window, gate_limit, window, limit, count =
-    string.match(args[i], '^([^,]+),([^,]+),([^,]+),([^,]+),([^,]+),([^,]+)$')
-  now = tonumber(now)
-  gate_window = tonumber(gate_window)
+    args[at + 1], args[at + 2], args[at + 3], args[at + 4], args[at + 5], args[at + 6]
   local g1, g2, g3 = -1, -1, -1
   if gate_window > 0 then
-    g1, g2, g3 = slide(KEYS[2 * i - 1], now, gate_window, tonumber(gate_limit), false)
+    g1, g2, g3 = slide(KEYS[2 * i - 1], now, gate_window, gate_limit, false)
     if g1 == 0 then return g1, g2, g3, -1, -1, -1 end
   end
-  local h1, h2, h3 = slide(KEYS[2 * i], now, tonumber(window), tonumber(limit), count == '1')
+  local h1, h2, h3 = slide(KEYS[2 * i], now, window, limit, count == 1)
   return g1, g2, g3, h1, h2, h3
 end
 
@@ -239,8 +247,9 @@ export class RedisRateLimiter implements RateLimiter {
     let args = '';
     for (const c of batch) {
       keys.push(this.prefix + (c.gate ?? c.counted).key, this.prefix + c.counted.key);
-      args += `${args ? ';' : ''}${c.nowMs},${c.gate?.windowMs ?? 0},${c.gate?.limit ?? 0},${c.counted.windowMs},${c.counted.limit},${c.count ? 1 : 0}`;
+      args += `${args ? ',' : '['}${c.nowMs},${c.gate?.windowMs ?? 0},${c.gate?.limit ?? 0},${c.counted.windowMs},${c.counted.limit},${c.count ? 1 : 0}`;
     }
+    args += ']';
     // Only until the first connection is up (a process just started) do checks wait for it.
     const ready = this.redis.status === 'ready' ? undefined : this.firstConnection;
     const call = () => this.redis.slidingWindows(keys.length, ...keys, args);

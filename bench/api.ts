@@ -54,7 +54,7 @@ const CONNECTIONS = 50;
 /** GET: each connection polls for its own 40 accounts, round robin (bench/accounts-client.cjs). */
 const ACCOUNTS_PER_CONNECTION = 40;
 const ACCOUNTS_CLIENT = fileURLToPath(new URL('./accounts-client.cjs', import.meta.url));
-const ROUNDS = 3;
+const ROUNDS = 5;
 const WARM_UP_SECONDS = 3;
 const SMALL_MOVIE = {
   schema: 'v1',

@@ -18,6 +18,7 @@ const GUARD = fileURLToPath(new URL('./linger-guard.ts', import.meta.url));
 const FILES = {
   clean: `import { test } from 'node:test';\ntest('passes', () => {});\n`,
   leakFailing: `import { test } from 'node:test';\ntest('fails and leaks', () => { setInterval(() => {}, 1000); throw new Error('no'); });\n`,
+  failing: `import { test } from 'node:test';\ntest('fails', () => { throw new Error('as it should'); });\n`,
   holder: `import { spawn } from 'node:child_process';\nimport { test } from 'node:test';\ntest('leaves a process holding its stdout', () => { spawn('sleep', ['60'], { stdio: 'inherit', detached: true }).unref(); });\n`,
   leak: `import { test } from 'node:test';\ntest('leaks an interval', () => { setInterval(() => {}, 1000); });\n`,
   spinAfter: `import { test } from 'node:test';\nfunction spinForEver() { let x = 0; for (;;) x = (x + 1) % 7; }\ntest('starts a busy loop for after it ends', () => { setTimeout(spinForEver, 100); });\n`,
@@ -60,8 +61,9 @@ describe('the test files guard', { timeout: 90_000 }, () => {
   after(() => rm(dir, { recursive: true, force: true }));
 
   it('lets a file that ends with its tests end at once, and ends the ones that do not, as each deserves', async () => {
-    const [clean, holder, leak, leakFailing, spinAfter, hangingHook, spinInTest] = await Promise.all([
+    const [clean, failing, holder, leak, leakFailing, spinAfter, hangingHook, spinInTest] = await Promise.all([
       run('clean'),
+      run('failing'),
       run('holder'),
       run('leak'),
       run('leakFailing'),
@@ -73,6 +75,11 @@ describe('the test files guard', { timeout: 90_000 }, () => {
     assert.equal(clean.code, 0, clean.out);
     assert.doesNotMatch(clean.out, /still running|limit/, 'no word from the guard');
     assert.ok(clean.ms < 10_000, `a clean file took ${clean.ms} ms`);
+
+    // Ended as the drained loop is (process.exit() from 'beforeExit'), the statuses stay the runner's.
+    assert.equal(failing.code, 1, failing.out);
+    assert.match(failing.out, /✖ fails/);
+    assert.doesNotMatch(failing.out, /still running|limit/, 'no word from the guard');
 
     // A process left holding the file's stdout would keep the runner waiting for it for a minute.
     assert.equal(holder.code, 0, holder.out);

@@ -114,6 +114,17 @@ if (isMainThread) {
   // After the listener, which would otherwise keep the process alive.
   watchdog.unref();
 
+  // A process whose event loop has drained exits through Node's teardown (FreeEnvironment), which
+  // closes every handle and runs the loop until their close callbacks have come: in a CI run that
+  // spun for ever, test/faults/s3-outage.test.ts's process at 100% of a core in
+  // Environment::CleanupHandles (perf) with a TCP handle left open, referenced and inactive, after
+  // every test had passed; its 'exit' listeners had run, this guard's thread was gone. process.exit()
+  // skips that teardown: once the runner's own 'beforeExit' work is done (its listener removed after
+  // it reported), the process exits so, with the status the runner set.
+  process.on('beforeExit', () => {
+    if (process.listenerCount('beforeExit') === 1) process.exit();
+  });
+
   // Processes a test started and left running are ended with it: one holding this process's
   // stdout or stderr (a child started with stdio inherited, or its children) would keep the runner
   // waiting for this file after it exited. esbuild's service (tsx's compiler) ends with its pipe.

@@ -29,6 +29,19 @@ interface Pair {
   held: Array<[net.Socket, Buffer]>;
 }
 
+/**
+ * Resets `socket` (an RST, as a cut network cable looks to the peer), or destroys it when its own
+ * side is already ending. Node's resetAndDestroy() on a socket whose shutdown is under way fails
+ * (EINVAL from libuv) yet marks the handle closing, so it is never closed, and the process then
+ * spins at 100% of a core in its exit teardown for ever: the proxy's connections end that way when
+ * the client sends its FIN (a socket that does not allow half-open ends its side too) and the test
+ * cuts at that moment. That held a CI run for 81 minutes (test/services/tcp-proxy.test.ts).
+ */
+export function resetSocket(socket: net.Socket): void {
+  if (socket.writableEnded) socket.destroy();
+  else socket.resetAndDestroy();
+}
+
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const pairs = new Set<Pair>();
   let frozen = false;
@@ -37,7 +50,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const server = net.createServer((client) => {
     accepted++;
     if (proxy.refuse) {
-      client.resetAndDestroy();
+      resetSocket(client);
       return;
     }
     const upstream = net.connect(target.port, target.host);
@@ -93,7 +106,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     cut() {
       for (const pair of [...pairs]) {
-        pair.client.resetAndDestroy();
+        resetSocket(pair.client);
         pair.upstream.destroy();
         pairs.delete(pair);
       }

@@ -1,11 +1,14 @@
 /**
  * Loaded into every test file's process (scripts/test.sh, --import): a test file cannot hold the
- * run for ever. Twice a file did: test/faults/s3-outage.test.ts stayed alive and busy for ten
- * minutes after its last test passed, and in a CI run held the runner for 81 minutes, until CI's
- * limit, though this guard then had a timer to end it (on the file's own thread). Why is not
- * known yet: a thread too busy to run its timers, or a process left holding the file's output.
- * Each is handled here, and says where it was.
+ * run for ever. Twice a file did: test/faults/s3-outage.test.ts stayed alive and busy after its
+ * last test passed, in a CI run for 81 minutes, until CI's limit. Its process was in Node's exit
+ * teardown, spinning on a socket handle that could never close: Node's resetAndDestroy() on a
+ * socket whose shutdown is under way fails yet marks the handle closing (the test proxy's cut did
+ * that; test/services/tcp-proxy.ts resetSocket no longer does). What guards against that class,
+ * and the other ways a file can hold the run:
  *
+ * - A process whose loop drained exits by process.exit() once the runner has reported, which skips
+ *   that teardown.
  * - A minute after the file's tests end, a process still alive says what it still has open and
  *   exits with the tests' own status (the runner has their results): the run goes on, and the log
  *   names the leak.
@@ -114,13 +117,10 @@ if (isMainThread) {
   // After the listener, which would otherwise keep the process alive.
   watchdog.unref();
 
-  // A process whose event loop has drained exits through Node's teardown (FreeEnvironment), which
-  // closes every handle and runs the loop until their close callbacks have come: in a CI run that
-  // spun for ever, test/faults/s3-outage.test.ts's process at 100% of a core in
-  // Environment::CleanupHandles (perf) with a TCP handle left open, referenced and inactive, after
-  // every test had passed; its 'exit' listeners had run, this guard's thread was gone. process.exit()
-  // skips that teardown: once the runner's own 'beforeExit' work is done (its listener removed after
-  // it reported), the process exits so, with the status the runner set.
+  // Node's exit teardown (FreeEnvironment) runs the loop until every handle has closed, for ever
+  // when one cannot (see above: a CI run spun at 100% of a core in Environment::CleanupHandles,
+  // perf, a TCP handle open, referenced and inactive). Once the runner's own 'beforeExit' work is
+  // done (its listener removed after it reported), exit without it, with the runner's status.
   process.on('beforeExit', () => {
     if (process.listenerCount('beforeExit') === 1) process.exit();
   });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ffprobe, freePort, tinyMovie } from '../pipeline/harness.ts';
-import { stopServe, untilReady } from '../services/serve-process.ts';
+import { outputOf, stopServe, untilReady } from '../services/serve-process.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = path.join(REPO, 'dist/bin/cli.js');
@@ -47,14 +47,7 @@ test('the built CLI on bare Node: serve answers and a render completes', { timeo
     env: productionEnv({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_BASE_URL: base }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  child.stdout.on('data', (c) => {
-    out += c;
-  });
-  child.stderr.on('data', (c) => {
-    out += c;
-  });
-  const served = { child, log: () => out };
+  const served = { child, log: outputOf(child) };
   t.after(() => stopServe(served));
   await untilReady(served, base, 60_000);
   assert.equal((await fetch(`${base}/healthz`)).status, 200);
@@ -64,8 +57,8 @@ test('the built CLI on bare Node: serve answers and a render completes', { timeo
   assert.equal(await bundle.text(), await readFile(path.join(REPO, 'dist/dashboard/app.js'), 'utf8'));
   assert.equal((await fetch(`${base}/dashboard`)).status, 200);
 
-  const key = /API key \(shown once, store it now\): (\S+)/.exec(out)?.[1];
-  assert.ok(key, `serve printed the first account's key:\n${out}`);
+  const key = /API key \(shown once, store it now\): (\S+)/.exec(served.log())?.[1];
+  assert.ok(key, `serve printed the first account's key:\n${served.log()}`);
   const auth = { authorization: `Bearer ${key}` };
   const created = await fetch(`${base}/v1/renders`, {
     method: 'POST',
@@ -84,13 +77,13 @@ test('the built CLI on bare Node: serve answers and a render completes', { timeo
     render = (await (await fetch(`${base}/v1/renders/${id}`, { headers: auth })).json()) as typeof render;
     if (render.status === 'done' || render.status === 'failed') break;
   }
-  assert.equal(render.status, 'done', `${JSON.stringify(render)}\n${out.slice(-3000)}`);
+  assert.equal(render.status, 'done', `${JSON.stringify(render)}\n${served.log().slice(-3000)}`);
   const video = await fetch(render.outputUrl as string);
   assert.equal(video.status, 200);
   const file = path.join(dataDir, 'out.mp4');
   await writeFile(file, Buffer.from(await video.arrayBuffer()));
   const probe = await ffprobe(file);
   assert.equal(probe.streams.find((s) => s.codec_type === 'video')?.codec_name, 'h264');
-  assert.doesNotMatch(out, /development package/);
-  assert.equal(await stopServe(served), 0, out.slice(-3000));
+  assert.doesNotMatch(served.log(), /development package/);
+  assert.equal(await stopServe(served), 0, served.log().slice(-3000));
 });

@@ -19,17 +19,21 @@ export function spawnServe(env: NodeJS.ProcessEnv): ServeProcess {
   return spawnFramewright(['serve'], env);
 }
 
+/** Everything `child` writes from now on, stdout and stderr together, in the order it came. */
+export function outputOf(child: ChildProcess): () => string {
+  let out = '';
+  const add = (c: Buffer | string) => {
+    out += c;
+  };
+  child.stdout?.on('data', add);
+  child.stderr?.on('data', add);
+  return () => out;
+}
+
 /** Starts `framewright ARGS...` (serve, operator) with this process's environment plus `env`. */
 export function spawnFramewright(args: string[], env: NodeJS.ProcessEnv): ServeProcess {
   const child = spawn(BIN, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (c) => {
-    out += c;
-  });
-  child.stderr?.on('data', (c) => {
-    out += c;
-  });
-  return { child, log: () => out };
+  return { child, log: outputOf(child) };
 }
 
 /**

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { outputOf } from './serve-process.ts';
 import { resetSocket, startTcpProxy } from './tcp-proxy.ts';
 
 const PROXY = fileURLToPath(new URL('./tcp-proxy.ts', import.meta.url));
@@ -38,17 +39,11 @@ function endThenReset(how: 'resetSocket' | 'resetAndDestroy', withinMs: number) 
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-    });
-    child.stderr.on('data', (c) => {
-      out += c;
-    });
+    const out = outputOf(child);
     const timer = setTimeout(() => child.kill('SIGKILL'), withinMs);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      resolve({ exited: signal === null, code, out });
+      resolve({ exited: signal === null, code, out: out() });
     });
   });
 }

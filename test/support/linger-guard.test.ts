@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { outputOf } from '../services/serve-process.ts';
 
 /**
  * The guard every test file runs under (scripts/test.sh --import): a file's process that stays
@@ -41,15 +42,9 @@ function run(name: keyof typeof FILES, env: NodeJS.ProcessEnv = {}) {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    let out = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-    });
-    child.stderr.on('data', (c) => {
-      out += c;
-    });
+    const out = outputOf(child);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out, ms: Date.now() - started }));
+    child.on('close', (code) => resolve({ code, out: out(), ms: Date.now() - started }));
   });
 }
 

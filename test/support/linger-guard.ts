@@ -38,14 +38,20 @@ const openResources = () => process.getActiveResourcesInfo().join(', ');
 
 /**
  * The watchdog thread, plain JavaScript (no loader: execArgv is empty). It is told when the tests
- * end; once a limit passes it asks the main thread to exit, then, without an answer, pauses it
- * through the inspector (which interrupts running JavaScript), writes its stack and kills it.
+ * end. Past the file's limit it first asks the main thread to exit; a main thread that does not
+ * answer, or is still there after its own linger timer, is paused through the inspector (which
+ * interrupts running JavaScript), its stack written, and made to exit from where it stands; when
+ * that fails too, the process is killed. Nothing it does may throw into the main thread: its
+ * writes to stderr (a socket the main thread may have made non-blocking) are best effort.
  */
 const WATCHDOG = `
 const { parentPort, workerData } = require('node:worker_threads');
 const inspector = require('node:inspector');
-const { writeSync } = require('node:fs');
+const fs = require('node:fs');
 const { fileLimitMs, lingerMs, graceMs, file } = workerData;
+function writeSync(fd, text) {
+  try { fs.writeSync(fd, text); } catch {}
+}
 const startedAt = Date.now();
 let endedAt;
 let asked;
@@ -97,9 +103,12 @@ setInterval(async () => {
   const why = lingering
     ? 'was still running ' + Math.round((now - endedAt) / 1000) + ' s after its tests ended'
     : 'did not exit at its limit of ' + fileLimitMs / 60000 + ' minutes (FW_TEST_FILE_LIMIT_MIN)';
-  if (await stopMain(why, !lingering)) await new Promise((resolve) => setTimeout(resolve, 5000));
-  writeSync(2, 'test: ' + file + ' ' + why + ', and could not be made to exit. Killed.\\n');
-  process.kill(process.pid, 'SIGKILL');
+  try {
+    if (await stopMain(why, !lingering)) await new Promise((resolve) => setTimeout(resolve, 5000));
+  } finally {
+    writeSync(2, 'test: ' + file + ' ' + why + ', and could not be made to exit. Killed.\\n');
+    process.kill(process.pid, 'SIGKILL');
+  }
 }, 1000);
 `;
 
@@ -114,7 +123,9 @@ if (isMainThread) {
     say(`${reason}; open: ${openResources()}. Exiting as failed.`);
     process.exit(1);
   });
-  // After the listener, which would otherwise keep the process alive.
+  // A watchdog that failed (it should not) says so; the file's tests go on without it.
+  watchdog.on('error', (err) => say(`its watchdog thread failed: ${err.message}`));
+  // After the listeners, which would otherwise keep the process alive.
   watchdog.unref();
 
   // Node's exit teardown (FreeEnvironment) runs the loop until every handle has closed, for ever

@@ -12,7 +12,9 @@
  * Beside them too, examples/bench-60s-motion.json: 60 s of 1080p30 motion graphics (shapes entering
  * and leaving, sliding text, a blurred picture, rounded corners and filters, a blurred fill, a
  * chroma-keyed clip), rendered alternated with bench-60s as the text movie is (target: at least
- * 0.7x bench-60s's realtime factor), with its peak RSS.
+ * 0.7x bench-60s's realtime factor), with its peak RSS, and once more with no layer drawn (its
+ * changed rectangles cleared, converted, read back and encoded: render-movie.ts `layers: false`),
+ * the most that leaves for drawing on this machine.
  *
  * Then the same movie over a 1080p30 background clip (BT.709, looping, one per scene, continuing
  * where the previous scene's left off) with a soundtrack under the voiceover: the video path's
@@ -200,7 +202,7 @@ export async function main(argv: string[]): Promise<number> {
       );
     let clipFloor: Awaited<ReturnType<typeof measureClipFloor>> | undefined;
     /** A render, measured, with the seconds it spent preparing (assets, speech, text rasters). */
-    const measureRender = async (movie: Movie, runConfig: WorkerConfig, parallel: number) => {
+    const measureRender = async (movie: Movie, runConfig: WorkerConfig, parallel: number, layers = true) => {
       const started = performance.now();
       let prepareSec = 0;
       const m = await measure(() =>
@@ -210,6 +212,7 @@ export async function main(argv: string[]): Promise<number> {
           config: runConfig,
           parallel,
           codec,
+          ...(layers ? {} : { layers: false }),
           onProgress: (e) => {
             if (e.phase === 'rendering' && prepareSec === 0) prepareSec = (performance.now() - started) / 1000;
           },
@@ -246,6 +249,8 @@ export async function main(argv: string[]): Promise<number> {
     let textWalls = '';
     let motionRow: string[] | undefined;
     let motionWalls = '';
+    let undrawnRow: string[] | undefined;
+    let undrawnWalls = '';
     const reps = values.quick ? 1 : 3;
     for (const [i, [name, movie, parallel, runConfig]] of (values.quick ? runs.slice(0, 2) : runs).entries()) {
       process.stderr.write(`rendering ${name}...\n`);
@@ -255,6 +260,7 @@ export async function main(argv: string[]): Promise<number> {
       frames = m.value.totalFrames;
       let textRun: typeof m | undefined;
       let motionRun: typeof m | undefined;
+      let undrawnRun: typeof m | undefined;
       const wallsNote = (runs: { wallSec: number }[]) =>
         runs.length > 1 ? `; median of ${runs.map((t) => t.wallSec.toFixed(1)).join(', ')} s` : '';
       if (i === 0) {
@@ -266,16 +272,22 @@ export async function main(argv: string[]): Promise<number> {
           const text = await measureRender(textMovie, config, 1);
           process.stderr.write('rendering bench-60s-motion...\n');
           const motion = await measureRender(withKeyedClip(motionMovie, media.keyed), mediaConfig, 1);
-          return { text, motion };
+          // Everything of that render but drawing its layers: what this machine leaves for drawing.
+          process.stderr.write('rendering bench-60s-motion with no layer drawn...\n');
+          const undrawn = await measureRender(withKeyedClip(motionMovie, media.keyed), mediaConfig, 1, false);
+          return { text, motion, undrawn };
         });
         const texts = others.map((o) => o.text);
         const motions = others.map((o) => o.motion);
+        const undrawns = others.map((o) => o.undrawn);
         m = medianRun(runs);
         textRun = medianRun(texts);
         motionRun = medianRun(motions);
+        undrawnRun = medianRun(undrawns);
         note = wallsNote(runs);
         textWalls = wallsNote(texts);
         motionWalls = wallsNote(motions);
+        undrawnWalls = wallsNote(undrawns);
       }
       if (i === 1) {
         // The clip run against its floor.
@@ -293,6 +305,7 @@ export async function main(argv: string[]): Promise<number> {
       if (i === 1) videoRow = row;
       if (textRun) textRow = renderRow('bench-60s-text (text-heavy, no voice)', textRun, textWalls);
       if (motionRun) motionRow = renderRow('bench-60s-motion (shapes, effects, keyed clip)', motionRun, motionWalls);
+      if (undrawnRun) undrawnRow = renderRow('bench-60s-motion, no layer drawn', undrawnRun, undrawnWalls);
     }
     process.stderr.write('measuring the encode floor...\n');
     const floor = await measure(() =>
@@ -332,7 +345,7 @@ export async function main(argv: string[]): Promise<number> {
     const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
     process.stdout.write(`\n${fmt(header)}\n${rows.map(fmt).join('\n')}\n`);
     media.close();
-    if (!serialRow || !videoRow || !textRow || !motionRow) throw new Error('a run did not run');
+    if (!serialRow || !videoRow || !textRow || !motionRow || !undrawnRow) throw new Error('a run did not run');
     const serial = Number(serialRow[1]);
     const serialCpu = Number(serialRow[4]);
     const video = videoRow;
@@ -346,7 +359,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(
       `\nmotion graphics: bench-60s-motion ${motionRow[2]}x realtime, bench-60s ${serialRow[2]}x: ` +
         `${motionRatio.toFixed(2)}x its realtime factor (target >= 0.7: ${motionRatio >= 0.7 ? 'met' : 'MISSED'}); ` +
-        `peak RSS ${motionRow[5]} MB / PSS ${motionRow[6]} MB beside bench-60s's ${serialRow[5]} / ${serialRow[6]} MB\n`,
+        `peak RSS ${motionRow[5]} MB / PSS ${motionRow[6]} MB beside bench-60s's ${serialRow[5]} / ${serialRow[6]} MB; ` +
+        `with no layer drawn (the same rectangles cleared, converted, read back and encoded) it would be ` +
+        `${(Number(undrawnRow[2]) / Number(serialRow[2])).toFixed(2)}x: the most this machine leaves for drawing\n`,
     );
     process.stdout.write(
       `\nover a clip: ${video[2]}x realtime (target >= 3: ${Number(video[2]) >= 3 ? 'met' : 'MISSED'}), ` +

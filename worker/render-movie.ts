@@ -77,6 +77,12 @@ export interface RenderOptions {
   /** `false`: every chunk drawn by the renderer, none composited by ffmpeg (tests compare the two). */
   composite?: boolean;
   /**
+   * `false` (benchmarks: what a render costs apart from drawing its layers): every frame's changed
+   * rectangles cleared to the background, converted, read back and encoded as usual, but no layer
+   * drawn in them. The output shows backgrounds only.
+   */
+  layers?: boolean;
+  /**
    * Where the poster (JPEG) and thumbnail (WebP) go (worker/poster.ts `posterFiles`): a video's
    * frame at `output.posterTime`; a still writes its thumbnail only.
    */
@@ -282,6 +288,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
                 output: segmentFiles[i]!,
                 ffmpeg: config.ffmpegPath,
                 ...(opts.composite === false ? { composite: false } : {}),
+                ...(opts.layers === false ? { layers: false } : {}),
               },
               (frames) => {
                 done[i] = frames;

@@ -19,6 +19,8 @@ export interface SegmentJob {
   ffmpeg: string;
   /** `false` draws every chunk here, never composited by ffmpeg (tests compare the two). */
   composite?: boolean;
+  /** `false` draws no layer: the frames' changed rectangles show the background (render-movie.ts `layers`). */
+  layers?: boolean;
 }
 
 export interface SegmentStats {
@@ -94,7 +96,7 @@ export async function renderSegment(
   let composited = 0;
   try {
     for (const chunk of chunksOf({ from: job.fromFrame, to: job.toFrame }, plan.chunkFrames)) {
-      const composite = job.composite === false ? undefined : compositeChunk(index, chunk);
+      const composite = job.composite === false || job.layers === false ? undefined : compositeChunk(index, chunk);
       if (composite) {
         if (signal?.aborted) throw signal.reason;
         // ffmpeg decodes the clips of this chunk itself: the decoders here would only wait.
@@ -150,16 +152,18 @@ export async function renderSegment(
               : dirtyRects(lastLayers, state.layers, plan.width, plan.height);
           lastBlended = blended;
           const t0 = performance.now();
+          // `layers: false` (benchmarks): the same rectangles cleared, converted and read back, empty.
+          const drawn = (layers: LayerState[]) => (job.layers === false ? [] : layers);
           const incoming = state.incoming && {
             background: state.incoming.scene.background,
-            layers: state.incoming.layers,
+            layers: drawn(state.incoming.layers),
             type: state.incoming.type,
             progress: state.incoming.progress,
           };
           // A movie that keeps alpha (plan.alpha): every frame whole, on transparent black, as yuva420p.
           bytes = plan.alpha
-            ? renderer.renderAlpha(state.layers, incoming)
-            : renderer.render(state.scene.background, state.layers, rects, incoming);
+            ? renderer.renderAlpha(drawn(state.layers), incoming)
+            : renderer.render(state.scene.background, drawn(state.layers), rects, incoming);
           drawMs += performance.now() - t0;
           lastLayers = state.layers;
           lastKey = key;

@@ -653,3 +653,48 @@ describe('key times against the duration found at render time', () => {
     );
   });
 });
+
+describe('a render with no layer drawn (what bench-render measures as everything but drawing)', () => {
+  it('draws the same frames and rectangles, showing the background only', async () => {
+    const movie = valid({
+      schema: 'v1',
+      width: W,
+      height: H,
+      fps: FPS,
+      scenes: [
+        {
+          id: 's',
+          duration: 2,
+          background: '#000000',
+          elements: [
+            image('a', 20, 20, 10, 30, {
+              animate: {
+                x: [
+                  { time: 0, value: 10 },
+                  { time: 1, value: 120 },
+                ],
+              },
+            }),
+          ],
+        },
+      ],
+    });
+    const drawnFile = join(dir, 'drawn.mp4');
+    const undrawnFile = join(dir, 'undrawn.mp4');
+    const drawn = await renderMovie({ movie, output: drawnFile, config, quality: 'lossless' });
+    const undrawn = await renderMovie({ movie, output: undrawnFile, config, quality: 'lossless', layers: false });
+    // The same work apart from the layers: the moving second drawn frame by frame, the still one not.
+    assert.equal(undrawn.renderedFrames, drawn.renderedFrames);
+    assert.ok(drawn.renderedFrames > 10 && drawn.renderedFrames < 20, `${drawn.renderedFrames} frames drawn`);
+    const [lit, dark] = [await lumaFrames(drawnFile), await lumaFrames(undrawnFile)];
+    assert.equal(dark.length, 20);
+    // The square is there when drawn, at its keyframed place ...
+    assert.ok(Math.abs(moments(lit[5]!).cx - (10 + 55 + 10)) <= 0.5, `drawn centre ${moments(lit[5]!).cx}`);
+    // ... and no pixel of any frame is anything but the black background when not.
+    for (const [n, y] of dark.entries())
+      assert.ok(
+        y.every((v) => v === 16),
+        `frame ${n} has a lit pixel`,
+      );
+  });
+});

@@ -622,30 +622,29 @@ describe('keyframed layers over a clip: the composited fast path', () => {
   });
 });
 
+/** A one-scene movie of `duration` s: a 20x20 white square at row `y`, its x on `keys`. */
+const slidingSquare = (
+  duration: number,
+  y: number,
+  keys: { time: number; value: number }[],
+  scene: Record<string, unknown> = {},
+) =>
+  valid({
+    schema: 'v1',
+    width: W,
+    height: H,
+    fps: FPS,
+    scenes: [
+      { id: 's', duration, ...scene, elements: [image('a', 20, 20, keys[0]!.value, y, { animate: { x: keys } })] },
+    ],
+  });
+
 describe('key times against the duration found at render time', () => {
   it('a key past the end of an element that lasts until its scene ends: VALIDATION_ERROR at the key', async () => {
-    const movie = valid({
-      schema: 'v1',
-      width: W,
-      height: H,
-      fps: FPS,
-      scenes: [
-        {
-          id: 's',
-          duration: 1,
-          elements: [
-            image('a', 20, 20, 0, 0, {
-              animate: {
-                x: [
-                  { time: 0, value: 0 },
-                  { time: 1.5, value: 100 },
-                ],
-              },
-            }),
-          ],
-        },
-      ],
-    });
+    const movie = slidingSquare(1, 0, [
+      { time: 0, value: 0 },
+      { time: 1.5, value: 100 },
+    ]);
     await assert.rejects(
       renderMovie({ movie, output: join(dir, 'late.mp4'), config }),
       (e: unknown) =>
@@ -656,29 +655,15 @@ describe('key times against the duration found at render time', () => {
 
 describe('a render with no layer drawn (what bench-render measures as everything but drawing)', () => {
   it('draws the same frames and rectangles, showing the background only', async () => {
-    const movie = valid({
-      schema: 'v1',
-      width: W,
-      height: H,
-      fps: FPS,
-      scenes: [
-        {
-          id: 's',
-          duration: 2,
-          background: '#000000',
-          elements: [
-            image('a', 20, 20, 10, 30, {
-              animate: {
-                x: [
-                  { time: 0, value: 10 },
-                  { time: 1, value: 120 },
-                ],
-              },
-            }),
-          ],
-        },
+    const movie = slidingSquare(
+      2,
+      30,
+      [
+        { time: 0, value: 10 },
+        { time: 1, value: 120 },
       ],
-    });
+      { background: '#000000' },
+    );
     const drawnFile = join(dir, 'drawn.mp4');
     const undrawnFile = join(dir, 'undrawn.mp4');
     const drawn = await renderMovie({ movie, output: drawnFile, config, quality: 'lossless' });

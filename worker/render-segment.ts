@@ -94,6 +94,8 @@ export async function renderSegment(
     return key;
   };
   let composited = 0;
+  // `layers: false` (benchmarks): the same rectangles cleared, converted and read back, empty.
+  const drawn: (layers: LayerState[]) => LayerState[] = job.layers === false ? () => [] : (layers) => layers;
   try {
     for (const chunk of chunksOf({ from: job.fromFrame, to: job.toFrame }, plan.chunkFrames)) {
       const composite = job.composite === false || job.layers === false ? undefined : compositeChunk(index, chunk);
@@ -152,8 +154,6 @@ export async function renderSegment(
               : dirtyRects(lastLayers, state.layers, plan.width, plan.height);
           lastBlended = blended;
           const t0 = performance.now();
-          // `layers: false` (benchmarks): the same rectangles cleared, converted and read back, empty.
-          const drawn = (layers: LayerState[]) => (job.layers === false ? [] : layers);
           const incoming = state.incoming && {
             background: state.incoming.scene.background,
             layers: drawn(state.incoming.layers),

@@ -20,14 +20,6 @@ export function rateWindow(app: FastifyInstance, auth: AuthContext): Window {
   return window;
 }
 
-function headersOf(d: LimitDecision): Record<string, string> {
-  return {
-    'x-ratelimit-limit': String(d.limit),
-    'x-ratelimit-remaining': String(d.remaining),
-    'x-ratelimit-reset': String(Math.ceil(d.resetAtMs / 1000)),
-  };
-}
-
 /**
  * Per-key sliding window by plan. Runs after auth; the headers are set before the handler, so
  * they are on every authenticated response, errors included.
@@ -35,12 +27,15 @@ function headersOf(d: LimitDecision): Record<string, string> {
 export const rateLimitPlugin = fp(
   async (app) => {
     app.decorateRequest('rateLimit', null);
-    /** The headers of `decision`, and the error to answer when it refused. */
-    const apply = (reply: FastifyReply, limit: number, decision: LimitDecision, now: number) => {
-      reply.headers(headersOf(decision));
+    /** The headers of `decision` on the reply, and the error to answer when it refused. */
+    const apply = (reply: FastifyReply, decision: LimitDecision) => {
+      reply
+        .header('x-ratelimit-limit', String(decision.limit))
+        .header('x-ratelimit-remaining', String(decision.remaining))
+        .header('x-ratelimit-reset', String(Math.ceil(decision.resetAtMs / 1000)));
       if (decision.allowed) return undefined;
-      return new AppError('RATE_LIMITED', `More than ${limit} requests in the last minute for this API key.`, {
-        headers: { 'retry-after': String(retryAfterSec(decision, now)) },
+      return new AppError('RATE_LIMITED', `More than ${decision.limit} requests in the last minute for this API key.`, {
+        headers: { 'retry-after': String(retryAfterSec(decision, app.now().getTime())) },
       });
     };
     // A callback hook: a request whose key the auth plugin already counted (with its failure
@@ -48,13 +43,12 @@ export const rateLimitPlugin = fp(
     app.addHook('onRequest', (request, reply, done) => {
       const auth = request.auth;
       if (!auth) return done();
-      const now = app.now().getTime();
-      const window = rateWindow(app, auth);
       const decided = request.rateLimit;
-      if (decided) return done(apply(reply, window.limit, decided, now));
-      app.limiter.hit(window.key, window.limit, window.windowMs, now).then((decision) => {
+      if (decided) return done(apply(reply, decided));
+      const window = rateWindow(app, auth);
+      app.limiter.hit(window.key, window.limit, window.windowMs, app.now().getTime()).then((decision) => {
         request.rateLimit = decision;
-        done(apply(reply, window.limit, decision, now));
+        done(apply(reply, decision));
       }, done);
     });
   },

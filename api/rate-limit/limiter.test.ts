@@ -158,9 +158,12 @@ const redisUrl = process.env.TEST_REDIS_URL;
 const needsRedis = { skip: redisUrl ? false : 'TEST_REDIS_URL is not set' };
 
 /** A Redis limiter on a fresh prefix and a plain connection to the same server, closed after `t`. */
-function redisLimiter(t: TestContext): { prefix: string; limiter: RedisRateLimiter; raw: Redis } {
+function redisLimiter(
+  t: TestContext,
+  options: { skewMarginMs?: number } = {},
+): { prefix: string; limiter: RedisRateLimiter; raw: Redis } {
   const prefix = freshPrefix();
-  const limiter = new RedisRateLimiter(redisUrl as string, { prefix });
+  const limiter = new RedisRateLimiter(redisUrl as string, { prefix, ...options });
   const raw = new Redis(redisUrl as string);
   t.after(async () => {
     await limiter.close();
@@ -199,5 +202,79 @@ test('redis limiter: the checks of one turn reach Redis as one script call', nee
   await limiter.hit('after', 10, 1000, 10);
   await new Promise((r) => setTimeout(r, 50));
   assert.equal(calls.length, 2, 'one call for the 50 checks asked for together, one for the check after');
-  assert.equal(calls[0]?.[2], '100', 'the first call carries 50 checks of two keys each');
+  assert.equal(calls[0]?.[2], '50', 'the first call carries 50 checks of one key each (a hit has no gate)');
 });
+
+/** The raw log of `key`: each entry's time and whether it is the log's mark (the script's encoding). */
+async function rawLog(raw: Redis, prefix: string, key: string): Promise<{ at: number; mark: boolean }[]> {
+  return (await raw.lrange(`${prefix}${key}`, 0, -1)).map((v) => ({
+    at: Math.floor(Number(v) / 2),
+    mark: Number(v) % 2 === 1,
+  }));
+}
+
+test('redis limiter: a log has one mark, and its key outlives its newest entry by a window', needsRedis, async (t) => {
+  // Real time (the key's expiry is Redis's): a 300 ms window, hits 0-60 ms apart for 1.5 s, so
+  // the mark leaves the window several times and the expiry is set only then. No margin for
+  // clock skew (one clock here), so the expiry is exactly what the mark makes it: two windows.
+  const { prefix, limiter, raw } = redisLimiter(t, { skewMarginMs: 0 });
+  const windowMs = 300;
+  const end = Date.now() + 1500;
+  let hits = 0;
+  let marksMoved = 0;
+  let lastMark = -1;
+  while (Date.now() < end) {
+    const now = Date.now();
+    await limiter.hit('live', 1000, windowMs, now);
+    hits++;
+    const log = await rawLog(raw, prefix, 'live');
+    const marks = log.filter((e) => e.mark);
+    assert.equal(marks.length, 1, `one mark in the log after hit ${hits}`);
+    assert.ok(
+      log.every((e) => e.at > now - windowMs),
+      'every entry is inside the window',
+    );
+    const ttl = await raw.pttl(`${prefix}live`);
+    const newest = Math.max(...log.map((e) => e.at));
+    // The key's expiry, in this process's clock (the same machine's as Redis's), is at least a
+    // window after the newest entry: no entry still inside its window is lost to the expiry.
+    assert.ok(Date.now() + ttl >= newest + windowMs, `expiry ${ttl} ms from now covers the newest entry's window`);
+    assert.ok(ttl <= 2 * windowMs, `expiry ${ttl} ms is at most two windows`);
+    if (marks[0]?.at !== lastMark) marksMoved++;
+    lastMark = marks[0]?.at ?? -1;
+    await new Promise((r) => setTimeout(r, Math.random() * 60));
+  }
+  assert.ok(
+    marksMoved >= 3 && marksMoved < hits / 2,
+    `the mark moved ${marksMoved} times in ${hits} hits: once a window or so`,
+  );
+});
+
+test(
+  'redis limiter: a look that drops the mark, or a refused hit that takes it back, marks the newest entry',
+  needsRedis,
+  async (t) => {
+    const { prefix, limiter, raw } = redisLimiter(t);
+    const marksOf = async (key: string) => (await rawLog(raw, prefix, key)).filter((e) => e.mark).map((e) => e.at);
+    // A look: the marked entry (the first, at 0) leaves the window and is dropped by a peek.
+    for (const at of [0, 100, 200]) await limiter.hit('look', 10, 1000, at);
+    assert.deepEqual(await marksOf('look'), [0]);
+    const looked = await limiter.peek('look', 10, 1000, 1050);
+    assert.deepEqual([looked.remaining, looked.resetAtMs], [8, 1100]);
+    assert.deepEqual(await marksOf('look'), [200], 'the newest entry is the mark');
+    assert.ok((await raw.pttl(`${prefix}look`)) > 2000, 'and the expiry is set again');
+    // A refused hit: the plan's limit lowered from 10 to 3 while the log holds 5; the hit that drops
+    // the marked entry is refused, and its own entry (which was to be the mark) is taken back.
+    for (const at of [0, 10, 20, 30, 40]) await limiter.hit('lowered', 10, 1000, at);
+    await raw.pexpire(`${prefix}lowered`, 100_000); // a longer expiry than the script sets, to see it set below
+    const refused = await limiter.hit('lowered', 3, 1000, 1005);
+    assert.deepEqual([refused.allowed, refused.remaining], [false, 0]);
+    assert.deepEqual(
+      (await rawLog(raw, prefix, 'lowered')).map((e) => e.at),
+      [10, 20, 30, 40],
+    );
+    assert.deepEqual(await marksOf('lowered'), [40], 'the newest entry is the mark');
+    const ttl = await raw.pttl(`${prefix}lowered`);
+    assert.ok(ttl > 2000 && ttl <= 2000 + 15_000, `the expiry is two windows and the margin again (${ttl} ms)`);
+  },
+);

@@ -22,14 +22,33 @@ const UNREACHABLE_RETRY_AFTER_SEC = 5;
 /** Most checks one script call carries; a larger tick's worth goes out as several calls. */
 export const MAX_BATCH = 128;
 
+/**
+ * A log's key expires two windows and this margin after its mark was set (see the script). With
+ * one clock, two windows are enough: the mark is inside the window while it is in the log, so the
+ * key outlives any entry appended meanwhile by more than a window. When API replicas' clocks
+ * disagree (by a skew), an entry leaves every replica's window up to twice the skew later than its
+ * own time says, and the mark may have been set up to twice the skew earlier than it looks: a
+ * margin of four skews covers both, so 15 s covers clocks up to 3.75 s apart (NTP keeps them within
+ * milliseconds). Without marks the expiry was set on every hit, to one window.
+ */
+const SKEW_MARGIN_MS = 15_000;
+
 // The sliding-window log on one list per key: the times of the requests counted in the last window,
-// in the order they were counted (the oldest at the head). Count, pop the entries that left the
-// window from the head, append this request (when counting and under the limit), and report
-// allowed, count and the oldest entry's time, as three values (no table per window). A list of
-// integers is stored packed (a few bytes an entry, where a sorted set keeps a skiplist node, a
-// dictionary entry and a unique member string for each) and every step is at an end of it, so a
-// check costs a few O(1) commands whatever the limit. An absent list, which the failure gate of
-// nearly every address is, costs one command: there is nothing to drop, expire or read.
+// in the order they were counted (the oldest at the head). Look at the head, pop the entries that
+// left the window, append this request (when counting and under the limit), and report allowed,
+// count and the oldest entry's time, as three values (no table per window). A list of integers is
+// stored packed (a few bytes an entry, where a sorted set keeps a skiplist node, a dictionary
+// entry and a unique member string for each) and every step is at an end of it, so a check costs
+// a few O(1) commands whatever the limit. An absent list, which the failure gate of nearly every
+// address is, costs one command: there is nothing to drop, expire or read.
+//
+// An entry is its time times two, plus one for the log's MARK: the entry that was the newest when
+// the key's expiry was last set, to two windows (and a margin) from then. While the mark is in the
+// log it is inside the window, so the key lives for more than one window past now, and a new
+// entry needs no PEXPIRE: a hit in steady state is LINDEX of the head, LPOP of the entry that
+// left, LINDEX of the next and RPUSH (four commands, where setting the expiry on every hit made
+// five). When the mark leaves (popped from the head, or taken back by a refused hit) the expiry
+// is set again and the newest entry marked; a log has one mark, and it moves about once a window.
 //
 // Order is arrival order: an API replica whose clock runs behind the last entry's appends an
 // earlier time after a later one, and the head stops at the first entry still inside the window,
@@ -37,26 +56,44 @@ export const MAX_BATCH = 128;
 // never more than the limit).
 //
 // One call runs a batch of checks, in order, each as if alone (a key checked twice in a batch
-// sees the first check's entry). Check i uses KEYS[2i-1] (its gate) and KEYS[2i] (the counted
-// window), and the i-th of ARGV[1]'s checks: now, gate window (0: no gate), gate limit, window,
-// limit, count (1: count this request when allowed, 0: only look). It answers six integers per
-// check: the gate's {allowed, count, oldest} ({-1, -1, -1} without a gate) and the counted
-// window's ({-1, -1, -1} when the gate refused). A check that fails (a key of the wrong type)
-// answers its error message instead and fails alone: the other checks of the batch are
+// sees the first check's entry). A check with a gate uses the next two KEYS (its gate, then the
+// counted window), one without a gate the next one; the i-th of ARGV[1]'s checks is six numbers:
+// now, gate window (0: no gate), gate limit, window, limit, count (1: count this request when
+// allowed, 0: only look), and ARGV[2] is the margin of the expiry (SKEW_MARGIN_MS). It answers six
+// integers per check: the gate's {allowed, count, oldest} ({-1, -1, -1} without a gate) and the
+// counted window's ({-1, -1, -1} when the gate refused). A check that fails (a key of the wrong
+// type) answers its error message instead and fails alone: the other checks of the batch are
 // unaffected.
 const BATCH_LUA = `
 -- Keys a look found empty in this batch, and nothing wrote since: most checks' failure gate is
 -- the same address's empty log (every request of one client, or behind one proxy), looked at
 -- once a batch instead of once a check. Exact: an empty log stays empty until a check counts in it.
 local empty = {}
+local margin = tonumber(ARGV[2])
+
+-- The log's expiry set again, and its newest entry made the mark (the log is not empty).
+local function remark(key, window)
+  local tail = tonumber(redis.call('LINDEX', key, -1))
+  if tail % 2 == 0 then redis.call('LSET', key, -1, tail + 1) end
+  redis.call('PEXPIRE', key, 2 * window + margin)
+end
 
 local function slide(key, now, window, limit, count)
   if not count and empty[key] then return limit > 0 and 1 or 0, 0, now end
   local cutoff = now - window
-  local oldest = redis.call('LINDEX', key, 0)
-  while oldest and tonumber(oldest) <= cutoff do
+  local marked = false
+  local head = redis.call('LINDEX', key, 0)
+  local oldest
+  while head do
+    local v = tonumber(head)
+    local at = (v - v % 2) / 2
+    if at > cutoff then
+      oldest = at
+      break
+    end
+    if v % 2 == 1 then marked = true end
     redis.call('LPOP', key)
-    oldest = redis.call('LINDEX', key, 0)
+    head = redis.call('LINDEX', key, 0)
   end
   if not count then
     if not oldest then
@@ -64,52 +101,69 @@ local function slide(key, now, window, limit, count)
       return limit > 0 and 1 or 0, 0, now
     end
     local n = redis.call('LLEN', key)
-    return n < limit and 1 or 0, n, tonumber(oldest)
+    if marked then remark(key, window) end
+    return n < limit and 1 or 0, n, oldest
   end
   -- Counted: append first, since RPUSH answers the length (one call instead of LLEN), and take
-  -- the entry back when it was one too many.
+  -- the entry back when it was one too many. The entry is the mark when the log had none left.
   empty[key] = nil
-  local n = redis.call('RPUSH', key, now)
+  local mark = (marked or not oldest) and 1 or 0
+  local n = redis.call('RPUSH', key, now * 2 + mark)
   local allowed = 1
   if n > limit then
     redis.call('RPOP', key)
     n = n - 1
     allowed = 0
+    if n == 0 then return allowed, 0, now end
+    if mark == 1 then remark(key, window) end
+  elseif mark == 1 then
+    redis.call('PEXPIRE', key, 2 * window + margin)
   end
-  if n == 0 then return allowed, 0, now end
-  redis.call('PEXPIRE', key, window)
-  return allowed, n, oldest and tonumber(oldest) or now
+  return allowed, n, oldest or now
 end
 
 -- The batch's arguments come as ONE JSON array of numbers, six a check (one argument to send and
 -- hold instead of six per check, decoded in C by cjson instead of matched in Lua).
 local args = cjson.decode(ARGV[1])
 
-local function check(i)
+local function check(i, gate_key, key)
   local at = 6 * (i - 1)
   local now, gate_window, gate_limit, window, limit, count =
     args[at + 1], args[at + 2], args[at + 3], args[at + 4], args[at + 5], args[at + 6]
   local g1, g2, g3 = -1, -1, -1
-  if gate_window > 0 then
-    g1, g2, g3 = slide(KEYS[2 * i - 1], now, gate_window, gate_limit, false)
+  if gate_key then
+    g1, g2, g3 = slide(gate_key, now, gate_window, gate_limit, false)
     if g1 == 0 then return g1, g2, g3, -1, -1, -1 end
   end
-  local h1, h2, h3 = slide(KEYS[2 * i], now, window, limit, count == 1)
+  local h1, h2, h3 = slide(key, now, window, limit, count == 1)
   return g1, g2, g3, h1, h2, h3
 end
 
 -- One string for the whole batch: one reply item to write and to decode instead of six per
 -- check. Checks are separated by ';', values by ','; the integers as RESP would give them (%d
--- truncates, as Redis does when it turns a Lua number into an integer reply); a failed check is
--- 'E' and its message, with any ',' or ';' in it made a space.
+-- truncates, as Redis does when it turns a Lua number into an integer reply). A check whose gate
+-- is open on an empty log, or that has no gate (nearly every check), is 'G', then the counted
+-- window's three values, its allowed (0 or 1) written as text: two numbers to format instead of
+-- six, the gate's values being known to the caller. A failed check is 'E' and its message, with
+-- any ',' or ';' in it made a space.
 local out = {}
-for i = 1, #KEYS / 2 do
-  local ok, v1, v2, v3, v4, v5, v6 = pcall(check, i)
-  if ok then
-    out[i] = string.format('%d,%d,%d,%d,%d,%d', v1, v2, v3, v4, v5, v6)
-  else
+local next_key = 1
+for i = 1, #args / 6 do
+  local gate_key
+  if args[6 * (i - 1) + 2] > 0 then
+    gate_key = KEYS[next_key]
+    next_key = next_key + 1
+  end
+  local key = KEYS[next_key]
+  next_key = next_key + 1
+  local ok, v1, v2, v3, v4, v5, v6 = pcall(check, i, gate_key, key)
+  if not ok then
     local message = type(v1) == 'table' and v1.err or tostring(v1)
     out[i] = 'E' .. string.gsub(message, '[,;]', ' ')
+  elseif v4 ~= -1 and (v1 == -1 or (v2 == 0 and v3 == args[6 * (i - 1) + 1])) then
+    out[i] = string.format(v4 == 1 and 'G1,%d,%d' or 'G0,%d,%d', v5, v6)
+  else
+    out[i] = string.format('%d,%d,%d,%d,%d,%d', v1, v2, v3, v4, v5, v6)
   end
 end
 return table.concat(out, ';')
@@ -144,7 +198,7 @@ function decision(limit: number, windowMs: number, allowed: number, n: number, o
  * checks each): under load that is one command to parse, dispatch and answer instead of one per
  * request, on both sides of the socket. Each check still runs atomically and in arrival order,
  * exactly as if sent alone. A batch touches many keys in one script: behind a Redis Cluster proxy
- * give the prefix a hash tag (`{fw}:rl2:`) so they share a slot.
+ * give the prefix a hash tag (`{fw}:rl3:`) so they share a slot.
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: BatchRedis;
@@ -154,11 +208,16 @@ export class RedisRateLimiter implements RateLimiter {
   /** Settles once the first connection is ready, or after REDIS_DEADLINE_MS. */
   private readonly firstConnection: Promise<void>;
 
-  constructor(url: string, options: { prefix?: string } = {}) {
-    // 'fw:rl2:': the logs became lists (they were sorted sets under 'fw:rl:'), so a replica of the
-    // previous release beside this one during a rolling upgrade meets no key of the other type;
-    // each counts on its own until the upgrade ends, and the old keys expire within a window.
-    this.prefix = options.prefix ?? 'fw:rl2:';
+  /** The margin of a log's expiry past its two windows (SKEW_MARGIN_MS; tests set 0). */
+  private readonly skewMarginMs: number;
+
+  constructor(url: string, options: { prefix?: string; skewMarginMs?: number } = {}) {
+    this.skewMarginMs = options.skewMarginMs ?? SKEW_MARGIN_MS;
+    // 'fw:rl3:': an entry is now its time times two plus the mark (it was the time under
+    // 'fw:rl2:', and a sorted set under 'fw:rl:'), so a replica of the previous release beside this
+    // one during a rolling upgrade never reads an entry of the other form; each counts on its own
+    // until the upgrade ends, and the old keys expire within a window.
+    this.prefix = options.prefix ?? 'fw:rl3:';
     // No auto-pipelining: this class already sends one command per turn, and ioredis would defer
     // it by one more turn to gather others.
     //
@@ -246,13 +305,14 @@ export class RedisRateLimiter implements RateLimiter {
     const keys: string[] = [];
     let args = '';
     for (const c of batch) {
-      keys.push(this.prefix + (c.gate ?? c.counted).key, this.prefix + c.counted.key);
+      if (c.gate) keys.push(this.prefix + c.gate.key);
+      keys.push(this.prefix + c.counted.key);
       args += `${args ? ',' : '['}${c.nowMs},${c.gate?.windowMs ?? 0},${c.gate?.limit ?? 0},${c.counted.windowMs},${c.counted.limit},${c.count ? 1 : 0}`;
     }
     args += ']';
     // Only until the first connection is up (a process just started) do checks wait for it.
     const ready = this.redis.status === 'ready' ? undefined : this.firstConnection;
-    const call = () => this.redis.slidingWindows(keys.length, ...keys, args);
+    const call = () => this.redis.slidingWindows(keys.length, ...keys, args, this.skewMarginMs);
     (ready ? ready.then(call) : call()).then(
       (reply) => {
         const checks = reply.split(';');
@@ -264,6 +324,18 @@ export class RedisRateLimiter implements RateLimiter {
             continue;
           }
           const v = text.split(',');
+          if (text.charCodeAt(0) === 71 /* G */) {
+            // The gate open on an empty log (or no gate), then the counted window's values.
+            const allowed = text.charCodeAt(1) === 49 /* 1 */ ? 1 : 0;
+            c.resolve(
+              c.answer(
+                c.gate
+                  ? [1, 0, c.nowMs, allowed, Number(v[1]), Number(v[2])]
+                  : [-1, -1, -1, allowed, Number(v[1]), Number(v[2])],
+              ),
+            );
+            continue;
+          }
           c.resolve(c.answer([Number(v[0]), Number(v[1]), Number(v[2]), Number(v[3]), Number(v[4]), Number(v[5])]));
         }
       },

@@ -55,14 +55,14 @@ const SKEW_MARGIN_MS = 15_000;
 // so such a request is counted until the ones before it leave (conservative by the clocks' skew,
 // never more than the limit).
 //
-// One call runs a batch of checks, in order, each as if alone (a key checked twice in a batch
-// sees the first check's entry). A check with a gate uses the next two KEYS (its gate, then the
-// counted window), one without a gate the next one; the i-th of ARGV[1]'s checks is six numbers:
-// now, gate window (0: no gate), gate limit, window, limit, count (1: count this request when
-// allowed, 0: only look), and ARGV[2] is the margin of the expiry (SKEW_MARGIN_MS). It answers six
-// integers per check: the gate's {allowed, count, oldest} ({-1, -1, -1} without a gate) and the
-// counted window's ({-1, -1, -1} when the gate refused). A check that fails (a key of the wrong
-// type) answers its error message instead and fails alone: the other checks of the batch are
+// One call runs a batch of checks, in order, each as if alone (a key checked twice in a batch sees
+// the first check's entry). A check with a gate (a gate window above 0) uses the next two KEYS (its
+// gate, then the counted window), one without a gate the next one; the i-th of ARGV[1]'s checks is
+// six numbers: now, gate window (0: no gate), gate limit, window, limit, count (1: count this
+// request when allowed, 0: only look), and ARGV[2] is the margin of the expiry (SKEW_MARGIN_MS). It
+// answers six integers per check: the gate's {allowed, count, oldest} ({-1, -1, -1} without a gate)
+// and the counted window's ({-1, -1, -1} when the gate refused). A check that fails (a key of the
+// wrong type) answers its error message instead and fails alone: the other checks of the batch are
 // unaffected.
 const BATCH_LUA = `
 -- Keys a look found empty in this batch, and nothing wrote since: most checks' failure gate is
@@ -187,6 +187,11 @@ interface Check {
   reject(error: Error): void;
 }
 
+/** Whether a check has a gate for the script to look at: the script's own test (gate window > 0). */
+function gated(c: Check): boolean {
+  return (c.gate?.windowMs ?? 0) > 0;
+}
+
 function decision(limit: number, windowMs: number, allowed: number, n: number, oldest: number): LimitDecision {
   return { allowed: allowed === 1, limit, remaining: Math.max(0, limit - n), resetAtMs: Number(oldest) + windowMs };
 }
@@ -305,7 +310,7 @@ export class RedisRateLimiter implements RateLimiter {
     const keys: string[] = [];
     let args = '';
     for (const c of batch) {
-      if (c.gate) keys.push(this.prefix + c.gate.key);
+      if (gated(c)) keys.push(this.prefix + (c.gate as Window).key);
       keys.push(this.prefix + c.counted.key);
       args += `${args ? ',' : '['}${c.nowMs},${c.gate?.windowMs ?? 0},${c.gate?.limit ?? 0},${c.counted.windowMs},${c.counted.limit},${c.count ? 1 : 0}`;
     }
@@ -329,7 +334,7 @@ export class RedisRateLimiter implements RateLimiter {
             const allowed = text.charCodeAt(1) === 49 /* 1 */ ? 1 : 0;
             c.resolve(
               c.answer(
-                c.gate
+                gated(c)
                   ? [1, 0, c.nowMs, allowed, Number(v[1]), Number(v[2])]
                   : [-1, -1, -1, allowed, Number(v[1]), Number(v[2])],
               ),

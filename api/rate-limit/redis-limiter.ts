@@ -71,11 +71,16 @@ const BATCH_LUA = `
 local empty = {}
 local margin = tonumber(ARGV[2])
 
--- The log's expiry set again, and its newest entry made the mark (the log is not empty).
+-- The key's expiry, set when its newest entry is the mark: two windows and the margin.
+local function expire(key, window)
+  redis.call('PEXPIRE', key, 2 * window + margin)
+end
+
+-- The log's newest entry made the mark, and the expiry set again (the log is not empty).
 local function remark(key, window)
   local tail = tonumber(redis.call('LINDEX', key, -1))
   if tail % 2 == 0 then redis.call('LSET', key, -1, tail + 1) end
-  redis.call('PEXPIRE', key, 2 * window + margin)
+  expire(key, window)
 end
 
 local function slide(key, now, window, limit, count)
@@ -117,7 +122,7 @@ local function slide(key, now, window, limit, count)
     if n == 0 then return allowed, 0, now end
     if mark == 1 then remark(key, window) end
   elseif mark == 1 then
-    redis.call('PEXPIRE', key, 2 * window + margin)
+    expire(key, window)
   end
   return allowed, n, oldest or now
 end

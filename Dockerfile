@@ -20,11 +20,12 @@ ARG NODE_RUNTIME_IMAGE=node:24-bookworm-slim
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_BUILD_IMAGE} AS build
 ARG DEBIAN_FRONTEND=noninteractive
-# headless-gl (`gl`) is built from source: a C++ toolchain, python3 for node-gyp, the X and GL
-# headers. `patch` applies patches/*.patch.
+# headless-gl (`gl`) is built from source: a C++ toolchain, python3 for node-gyp (and the `python`
+# command, python-is-python3, that gl's ANGLE gyp files run), the X and GL headers. `patch` applies
+# patches/*.patch.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      build-essential python3 pkg-config libxi-dev libglu1-mesa-dev libglew-dev patch \
+      build-essential python3 python-is-python3 pkg-config libxi-dev libglu1-mesa-dev libglew-dev patch \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src

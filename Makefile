@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/.cache/node/bin:$(PATH)
 .DEFAULT_GOAL := help
 
-.PHONY: help install build run test lint format typecheck test-only fuzz crds clients bench-movie bench-api bench-api-profile bench-render bench-e2e bench-operator bench-parallel soak clean
+.PHONY: help install build images run test lint format typecheck test-only fuzz crds clients bench-movie bench-api bench-api-profile bench-render bench-e2e bench-operator bench-parallel soak clean
 
 help: ## Show the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -15,6 +15,9 @@ install: ## Install system and npm dependencies when missing
 
 build: install ## Compile to plain JavaScript in dist/ (what the images run; bin/framewright uses it when current)
 	scripts/build.sh
+
+images: install ## Build the images of ./Dockerfile (framewright, framewright-worker) into local storage, no Docker engine (scripts/images.sh)
+	scripts/images.sh
 
 run: install ## Start API + executor on the embedded defaults (PGlite, local disk)
 	./bin/framewright serve

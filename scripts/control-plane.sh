@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds the Kubernetes control plane the cluster tests run against (kube-apiserver and
-# kube-controller-manager, v1.33.13) from the Go module proxy into .cache/kube/bin, when missing.
-# First build: about 6 minutes on 2 cores (peak ~2 GB); with Go's caches warm, under a minute.
+# Builds the Kubernetes the cluster tests run against, v1.33.13, from the Go module proxy into
+# .cache/kube/bin, when missing: the control plane (kube-apiserver, kube-controller-manager,
+# kube-scheduler) and the node (kubelet, kube-proxy: test/services/real-node.ts runs them with
+# Debian's containerd and runc).
+# 1.33 because kubelets from 1.35 refuse cgroup v1 by default, which some nodes (and this machine)
+# still have. First build: about 10 minutes on 2 cores (peak ~2 GB); with Go's caches warm, under a minute.
 # etcd is Debian's etcd-server (scripts/install.sh). Run by `make install`; idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +13,10 @@ KUBE_VERSION=v1.33.13
 OUT=.cache/kube/bin
 stamp="$OUT/.version"
 want="$KUBE_VERSION $(sha256sum tools/kube/go.mod tools/kube/go.sum | sha256sum | cut -c1-16)"
-if [ -x "$OUT/kube-apiserver" ] && [ -x "$OUT/kube-controller-manager" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
+CMDS=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy)
+have=1
+for cmd in "${CMDS[@]}"; do [ -x "$OUT/$cmd" ] || have=; done
+if [ -n "$have" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
   exit 0
 fi
 
@@ -21,7 +27,7 @@ if [ -z "$GO" ]; then
   exit 1
 fi
 
-echo "control-plane: building kube-apiserver and kube-controller-manager $KUBE_VERSION (first time ~6 minutes)"
+echo "control-plane: building ${CMDS[*]} $KUBE_VERSION (first time ~10 minutes)"
 # kubectl refuses a server whose version it cannot parse: stamp the release into component-base.
 minor=${KUBE_VERSION#v1.}
 minor=${minor%%.*}
@@ -30,7 +36,7 @@ ldflags="-s -w -X $pkg.gitVersion=$KUBE_VERSION -X $pkg.gitMajor=1 -X $pkg.gitMi
 mkdir -p "$OUT"
 (
   cd tools/kube
-  for cmd in kube-apiserver kube-controller-manager; do
+  for cmd in "${CMDS[@]}"; do
     GOFLAGS=-mod=mod "$GO" build -p 2 -trimpath -ldflags "$ldflags" -o "../../$OUT/$cmd" "k8s.io/kubernetes/cmd/$cmd"
   done
 )

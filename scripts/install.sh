@@ -11,7 +11,11 @@ cd "$(dirname "$0")/.."
 # tesseract-ocr + tesseract-ocr-*: OCR that reads rendered text back from decoded frames (test/text),
 # with the language packs of the scripts those tests render (Latin, Cyrillic, Greek, CJK, Arabic, Devanagari).
 # zsh: the shell the zsh completion script (`framewright completion zsh`) is tested in (test/api/cli-help.test.ts).
-APT_PACKAGES=(ffmpeg postgresql redis-server xvfb xauth libxi-dev libglu1-mesa-dev libglew-dev pkg-config
+# mmdebstrap + buildah: `make images` (scripts/images.sh) without a Docker engine. containerd, runc,
+# containernetworking-plugins, iptables, conntrack, catatonit (the pod sandbox's process): the real
+# node the cluster tests run the images on (test/services/real-node.ts, with the kubelet and
+# kube-proxy that scripts/control-plane.sh builds).
+APT_PACKAGES=(mmdebstrap buildah containerd runc containernetworking-plugins iptables conntrack catatonit ffmpeg postgresql redis-server xvfb xauth libxi-dev libglu1-mesa-dev libglew-dev pkg-config
   build-essential patch curl python3 python3-venv espeak-ng fonts-dejavu-core etcd-server chromium zsh
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-jpn tesseract-ocr-chi-sim tesseract-ocr-kor tesseract-ocr-ara
   tesseract-ocr-hin tesseract-ocr-rus tesseract-ocr-ell tesseract-ocr-fra tesseract-ocr-deu tesseract-ocr-vie)

@@ -1,29 +1,29 @@
-// The chart's NOTES followed once from `helm install` to a downloaded MP4, on a real control plane
-// (etcd, kube-apiserver, kube-controller-manager with the Deployment, ReplicaSet and Job
-// controllers: test/services/control-plane.ts) with test/services/node-harness.ts playing the
-// kubelet: it runs every pod the chart's Deployments and the operator's Jobs make as a local
-// `framewright` process with the pod's command, env (Secret, ConfigMap, fieldRefs) and
-// ServiceAccount token. Each command is taken from the printed NOTES, not written here, so a
-// step that no longer works as printed fails this test:
-//   1. `kubectl rollout status deploy/<api>`  (for real: the harness turns pods Ready by their probe)
-//   2. `kubectl exec deploy/<api> -- framewright accounts create ...`  (the harness's exec: the
-//      command run with the API pod's environment)
-//   3. `kubectl port-forward svc/<api> 8080:<port>`  (the Service's targetPort resolved to the
-//      local port the harness serves the pod's container port on)
+// The chart's NOTES followed once from `helm install` to a downloaded MP4, on a real one-node
+// cluster: the control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler:
+// test/services/control-plane.ts) and a real node (kubelet, kube-proxy, containerd, runc, CNI:
+// test/services/real-node.ts) running the images `make images` built (framewright,
+// framewright-worker), loaded into containerd, nothing pulled. The namespace enforces the restricted
+// Pod Security level, as the NOTES advise. Each command is taken from the printed NOTES, not written
+// here, so a step that no longer works as printed fails this test:
+//   1. `kubectl rollout status deploy/<api>`
+//   2. `kubectl exec deploy/<api> -- framewright accounts create ...`
+//   3. `kubectl port-forward svc/<api> 8080:<port>` (on a free local port instead of 8080)
 //   4. POST the printed movie with the printed headers, poll the printed GET until done, open
 //      outputUrl at the same path as printed, download the MP4 and ffprobe it; then
 //      `kubectl get renders -o wide` (the apiserver's Table with the PODS and DURATION columns).
+// Pods reach this machine's PostgreSQL and S3 server at the node's bridge address (RealNode.expose).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import postgres from 'postgres';
 import { testBucket, until } from '../services/cluster-fixture.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
-import { NodeHarness } from '../services/node-harness.ts';
+import { NODE_ADDRESS, type RealNode, realNodeUnavailable, startRealNode } from '../services/real-node.ts';
 import { CHART, helm } from './chart-helpers.ts';
 
 const NS = 'fw-walk';
@@ -54,9 +54,19 @@ function table(stdout: string): Record<string, string>[] {
   );
 }
 
-describe('NOTES walked through: helm install to a downloaded MP4', { timeout: 240_000 }, () => {
+/** Where the images `make images` builds are: this test runs them, and builds them first if need be. */
+const IMAGES_SCRIPT = fileURLToPath(new URL('../../scripts/images.sh', import.meta.url));
+const unavailable = realNodeUnavailable();
+
+describe('NOTES walked through on a real node: helm install to a downloaded MP4', {
+  timeout: 900_000,
+  skip: unavailable && `no real node here: ${unavailable}`,
+}, () => {
   let cp: ControlPlane;
-  let node: NodeHarness;
+  let node: RealNode;
+  let portForward: ChildProcess | undefined;
+  /** The S3 server as pods reach it (the node's address). */
+  let podS3Endpoint = '';
   let admin: postgres.Sql;
   let dbName: string;
   let notes = '';
@@ -67,26 +77,24 @@ describe('NOTES walked through: helm install to a downloaded MP4', { timeout: 24
   let bucket = '';
 
   const kubectl = async (args: string[], input?: string) => (await cp.kubectl(args, input)).stdout;
-  /** Diagnostics: the pods' output and the harness's problems. */
-  const logs = () =>
-    [
-      ...node.history.map((h) => `--- pod ${h.pod} (exit ${h.exitCode}) ---\n${h.output().slice(-2500)}`),
-      `--- node problems ---\n${node.problems.join('\n')}`,
-    ].join('\n');
-  /** The name of a running pod of a Deployment (what `deploy/NAME` picks for exec and port-forward). */
-  const podOf = async (deployment: string) => {
-    const deploy = JSON.parse(await kubectl(['get', '-n', NS, 'deploy', deployment, '-o', 'json']));
-    const selector = Object.entries(deploy.spec.selector.matchLabels as Record<string, string>)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(',');
-    const pods = JSON.parse(await kubectl(['get', '-n', NS, 'pods', '-l', selector, '-o', 'json'])) as {
-      items: { metadata: { name: string }; status: { phase?: string } }[];
-    };
-    const running = pods.items.find((p) => p.status.phase === 'Running');
-    assert.ok(running, `no running pod of deploy/${deployment}`);
-    return running.metadata.name;
+  /** Diagnostics: the pods, their containers' logs and events, and the node's own logs. */
+  const logs = async () => {
+    const out: string[] = [];
+    const pods = await kubectl(['get', '-n', NS, 'pods', '-o', 'wide']).catch((e: Error) => e.message);
+    out.push(`--- pods ---\n${pods}`);
+    const names = await kubectl(['get', '-n', NS, 'pods', '-o', 'name']).catch(() => '');
+    for (const pod of names.split('\n').filter(Boolean)) {
+      const log = await kubectl(['logs', '-n', NS, pod, '--all-containers', '--tail=40']).catch(
+        (e: Error) => e.message,
+      );
+      out.push(`--- ${pod} ---\n${log.slice(-2500)}`);
+    }
+    out.push(
+      `--- events ---\n${(await kubectl(['get', '-n', NS, 'events']).catch((e: Error) => e.message)).slice(-4000)}`,
+    );
+    out.push(node?.logs(2000) ?? '');
+    return out.join('\n');
   };
-
   before(async () => {
     assert.ok(databaseUrl, 'TEST_DATABASE_URL is set by scripts/test.sh');
     assert.ok(s3Endpoint, 'TEST_S3_ENDPOINT is set by scripts/test.sh');
@@ -94,11 +102,26 @@ describe('NOTES walked through: helm install to a downloaded MP4', { timeout: 24
     admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     await admin.unsafe(`CREATE DATABASE ${dbName}`);
     const clusterDbUrl = databaseUrl.replace(/\/[^/]*$/, `/${dbName}`);
+    let podDbUrl = '';
     const s3 = await testBucket(s3Endpoint, 'fw-walk');
     bucket = s3.bucket;
 
-    cp = await startControlPlane({ namespace: NS, controllers: ['deployment-controller', 'replicaset-controller'] });
-    node = await NodeHarness.start(cp, { namespace: NS });
+    // The images, as a platform team builds them (incremental: seconds when nothing changed).
+    await promisify(execFile)(IMAGES_SCRIPT, [], { maxBuffer: 16 * 1024 * 1024, timeout: 1_800_000 });
+    cp = await startControlPlane({
+      namespace: NS,
+      controllers: ['deployment-controller', 'replicaset-controller'],
+      node: { name: 'fw-node', advertiseAddress: NODE_ADDRESS },
+    });
+    node = await startRealNode(cp);
+    // The namespace as the NOTES advise: the restricted Pod Security level, enforced.
+    await kubectl(['label', 'namespace', NS, 'pod-security.kubernetes.io/enforce=restricted']);
+    // Pods reach this machine's PostgreSQL and S3 server at the node's address.
+    const db = new URL(clusterDbUrl);
+    db.host = await node.expose(Number(db.port));
+    podDbUrl = db.toString();
+    const s3Url = new URL(s3Endpoint);
+    podS3Endpoint = `http://${await node.expose(Number(s3Url.port))}`;
     // The production way the values describe: Secrets of one's own, named at install.
     await kubectl(
       ['apply', '-f', '-'],
@@ -111,7 +134,7 @@ describe('NOTES walked through: helm install to a downloaded MP4', { timeout: 24
             kind: 'Secret',
             metadata: { name: 'framewright', namespace: NS },
             stringData: {
-              DATABASE_URL: clusterDbUrl,
+              DATABASE_URL: podDbUrl,
               SIGNING_SECRET: randomBytes(32).toString('hex'),
               S3_ACCESS_KEY_ID: s3.env.S3_ACCESS_KEY_ID,
               S3_SECRET_ACCESS_KEY: s3.env.S3_SECRET_ACCESS_KEY,
@@ -132,6 +155,7 @@ describe('NOTES walked through: helm install to a downloaded MP4', { timeout: 24
   });
 
   after(async () => {
+    portForward?.kill();
     await node?.stop();
     await cp?.stop();
     if (admin) {
@@ -156,7 +180,10 @@ describe('NOTES walked through: helm install to a downloaded MP4', { timeout: 24
       '--set',
       `s3.bucket=${bucket}`,
       '--set',
-      `s3.endpoint=${s3Endpoint}`,
+      `s3.endpoint=${podS3Endpoint}`,
+      // This node has 2 CPUs; the chart asks 2 for each worker (their limit stays).
+      '--set',
+      'worker.resources.requests.cpu=500m',
       '--set',
       's3.forcePathStyle=true',
     ]);
@@ -170,8 +197,8 @@ describe('NOTES walked through: helm install to a downloaded MP4', { timeout: 24
     const [, line] = noteLine(notes, /^\s*(kubectl -n \S+ rollout status deploy\/\S+)\s*$/m);
     const words = shellWords(line ?? '').slice(1);
     assert.deepEqual(words, ['-n', NS, 'rollout', 'status', 'deploy/fw-api']);
-    const out = await kubectl([...words, '--timeout=90s']).catch((err: Error) => {
-      throw new Error(`${err.message}\n${logs()}`);
+    const out = await kubectl([...words, '--timeout=180s']).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await logs()}`);
     });
     assert.match(out, /successfully rolled out/);
     // The operator too (not in NOTES: its pods lead or stand by).
@@ -195,9 +222,7 @@ describe('NOTES walked through: helm install to a downloaded MP4', { timeout: 24
       '--name',
       'First account',
     ]);
-    const pod = await podOf(deployment ?? '');
-    const r = await node.exec(pod, words);
-    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    const r = await cp.kubectl(['-n', NS, 'exec', `deploy/${deployment}`, '--', ...words]);
     assert.match(r.stdout, /^account acc_\S+ \(pro, 1000 credits\)$/m);
     const m = r.stdout.match(/^key \S+: (\S+)$/m);
     assert.ok(m?.[1], r.stdout);
@@ -213,8 +238,28 @@ describe('NOTES walked through: helm install to a downloaded MP4', { timeout: 24
     };
     const sp = service.spec.ports.find((p) => p.port === Number(port));
     assert.ok(sp, `svc/${svc} has no port ${port}: ${JSON.stringify(service.spec.ports)}`);
-    const pod = await podOf('fw-api');
-    frameworkUrl = `http://127.0.0.1:${node.portOf(pod, sp.targetPort)}`;
+    // kubectl port-forward, as printed, on a free local port: kubectl -> apiserver -> kubelet -> pod.
+    portForward = spawn('kubectl', [
+      `--kubeconfig=${cp.adminKubeconfig}`,
+      '-n',
+      NS,
+      'port-forward',
+      `svc/${svc}`,
+      `0:${port}`,
+    ]);
+    const forwarded = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      portForward?.stdout?.on('data', (c) => {
+        out += c;
+        const m = out.match(/Forwarding from 127\.0\.0\.1:(\d+)/);
+        if (m) resolve(Number(m[1]));
+      });
+      portForward?.stderr?.on('data', (c) => {
+        out += c;
+      });
+      portForward?.once('exit', (code) => reject(new Error(`kubectl port-forward exited ${code}: ${out}`)));
+    });
+    frameworkUrl = `http://127.0.0.1:${forwarded}`;
     const usage = await fetch(`${frameworkUrl}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(usage.status, 200, await usage.text());
   });
@@ -246,12 +291,12 @@ describe('NOTES walked through: helm install to a downloaded MP4', { timeout: 24
         const j = (await r.json()) as { status: string; outputUrl?: string; error?: unknown };
         return j.status === 'done' || j.status === 'failed' ? j : undefined;
       },
-      90_000,
+      180_000,
       500,
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}\n${logs()}`);
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await logs()}`);
     });
-    assert.equal(done.status, 'done', `${JSON.stringify(done)}\n${logs()}`);
+    if (done.status !== 'done') assert.fail(`${JSON.stringify(done)}\n${await logs()}`);
     assert.ok(done.outputUrl, JSON.stringify(done));
     outputUrl = done.outputUrl;
 

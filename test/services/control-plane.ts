@@ -10,8 +10,11 @@ import { freePort } from './free-port.ts';
 /**
  * A real Kubernetes control plane for tests: etcd (Debian's), kube-apiserver and
  * kube-controller-manager (v1.33, built by scripts/control-plane.sh into .cache/kube/bin), all on
- * free loopback ports, everything under one temporary directory. No scheduler and no kubelet: a
- * test that needs pods to run starts a NodeHarness (node-harness.ts) beside it.
+ * free loopback ports, everything under one temporary directory. With `node`, also kube-scheduler,
+ * the controllers a node's Services need (endpoints, EndpointSlices), credentials for a kubelet and
+ * kube-proxy, and the apiserver advertised at an address pods reach: real-node.ts then runs pods
+ * on a kubelet with containerd. Without it, a test that needs pods to run starts a NodeHarness
+ * (node-harness.ts) beside it.
  */
 export interface ControlPlane {
   readonly server: string;
@@ -28,6 +31,20 @@ export interface ControlPlane {
   compactEtcd(): Promise<void>;
   /** Kills everything and removes dir. */
   stop(): Promise<void>;
+  /** With the `node` option: what a kubelet and kube-proxy need to join (real-node.ts). */
+  readonly node?: NodeCredentials;
+}
+
+/** The node a control plane was started for: its name, and kubeconfigs for its kubelet and kube-proxy. */
+export interface NodeCredentials {
+  readonly name: string;
+  /** The address pods reach the apiserver at (the `kubernetes` Service's endpoint), port `securePort`. */
+  readonly advertiseAddress: string;
+  readonly securePort: number;
+  /** The kubelet's: user system:node:NAME in system:nodes (the Node authorizer and NodeRestriction apply). */
+  readonly kubeletKubeconfig: string;
+  /** kube-proxy's: user system:kube-proxy (the built-in role system:node-proxier). */
+  readonly proxyKubeconfig: string;
 }
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -210,6 +227,8 @@ export async function startControlPlane(
     namespace?: string;
     /** More kube-controller-manager controllers, e.g. deployment-controller and replicaset-controller (pods of Deployments). */
     controllers?: string[];
+    /** Start for a real node (real-node.ts): a scheduler, node credentials, the apiserver advertised at this address. */
+    node?: { name: string; advertiseAddress: string };
   } = {},
 ): Promise<ControlPlane> {
   const namespace = opts.namespace ?? 'framewright';
@@ -225,11 +244,13 @@ export async function startControlPlane(
   await removeAbandoned(base);
   const dir = await mkdtemp(path.join(base, 'fw-kube-'));
   await writeFile(path.join(dir, 'owner.pid'), String(process.pid));
-  const procs: { etcd?: Proc; apiserver?: Proc; kcm?: Proc } = {};
+  const procs: { etcd?: Proc; apiserver?: Proc; kcm?: Proc; scheduler?: Proc } = {};
 
   const stop = async () => {
     await Promise.all(
-      [procs.kcm, procs.apiserver].filter((p): p is Proc => p !== undefined).map((p) => terminate(p, 1000)),
+      [procs.scheduler, procs.kcm, procs.apiserver]
+        .filter((p): p is Proc => p !== undefined)
+        .map((p) => terminate(p, 1000)),
     );
     if (procs.etcd) await terminate(procs.etcd, 2000);
     await rm(dir, { recursive: true, force: true });
@@ -252,9 +273,35 @@ export async function startControlPlane(
     await writeFile(saKey, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
     const adminToken = randomBytes(24).toString('hex');
     const tokens = path.join(certDir, 'tokens.csv');
-    await writeFile(tokens, `${adminToken},admin,admin,"system:masters"\n`, { mode: 0o600 });
+    // The node's components each as the user the built-in RBAC roles and the Node authorizer expect.
+    const nodeUsers = opts.node
+      ? {
+          kubelet: [randomBytes(24).toString('hex'), `system:node:${opts.node.name}`, 'system:nodes'],
+          proxy: [randomBytes(24).toString('hex'), 'system:kube-proxy', ''],
+          scheduler: [randomBytes(24).toString('hex'), 'system:kube-scheduler', ''],
+        }
+      : undefined;
+    const tokenLines = [[adminToken, 'admin', 'system:masters'], ...Object.values(nodeUsers ?? {})].map(
+      ([token, user, group]) => `${token},${user},${user}${group ? `,"${group}"` : ''}\n`,
+    );
+    await writeFile(tokens, tokenLines.join(''), { mode: 0o600 });
     const adminKubeconfig = path.join(dir, 'kubeconfigs', 'admin.yaml');
     await writeFile(adminKubeconfig, kubeconfig(server, 'admin', adminToken, namespace));
+    const userKubeconfig = async (name: string, [token = '', user = '']: string[]) => {
+      const file = path.join(dir, 'kubeconfigs', `${name}.yaml`);
+      await writeFile(file, kubeconfig(server, user, token, 'default'), { mode: 0o600 });
+      return file;
+    };
+    const node: NodeCredentials | undefined =
+      opts.node && nodeUsers
+        ? {
+            name: opts.node.name,
+            advertiseAddress: opts.node.advertiseAddress,
+            securePort,
+            kubeletKubeconfig: await userKubeconfig('kubelet', nodeUsers.kubelet),
+            proxyKubeconfig: await userKubeconfig('kube-proxy', nodeUsers.proxy),
+          }
+        : undefined;
 
     // etcd
     const etcdLog = path.join(dir, 'etcd.log');
@@ -289,7 +336,7 @@ export async function startControlPlane(
     const apiserverArgs = [
       `--etcd-servers=${etcdUrl}`,
       '--bind-address=127.0.0.1',
-      '--advertise-address=127.0.0.1',
+      `--advertise-address=${opts.node?.advertiseAddress ?? '127.0.0.1'}`,
       `--secure-port=${securePort}`,
       `--cert-dir=${certDir}`,
       '--authorization-mode=Node,RBAC',
@@ -304,7 +351,10 @@ export async function startControlPlane(
       '--shutdown-watch-termination-grace-period=0s',
       '--profiling=false',
       // The 'kubernetes' Service's endpoints would be 127.0.0.1, which the API rejects (loopback).
-      '--endpoint-reconciler-type=none',
+      // For a real node they are the advertised address, where real-node.ts forwards to this port.
+      ...(opts.node
+        ? ['--kubelet-preferred-address-types=InternalIP', '--enable-admission-plugins=NodeRestriction']
+        : ['--endpoint-reconciler-type=none']),
       // Fewer concurrent requests than a production apiserver (memory; a test needs few).
       '--max-requests-inflight=100',
       '--max-mutating-requests-inflight=50',
@@ -337,6 +387,16 @@ export async function startControlPlane(
           'serviceaccount-token-controller',
           'namespace-controller',
           'root-ca-certificate-publisher-controller',
+          // A real node's: Services' endpoints for kube-proxy, and the not-ready taint taken off the
+          // Node once its kubelet reports Ready (node-lifecycle-controller).
+          ...(opts.node
+            ? [
+                'endpoints-controller',
+                'endpointslice-controller',
+                'pod-garbage-collector-controller',
+                'node-lifecycle-controller',
+              ]
+            : []),
           ...(opts.controllers ?? []),
         ].join(',')}`,
         `--service-account-private-key-file=${saKey}`,
@@ -352,10 +412,28 @@ export async function startControlPlane(
       goEnv,
     );
 
+    if (nodeUsers) {
+      const schedulerKubeconfig = await userKubeconfig('kube-scheduler', nodeUsers.scheduler);
+      procs.scheduler = spawnLogged(
+        path.join(KUBE_BIN, 'kube-scheduler'),
+        [
+          `--kubeconfig=${schedulerKubeconfig}`,
+          `--authentication-kubeconfig=${schedulerKubeconfig}`,
+          `--authorization-kubeconfig=${schedulerKubeconfig}`,
+          '--leader-elect=false',
+          '--secure-port=0',
+          '--v=1',
+        ],
+        path.join(dir, 'kube-scheduler.log'),
+        goEnv,
+      );
+    }
+
     const cp: ControlPlane = {
       server,
       dir,
       adminKubeconfig,
+      node,
       async serviceAccountKubeconfig(ns, name) {
         const sa = await request(server, adminToken, 'GET', `/api/v1/namespaces/${ns}/serviceaccounts/${name}`);
         if (sa.status === 404) {

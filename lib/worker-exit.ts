@@ -13,6 +13,12 @@ export function workerExitCode(code: ErrorCode): number {
   return RETRIED.has(code) ? 1 : ERROR_CATALOG[code].exit;
 }
 
+/**
+ * The exit status of a worker pod the kubelet stopped (128 + SIGTERM: the pod deleted, evicted or
+ * preempted): nothing is reported on the Render and the Job runs the pod again. Never final.
+ */
+export const STOPPED_EXIT = 143;
+
 /** Exit statuses that fail the Job without a retry (podFailurePolicy FailJob), ascending. */
 export const FINAL_EXIT_CODES: readonly number[] = [
   ...new Set(

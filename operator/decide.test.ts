@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { V1Job } from '@kubernetes/client-node';
 import type { Render, RenderStatus } from '../lib/kube/render-resource.ts';
+import { outOfMemory } from '../store/lifecycle/decisions.ts';
 import { type Actions, decide, jobChangeMatters, type RowView, renderChangeMatters } from './decide.ts';
 import { segmentBudget, stageJobName } from './stages.ts';
 
@@ -213,6 +214,22 @@ describe('decide: one reconcile pass of a Render', () => {
   for (const c of cases) {
     it(c.name, () => assert.deepEqual(core(run(c.render, c.row, c.job)), c.want));
   }
+
+  it('Job failed after OOM kills (the reconciler read its pods): RENDER_FAILED naming the memory limit', () => {
+    const job = makeJob().failed(2).condition('Failed', 'BackoffLimitExceeded').obj();
+    job.spec = {
+      ...(job.spec as NonNullable<V1Job['spec']>),
+      template: { spec: { containers: [{ name: 'render', resources: { limits: { memory: '96Mi' } } }] } },
+    };
+    const a = decide({
+      render: makeRender().status({ phase: 'rendering' }).obj(),
+      row: row({ status: 'rendering' }),
+      jobs: { single: job },
+      now: NOW,
+      terminations: ['OOMKilled', 'OOMKilled'],
+    });
+    assert.deepEqual(a.fail, { code: 'RENDER_FAILED', message: outOfMemory(2, 2, '96Mi') });
+  });
 
   it('the pass that creates the Job writes nothing else; the next names it, with the event', () => {
     const first = run(makeRender().obj(), row(), undefined);

@@ -5,7 +5,7 @@ import { renderingProgress } from '../lib/render-progress.ts';
 import { type JobMeaning, jobMeaning, type ObservedJob } from '../store/lifecycle/decisions.ts';
 import type { ActivePhase } from '../store/lifecycle/transitions.ts';
 import type { RenderStatus as RowStatus } from '../store/types.ts';
-import type { StageJob } from './job-spec.ts';
+import { type StageJob, WORKER_CONTAINER } from './job-spec.ts';
 import { type SegmentSettings, STAGES, type Stage, segmentBudget } from './stages.ts';
 
 /**
@@ -40,6 +40,11 @@ export interface Observed {
    * deletes it; its render stays in Postgres and the API. Undefined: kept.
    */
   renderTtlSec?: number | undefined;
+  /**
+   * Once the current stage's Job has failed: why the kubelet ended its failed pods' worker
+   * containers (OOMKilled, Error, ...), which the reconciler reads from the pods.
+   */
+  terminations?: readonly string[] | undefined;
 }
 
 export interface Event {
@@ -102,8 +107,9 @@ function stageMeaning(
   stage: Stage,
   job: V1Job,
   render: Render,
+  terminations: readonly string[] | undefined,
 ): JobMeaning | JobMeaning<PreparedPlan> | JobMeaning<true> {
-  const observed = observeJob(job, render);
+  const observed = { ...observeJob(job, render), terminations };
   if (stage === 'single' || stage === 'join') return jobMeaning(observed);
   const s = render.status ?? {};
   if (stage === 'prepare') {
@@ -255,7 +261,7 @@ export function decide(o: Observed): Actions {
         o.segments && !render.spec.singlePod ? segmentBudget(render.spec.estimatedDurationSec, o.segments) : 1;
       actions.createJob = budget > 1 ? { stage: 'prepare', maxSegments: budget } : { stage: 'single' };
     } else {
-      const meaning = stageMeaning(stage, job, render);
+      const meaning = stageMeaning(stage, job, render, o.terminations);
       if (meaning.state === 'running' && stage === 'segments') {
         rendering = renderingProgress(segmentFramesDone(reported), reported.totalFrames ?? 0);
         if (row.status !== 'rendering' || rendering > row.progress) {
@@ -336,6 +342,10 @@ function ttlLeftMs(o: Observed, completionTime: string | undefined): number | un
   return Date.parse(completionTime) + o.renderTtlSec * 1000 - o.now.getTime();
 }
 
+export function isJobFailed(job: V1Job): boolean {
+  return (job.status?.conditions ?? []).some((c) => c.type === 'Failed' && c.status === 'True');
+}
+
 export function isJobFinished(job: V1Job): boolean {
   return (job.status?.conditions ?? []).some(
     (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
@@ -357,6 +367,8 @@ function observeJob(job: V1Job | undefined, render: Render): ObservedJob {
       message: c.message,
     })),
     activeDeadlineSeconds: job?.spec?.activeDeadlineSeconds,
+    memoryLimit: job?.spec?.template.spec?.containers.find((c) => c.name === WORKER_CONTAINER)?.resources?.limits
+      ?.memory,
     reported: {
       error: s.error
         ? {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ERROR_CATALOG } from '../lib/errors.ts';
-import { FINAL_EXIT_CODES, workerExitCode } from '../lib/worker-exit.ts';
+import { FINAL_EXIT_CODES, STOPPED_EXIT, workerExitCode } from '../lib/worker-exit.ts';
 import { activeDeadlineSeconds, workerJob } from './job-spec.ts';
 import { operatorSettings } from './settings.ts';
 
@@ -39,6 +39,8 @@ describe('the worker Job of a Render', () => {
     assert.deepEqual(rules[0], { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] });
     assert.equal(rules[1]?.action, 'FailJob');
     assert.deepEqual(rules[1]?.onExitCodes?.values, [...FINAL_EXIT_CODES]);
+    // A pod the kubelet stopped (kubectl delete pod) exits 143: the Job runs it again.
+    assert.ok(!FINAL_EXIT_CODES.includes(STOPPED_EXIT));
   });
 
   it('settings: no GPU, node selector, tolerations, classes, resources, env sources, Kueue', () => {

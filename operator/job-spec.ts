@@ -4,7 +4,7 @@ import type { WorkerJobSettings } from './settings.ts';
 import { stageJobName } from './stages.ts';
 
 /** The container of a worker pod, named in the podFailurePolicy. */
-const WORKER_CONTAINER = 'render';
+export const WORKER_CONTAINER = 'render';
 export const MANAGED_BY = 'framewright-operator';
 export const RENDER_LABEL = 'framewright.dev/render';
 /** Which step of the render a Job runs (operator/stages.ts). */

@@ -17,6 +17,8 @@ export const ROLE_RULES = {
     { apiGroups: [GROUP], resources: [PLURAL], verbs: ['get', 'list', 'watch', 'delete'] },
     { apiGroups: [GROUP], resources: [`${PLURAL}/status`], verbs: ['get', 'patch', 'update'] },
     { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
+    // A failed Job's pods, read once, to say why they ended (OOMKilled): read-only, never watched.
+    { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
     { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
     { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
   ],

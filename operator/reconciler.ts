@@ -1,4 +1,4 @@
-import type { V1Job } from '@kubernetes/client-node';
+import type { V1Job, V1PodList } from '@kubernetes/client-node';
 import { errorBody } from '../lib/errors.ts';
 import type { KubeAccess } from '../lib/kube/access.ts';
 import { isAlreadyExists, isNotFound, type RendersClient } from '../lib/kube/client.ts';
@@ -6,8 +6,8 @@ import { kubeRequest } from '../lib/kube/http.ts';
 import { API_VERSION, KIND, type Render, renderIdFromName } from '../lib/kube/render-resource.ts';
 import type { Logger } from '../lib/logger.ts';
 import * as lifecycle from '../store/lifecycle/render-lifecycle.ts';
-import { type Actions, currentStage, decide, type Event, isJobFinished, type RowView } from './decide.ts';
-import { workerJob } from './job-spec.ts';
+import { type Actions, currentStage, decide, type Event, isJobFailed, isJobFinished, type RowView } from './decide.ts';
+import { WORKER_CONTAINER, workerJob } from './job-spec.ts';
 import type { WorkerJobSettings } from './settings.ts';
 import { STAGES, type Stage, stageJobName } from './stages.ts';
 
@@ -69,6 +69,13 @@ export class Reconciler {
     }
     const row = await lifecycle.state(this.deps.lifecycle, renderId);
     const view: RowView | undefined = row && { ...row, error: row.error as RowView['error'] };
+    // A Job that failed before its render is recorded: why its pods ended (an OOM kill says nothing
+    // itself). Read once, when the failure is being recorded, not on every later pass.
+    const failedJob = current ? jobs[current] : undefined;
+    const terminations =
+      failedJob && view && view.status !== 'done' && view.status !== 'failed' && isJobFailed(failedJob)
+        ? await this.terminations(failedJob)
+        : undefined;
     const actions = decide({
       render,
       row: view,
@@ -76,10 +83,34 @@ export class Reconciler {
       segments: this.deps.settings.segments,
       now: this.now(),
       renderTtlSec: this.deps.renderTtlSec,
+      terminations,
     });
     await this.act(name, renderId, render, actions);
     this.deps.onActions?.(name, actions);
     return actions.requeueAfterMs === undefined ? undefined : { requeueAfterMs: actions.requeueAfterMs };
+  }
+
+  /** Why the kubelet ended the worker container of each failed pod of `job` (OOMKilled, Error, ...). */
+  private async terminations(job: V1Job): Promise<string[] | undefined> {
+    const selector = encodeURIComponent(`batch.kubernetes.io/job-name=${job.metadata?.name ?? ''}`);
+    try {
+      const pods = await kubeRequest<V1PodList>(this.deps.kc, {
+        method: 'GET',
+        path: `/api/v1/namespaces/${this.ns}/pods?labelSelector=${selector}`,
+        timeoutMs: 30_000,
+      });
+      return pods.items
+        .filter((p) => p.status?.phase === 'Failed')
+        .flatMap((p) => {
+          const st = p.status?.containerStatuses?.find((c) => c.name === WORKER_CONTAINER);
+          const reason = (st?.state?.terminated ?? st?.lastState?.terminated)?.reason;
+          return reason ? [reason] : [];
+        });
+    } catch (err) {
+      // The reason is a better message, not a decision: without it the failure reads as before.
+      this.deps.logger.warn({ err, job: job.metadata?.name }, 'could not read the failed pods of a Job');
+      return undefined;
+    }
   }
 
   private async freshRender(name: string): Promise<Render | undefined> {

@@ -8,6 +8,7 @@ import {
   jobMeaning,
   type ObservedJob,
   type OutcomeDecision,
+  outOfMemory,
   stoppedUnexpectedly,
 } from './decisions.ts';
 
@@ -70,6 +71,17 @@ describe('decideOutcome', () => {
   for (const [name, input, want] of cases) {
     it(name, () => assert.deepEqual(decideOutcome(input), want));
   }
+});
+
+describe('outOfMemory', () => {
+  it('names the limit and the attempts, and what to change', () => {
+    assert.equal(
+      outOfMemory(3, 3, '4Gi'),
+      "The render worker ran out of memory: the node stopped it at its memory limit of 4Gi (OOMKilled) on all 3 attempts. Render a smaller or shorter movie, or ask the platform team to raise the workers' memory limit (worker.resources.limits.memory).",
+    );
+    assert.match(outOfMemory(1, 1, undefined), /at its memory limit \(OOMKilled\) on its only attempt\./);
+    assert.match(outOfMemory(1, 2, '1Gi'), /of 1Gi \(OOMKilled\) on 1 of 2 attempts\./);
+  });
 });
 
 describe('stoppedUnexpectedly', () => {
@@ -211,6 +223,28 @@ describe('jobMeaning', () => {
         failed: 2,
         conditions: [cond('Failed', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit')],
       }),
+      { state: 'failed', error: { code: 'INTERNAL', message: stoppedUnexpectedly(2) } },
+    ],
+    [
+      'BackoffLimitExceeded after OOM kills: RENDER_FAILED naming the memory limit',
+      {
+        ...job({ failed: 3, conditions: [cond('Failed', 'BackoffLimitExceeded')] }),
+        terminations: ['OOMKilled', 'OOMKilled', 'OOMKilled'],
+        memoryLimit: '96Mi',
+      },
+      { state: 'failed', error: { code: 'RENDER_FAILED', message: outOfMemory(3, 3, '96Mi') } },
+    ],
+    [
+      'BackoffLimitExceeded, one of two attempts OOMKilled: still the memory',
+      {
+        ...job({ failed: 2, conditions: [cond('Failed', 'BackoffLimitExceeded')] }),
+        terminations: ['Error', 'OOMKilled'],
+      },
+      { state: 'failed', error: { code: 'RENDER_FAILED', message: outOfMemory(1, 2, undefined) } },
+    ],
+    [
+      'BackoffLimitExceeded, pods ended with errors only: stopped unexpectedly',
+      { ...job({ failed: 2, conditions: [cond('Failed', 'BackoffLimitExceeded')] }), terminations: ['Error', 'Error'] },
       { state: 'failed', error: { code: 'INTERNAL', message: stoppedUnexpectedly(2) } },
     ],
     [

@@ -136,6 +136,25 @@ export interface ObservedJob<T = CompletedOutput> {
   /** The Job's spec.activeDeadlineSeconds, for the timeout message. */
   activeDeadlineSeconds?: number | undefined;
   reported?: ReportedStatus<T> | undefined;
+  /**
+   * Why the kubelet ended the worker container of each failed pod ('OOMKilled', 'Error', ...), read
+   * from the pods once the Job has failed; undefined when not looked up.
+   */
+  terminations?: readonly string[] | undefined;
+  /** The worker container's memory limit as the Job gives it (e.g. '4Gi'), for an OOM kill's message. */
+  memoryLimit?: string | undefined;
+}
+
+/** The message of a render whose worker was OOMKilled on `oom` of its `attempts` attempts. */
+export function outOfMemory(oom: number, attempts: number, limit: string | undefined): string {
+  const at = limit ? ` of ${limit}` : '';
+  const times =
+    attempts === 1
+      ? 'its only attempt'
+      : oom === attempts
+        ? `all ${attempts} attempts`
+        : `${oom} of ${attempts} attempts`;
+  return `The render worker ran out of memory: the node stopped it at its memory limit${at} (OOMKilled) on ${times}. Render a smaller or shorter movie, or ask the platform team to raise the workers' memory limit (worker.resources.limits.memory).`;
 }
 
 export type JobMeaning<T = CompletedOutput> =
@@ -193,11 +212,18 @@ export function jobMeaning<T = CompletedOutput>(observed: ObservedJob<T>): JobMe
       };
     case JobFailureReason.backoffLimitExceeded:
     case JobFailureReason.maxFailedIndexesExceeded:
-    case JobFailureReason.failedIndexes:
-      return {
-        state: 'failed',
-        error: { code: 'INTERNAL', message: stoppedUnexpectedly(Math.max(1, observed.failed ?? 1)) },
-      };
+    case JobFailureReason.failedIndexes: {
+      const attempts = Math.max(1, observed.failed ?? 1);
+      // A worker the kubelet killed at its memory limit says nothing itself: its pods say why.
+      const oom = observed.terminations?.filter((r) => r === 'OOMKilled').length ?? 0;
+      if (oom > 0) {
+        return {
+          state: 'failed',
+          error: { code: 'RENDER_FAILED', message: outOfMemory(oom, attempts, observed.memoryLimit) },
+        };
+      }
+      return { state: 'failed', error: { code: 'INTERNAL', message: stoppedUnexpectedly(attempts) } };
+    }
     default:
       return {
         state: 'failed',

@@ -307,6 +307,8 @@ describe('.dockerignore', () => {
       '.tmp/bench.log',
       'hello.mp4',
       'examples/out/x.mp4',
+      'test/chart/real-node.test.ts',
+      'bench/render.ts',
     ]) {
       assert.ok(ignore.ignores(p), `${p} is ignored`);
     }

@@ -13,7 +13,7 @@ import { monotonicReport, preparingProgress } from '../../lib/render-progress.ts
 import { readManifest, removeWork } from '../../lib/render-work.ts';
 import { objectStoreFromEnv } from '../../lib/storage/from-env.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
-import { workerExitCode } from '../../lib/worker-exit.ts';
+import { STOPPED_EXIT, workerExitCode } from '../../lib/worker-exit.ts';
 import { validateMovie } from '../../movie/index.ts';
 import { contentType, DEFAULT_OUTPUT_FORMAT, formatOfKey } from '../../movie/output-kind.ts';
 import { joinStep, prepareStep, segmentStep } from '../cluster-steps.ts';
@@ -157,7 +157,14 @@ export async function runPod(
   const render = await renders.get(name);
   const sink = new StatusSink(renders, name, logger, render.status);
   const controller = new AbortController();
-  process.once('SIGTERM', () => controller.abort(new AppError('RENDER_FAILED', 'The render was stopped')));
+  // The kubelet stops the pod: it was deleted (kubectl delete pod, its Job deleted on a cancel),
+  // evicted or preempted. None of these is the render's failure: the Job runs the pod again (a
+  // disruption is not even counted), or the render is already cancelled. So the work stops, no
+  // error is reported on the Render, and the pod exits as a process SIGTERM ended (143).
+  process.once('SIGTERM', () => {
+    sink.stopping = true;
+    controller.abort(new AppError('RENDER_FAILED', 'The render was stopped'));
+  });
 
   const scratch = await mkdtemp(path.join(env.TMPDIR ?? tmpdir(), 'fw-pod-'));
   try {
@@ -314,10 +321,17 @@ class StatusSink {
     }
   }
 
+  /** Set at SIGTERM: the pod is being stopped, and what fails now is not the render's failure. */
+  stopping = false;
+
   /** Reports a failure of the render itself and returns the exit status that says so. */
   async failed(err: unknown): Promise<number> {
     const e =
       err instanceof AppError ? err : new AppError('RENDER_FAILED', err instanceof Error ? err.message : String(err));
+    if (this.stopping) {
+      this.logger.info({ code: e.code, message: e.message }, 'stopped by SIGTERM: nothing reported, the Job decides');
+      return STOPPED_EXIT;
+    }
     this.logger.warn({ code: e.code, message: e.message, path: e.path }, 'render failed');
     await this.flush({ error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } });
     return workerExitCode(e.code);

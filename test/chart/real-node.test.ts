@@ -1,0 +1,665 @@
+// The chart on a real one-node cluster. First its NOTES followed from `helm install` to a
+// downloaded MP4; then what only a real node shows: a long movie over 4 segment pods, the faults a
+// kubelet and containerd make possible, and the GPU worker Job's scheduling. The cluster: the control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler:
+// test/services/control-plane.ts) and a real node (kubelet, kube-proxy, containerd, runc, CNI:
+// test/services/real-node.ts) running the images `make images` built (framewright,
+// framewright-worker), loaded into containerd, nothing pulled. The namespace enforces the restricted
+// Pod Security level, as the NOTES advise. Each command is taken from the printed NOTES, not written
+// here, so a step that no longer works as printed fails this test:
+//   1. `kubectl rollout status deploy/<api>`
+//   2. `kubectl exec deploy/<api> -- framewright accounts create ...`
+//   3. `kubectl port-forward svc/<api> 8080:<port>` (on a free local port instead of 8080)
+//   4. POST the printed movie with the printed headers, poll the printed GET until done, open
+//      outputUrl at the same path as printed, download the MP4 and ffprobe it; then
+//      `kubectl get renders -o wide` (the apiserver's Table with the PODS and DURATION columns).
+// Pods reach this machine's PostgreSQL and S3 server at the node's bridge address (RealNode.expose).
+// The release is installed once for all of it; the values that differ from the defaults are this
+// node's size (2 CPUs: smaller worker CPU requests) and the segment settings of the long movie.
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
+import type { V1Job, V1Pod } from '@kubernetes/client-node';
+import postgres from 'postgres';
+import { posterFiles } from '../../lib/render-images.ts';
+import { validateMovie } from '../../movie/index.ts';
+import { type Database, openDatabase } from '../../store/database.ts';
+import { renderCredits } from '../../store/lifecycle/pricing.ts';
+import { renderMovie } from '../../worker/render-movie.ts';
+import { logger, newAccount } from '../api/helpers.ts';
+import { longMovie } from '../cluster/long-movie.ts';
+import { tinyMovie } from '../pipeline/harness.ts';
+import { testBucket, until } from '../services/cluster-fixture.ts';
+import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
+import { NODE_ADDRESS, type RealNode, realNodeUnavailable, startRealNode } from '../services/real-node.ts';
+import { frameMd5s, pcm } from '../worker/media.ts';
+import { CHART, helm } from './chart-helpers.ts';
+
+const NS = 'fw-walk';
+const RELEASE = 'fw';
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const s3Endpoint = process.env.TEST_S3_ENDPOINT;
+
+/** A shell command line split into words (double and single quotes; what the NOTES lines use). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const m of line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(m[1] ?? m[2] ?? m[3] ?? '');
+  return words;
+}
+
+/** The one NOTES line that matches `re` (its match), or a failure quoting the NOTES. */
+function noteLine(notes: string, re: RegExp): RegExpMatchArray {
+  const m = notes.match(re);
+  assert.ok(m, `NOTES has no line matching ${re}:\n${notes}`);
+  return m;
+}
+
+/** kubectl's column output as rows keyed by header (columns start where their header does). */
+function table(stdout: string): Record<string, string>[] {
+  const [header = '', ...lines] = stdout.trimEnd().split('\n');
+  const starts = [...header.matchAll(/\S+/g)].map((m) => ({ name: m[0], at: m.index ?? 0 }));
+  return lines.map((line) =>
+    Object.fromEntries(starts.map((c, i) => [c.name, line.slice(c.at, starts[i + 1]?.at ?? line.length).trim()])),
+  );
+}
+
+/** Where the images `make images` builds are: this test runs them, and builds them first if need be. */
+const IMAGES_SCRIPT = fileURLToPath(new URL('../../scripts/images.sh', import.meta.url));
+const unavailable = realNodeUnavailable();
+
+describe('the chart on a real node: the NOTES walked through, segments, faults, GPU scheduling', {
+  timeout: 1_800_000,
+  skip: unavailable && `no real node here: ${unavailable}`,
+}, () => {
+  let cp: ControlPlane;
+  let node: RealNode;
+  let portForward: ChildProcess | undefined;
+  /** The S3 server as pods reach it (the node's address). */
+  let podS3Endpoint = '';
+  let dbUrlForTest = '';
+  let admin: postgres.Sql;
+  let dbName: string;
+  let notes = '';
+  let key = '';
+  let frameworkUrl = '';
+  let renderId = '';
+  let outputUrl = '';
+  let bucket = '';
+  /** The test's own view of what the cluster writes: the release's database and bucket. */
+  let db: Database;
+  let s3Client: S3Client;
+
+  const kubectl = async (args: string[], input?: string) => (await cp.kubectl(args, input)).stdout;
+  let forwardArgs: string[] = [];
+  /** (Re)starts `kubectl port-forward` with forwardArgs and points frameworkUrl at it. */
+  const forward = async () => {
+    portForward?.kill();
+    const child = spawn('kubectl', [`--kubeconfig=${cp.adminKubeconfig}`, ...forwardArgs]);
+    portForward = child;
+    const local = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (c) => {
+        out += c;
+        const m = out.match(/Forwarding from 127\.0\.0\.1:(\d+)/);
+        if (m) resolve(Number(m[1]));
+      });
+      child.stderr.on('data', (c) => {
+        out += c;
+      });
+      child.once('exit', (code) => reject(new Error(`kubectl port-forward exited ${code}: ${out}`)));
+    });
+    frameworkUrl = `http://127.0.0.1:${local}`;
+  };
+  /** Diagnostics: the pods, their containers' logs and events, and the node's own logs. */
+  const logs = async () => {
+    const out: string[] = [];
+    const pods = await kubectl(['get', '-n', NS, 'pods', '-o', 'wide']).catch((e: Error) => e.message);
+    out.push(`--- pods ---\n${pods}`);
+    const names = await kubectl(['get', '-n', NS, 'pods', '-o', 'name']).catch(() => '');
+    for (const pod of names.split('\n').filter(Boolean)) {
+      const log = await kubectl(['logs', '-n', NS, pod, '--all-containers', '--tail=40']).catch(
+        (e: Error) => e.message,
+      );
+      out.push(`--- ${pod} ---\n${log.slice(-2500)}`);
+    }
+    out.push(
+      `--- events ---\n${(await kubectl(['get', '-n', NS, 'events']).catch((e: Error) => e.message)).slice(-4000)}`,
+    );
+    out.push(node?.logs(2000) ?? '');
+    return out.join('\n');
+  };
+  before(async () => {
+    assert.ok(databaseUrl, 'TEST_DATABASE_URL is set by scripts/test.sh');
+    assert.ok(s3Endpoint, 'TEST_S3_ENDPOINT is set by scripts/test.sh');
+    dbName = `fw_walk_${randomBytes(4).toString('hex')}`;
+    admin = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${dbName}`);
+    const clusterDbUrl = databaseUrl.replace(/\/[^/]*$/, `/${dbName}`);
+    let podDbUrl = '';
+    const s3 = await testBucket(s3Endpoint, 'fw-walk');
+    bucket = s3.bucket;
+    s3Client = s3.client;
+
+    // The images, as a platform team builds them (incremental: seconds when nothing changed).
+    await promisify(execFile)(IMAGES_SCRIPT, [], { maxBuffer: 16 * 1024 * 1024, timeout: 1_800_000 });
+    cp = await startControlPlane({
+      namespace: NS,
+      controllers: ['deployment-controller', 'replicaset-controller'],
+      node: { name: 'fw-node', advertiseAddress: NODE_ADDRESS },
+    });
+    node = await startRealNode(cp);
+    // The namespace as the NOTES advise: the restricted Pod Security level, enforced.
+    await kubectl(['label', 'namespace', NS, 'pod-security.kubernetes.io/enforce=restricted']);
+    // Pods reach this machine's PostgreSQL and S3 server at the node's address.
+    const pg = new URL(clusterDbUrl);
+    pg.host = await node.expose(Number(pg.port));
+    podDbUrl = pg.toString();
+    // The migrations are the API pods' to run: opened once they rolled out (below).
+    dbUrlForTest = clusterDbUrl;
+    const s3Url = new URL(s3Endpoint);
+    podS3Endpoint = `http://${await node.expose(Number(s3Url.port))}`;
+    // The production way the values describe: Secrets of one's own, named at install.
+    await kubectl(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          {
+            apiVersion: 'v1',
+            kind: 'Secret',
+            metadata: { name: 'framewright', namespace: NS },
+            stringData: {
+              DATABASE_URL: podDbUrl,
+              SIGNING_SECRET: randomBytes(32).toString('hex'),
+              S3_ACCESS_KEY_ID: s3.env.S3_ACCESS_KEY_ID,
+              S3_SECRET_ACCESS_KEY: s3.env.S3_SECRET_ACCESS_KEY,
+            },
+          },
+          {
+            apiVersion: 'v1',
+            kind: 'Secret',
+            metadata: { name: 'framewright-worker', namespace: NS },
+            stringData: {
+              S3_ACCESS_KEY_ID: s3.env.S3_ACCESS_KEY_ID,
+              S3_SECRET_ACCESS_KEY: s3.env.S3_SECRET_ACCESS_KEY,
+            },
+          },
+        ],
+      }),
+    );
+  });
+
+  after(async () => {
+    portForward?.kill();
+    await db?.close();
+    await node?.stop();
+    await cp?.stop();
+    if (admin) {
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+      await admin.end();
+    }
+  });
+
+  it('helm install prints the NOTES, with no warning for a configured release', async () => {
+    const install = await helm([
+      'install',
+      RELEASE,
+      CHART,
+      '--namespace',
+      NS,
+      '--kubeconfig',
+      cp.adminKubeconfig,
+      '--set',
+      'secrets.existingSecret=framewright',
+      '--set',
+      'secrets.existingWorkerSecret=framewright-worker',
+      '--set',
+      `s3.bucket=${bucket}`,
+      '--set',
+      `s3.endpoint=${podS3Endpoint}`,
+      // This node has 2 CPUs; the chart asks 2 for each worker (their limit stays).
+      '--set',
+      'worker.resources.requests.cpu=250m',
+      // The long movie (100 s) as 4 segments of 25 s.
+      '--set',
+      'operator.segments.maxSegments=4',
+      '--set',
+      'operator.segments.segmentSeconds=25',
+      '--set',
+      's3.forcePathStyle=true',
+    ]);
+    assert.equal(install.code, 0, `helm install: ${install.stderr}`);
+    notes = install.stdout;
+    assert.doesNotMatch(notes, /WARNING/, notes);
+    assert.match(notes, /API: {7}deploy\/fw-api \(2 replicas\), service fw-api:80/);
+  });
+
+  it('1. the API rolls out (kubectl rollout status, as printed)', async () => {
+    const [, line] = noteLine(notes, /^\s*(kubectl -n \S+ rollout status deploy\/\S+)\s*$/m);
+    const words = shellWords(line ?? '').slice(1);
+    assert.deepEqual(words, ['-n', NS, 'rollout', 'status', 'deploy/fw-api']);
+    const out = await kubectl([...words, '--timeout=180s']).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await logs()}`);
+    });
+    assert.match(out, /successfully rolled out/);
+    // The operator too (not in NOTES: its pods lead or stand by).
+    await kubectl(['-n', NS, 'rollout', 'status', 'deploy/fw-operator', '--timeout=60s']);
+  });
+
+  it('2. the first account and its key (kubectl exec deploy/<api> -- framewright accounts create, as printed)', async () => {
+    const [, deployment, command] = noteLine(
+      notes,
+      /^\s*kubectl -n \S+ exec deploy\/(\S+) -- (framewright accounts create .*)$/m,
+    );
+    const words = shellWords(command ?? '');
+    assert.deepEqual(words, [
+      'framewright',
+      'accounts',
+      'create',
+      '--plan',
+      'pro',
+      '--credits',
+      '1000',
+      '--name',
+      'First account',
+    ]);
+    const r = await cp.kubectl(['-n', NS, 'exec', `deploy/${deployment}`, '--', ...words]);
+    assert.match(r.stdout, /^account acc_\S+ \(pro, 1000 credits\)$/m);
+    const m = r.stdout.match(/^key \S+: (\S+)$/m);
+    assert.ok(m?.[1], r.stdout);
+    key = m[1];
+  });
+
+  it('3. the API is reached through the Service (port-forward svc/<api> 8080:<port>, as printed)', async () => {
+    const [, svc, local, port] = noteLine(notes, /^\s*kubectl -n \S+ port-forward svc\/(\S+) (\d+):(\d+) &$/m);
+    noteLine(notes, new RegExp(`^\\s*export FRAMEWRIGHT_URL=http://127\\.0\\.0\\.1:${local}$`, 'm'));
+    // What port-forward does: the Service's port to its targetPort on one of its pods.
+    const service = JSON.parse(await kubectl(['get', '-n', NS, 'svc', svc ?? '', '-o', 'json'])) as {
+      spec: { selector: Record<string, string>; ports: { port: number; targetPort: string | number }[] };
+    };
+    const sp = service.spec.ports.find((p) => p.port === Number(port));
+    assert.ok(sp, `svc/${svc} has no port ${port}: ${JSON.stringify(service.spec.ports)}`);
+    // kubectl port-forward, as printed, on a free local port: kubectl -> apiserver -> kubelet -> pod.
+    forwardArgs = ['-n', NS, 'port-forward', `svc/${svc}`, `0:${port}`];
+    await forward();
+    const usage = await fetch(`${frameworkUrl}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(usage.status, 200, await usage.text());
+  });
+
+  it('4. the first render: POST the printed movie, follow it, download outputUrl at the printed path, ffprobe it', async () => {
+    // The POST as printed: its URL path, headers and body.
+    const [post] = noteLine(notes, /curl -sS -X POST "\$FRAMEWRIGHT_URL(\/v1\/renders)" \\\n(?:.*\\\n)*.*-d '.*'$/m);
+    const postPath = post.match(/"\$FRAMEWRIGHT_URL(\S+)"/)?.[1];
+    const headers = Object.fromEntries(
+      [...post.matchAll(/-H "([^:"]+): ([^"]+)"/g)].map((h) => [h[1]?.toLowerCase() ?? '', h[2] ?? '']),
+    );
+    assert.equal(headers.authorization, 'Bearer <key>');
+    headers.authorization = `Bearer ${key}`;
+    const body = post.match(/-d '(.*)'$/m)?.[1] ?? '';
+    const movie = JSON.parse(body) as { movie: { width: number; height: number; scenes: { duration: number }[] } };
+    const res = await fetch(`${frameworkUrl}${postPath}`, { method: 'POST', headers, body });
+    const created = (await res.json()) as { id: string; status: string };
+    assert.equal(res.status, 201, JSON.stringify(created));
+    renderId = created.id;
+
+    const [, getPath] = noteLine(
+      notes,
+      /curl -sS "\$FRAMEWRIGHT_URL(\/v1\/renders\/)<id>" -H "Authorization: Bearer <key>"/,
+    );
+    const done = await until(
+      'the render to finish',
+      async () => {
+        const r = await fetch(`${frameworkUrl}${getPath}${renderId}`, { headers: { authorization: `Bearer ${key}` } });
+        const j = (await r.json()) as { status: string; outputUrl?: string; error?: unknown };
+        return j.status === 'done' || j.status === 'failed' ? j : undefined;
+      },
+      180_000,
+      500,
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await logs()}`);
+    });
+    if (done.status !== 'done') assert.fail(`${JSON.stringify(done)}\n${await logs()}`);
+    assert.ok(done.outputUrl, JSON.stringify(done));
+    outputUrl = done.outputUrl;
+
+    // "Through the port-forward, open them at the same path": the printed ${OUTPUT_URL#prefix}.
+    const [, prefix] = noteLine(notes, /curl -o first\.mp4 "\$FRAMEWRIGHT_URL\$\{OUTPUT_URL#([^}]+)\}"/);
+    assert.ok(outputUrl.startsWith(prefix ?? ''), `${outputUrl} starts with ${prefix}`);
+    const download = await fetch(`${frameworkUrl}${outputUrl.slice((prefix ?? '').length)}`);
+    assert.equal(download.status, 200);
+    const mp4 = Buffer.from(await download.arrayBuffer());
+    const file = path.join(cp.dir, 'first.mp4');
+    await writeFile(file, mp4);
+    const { stdout } = await promisify(execFile)('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=codec_type,codec_name,width,height:format=duration',
+      '-of',
+      'json',
+      file,
+    ]);
+    const probe = JSON.parse(stdout) as {
+      streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+      format: { duration: string };
+    };
+    const video = probe.streams.find((s) => s.codec_type === 'video');
+    assert.deepEqual([video?.codec_name, video?.width, video?.height], ['h264', movie.movie.width, movie.movie.height]);
+    assert.deepEqual([movie.movie.width, movie.movie.height], [640, 360]);
+    const seconds = Number(probe.format.duration);
+    assert.ok(Math.abs(seconds - (movie.movie.scenes[0]?.duration ?? 0)) < 0.2, `duration ${seconds}`);
+  });
+
+  it('kubectl get renders -o wide (as printed) shows the render done, its length and its pods', async () => {
+    const [, line] = noteLine(notes, /^\s*(kubectl -n \S+ get renders -o wide)\s*$/m);
+    const rows = table(await kubectl(shellWords(line ?? '').slice(1)));
+    assert.equal(rows.length, 1, JSON.stringify(rows));
+    const row = rows[0] ?? {};
+    assert.deepEqual(Object.keys(row), [
+      'NAME',
+      'STATUS',
+      'PROGRESS',
+      'DURATION',
+      'SEGMENTS',
+      'AGE',
+      'ACCOUNT',
+      'JOB',
+      'PODS',
+    ]);
+    assert.deepEqual([row.STATUS, row.PROGRESS, row.DURATION, row.PODS], ['done', '100', '3s', '1']);
+    assert.match(row.ACCOUNT ?? '', /^acc_/);
+    assert.ok(row.JOB, 'the Job it ran in');
+  });
+  // ---- Beyond the NOTES: what only a real node shows. ----------------------------------------
+
+  const renderName = (id: string) => id.replace('_', '-');
+  async function row(id: string) {
+    const [r] = await db.sql<
+      {
+        status: string;
+        chargedCredits: number;
+        error: { code: string; message: string; path?: string } | null;
+      }[]
+    >`SELECT status, charged_credits, error FROM renders WHERE id = ${id}`;
+    return r;
+  }
+  async function finished(id: string, timeoutMs = 300_000) {
+    return until(
+      `render ${id} to finish`,
+      async () => {
+        const r = await row(id);
+        return r && (r.status === 'done' || r.status === 'failed') ? r : undefined;
+      },
+      timeoutMs,
+      500,
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await logs()}`);
+    });
+  }
+  /** Charges in the ledger for renders, and the balance left. */
+  async function charges(accountId: string) {
+    const [ledger] = await db.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = ${accountId} AND reason = 'render'`;
+    const [account] = await db.sql<{ creditBalance: number }[]>`
+      SELECT credit_balance FROM accounts WHERE id = ${accountId}`;
+    return { count: ledger?.n ?? 0, balance: account?.creditBalance ?? Number.NaN };
+  }
+  async function post(key: string, movie: unknown): Promise<string> {
+    const res = await fetch(`${frameworkUrl}/v1/renders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ movie }),
+    });
+    const body = (await res.json()) as { id: string };
+    assert.equal(res.status, 201, JSON.stringify(body));
+    return body.id;
+  }
+  const job = async (name: string) =>
+    JSON.parse(await kubectl(['get', '-n', NS, 'job', name, '-o', 'json']).catch(() => 'null')) as V1Job | null;
+  const pods = async (prefix: string) =>
+    (JSON.parse(await kubectl(['get', '-n', NS, 'pods', '-o', 'json'])) as { items: V1Pod[] }).items.filter((p) =>
+      p.metadata?.name?.startsWith(prefix),
+    );
+  /** How a pod's worker container ended: its exit code and the kubelet's reason (OOMKilled, Error, Completed). */
+  const ended = (p: V1Pod) => {
+    const st = p.status?.containerStatuses?.[0];
+    const t = st?.state?.terminated ?? st?.lastState?.terminated;
+    return t ? { exitCode: t.exitCode, reason: t.reason } : undefined;
+  };
+  const runningPod = (prefix: string, timeoutMs = 240_000) =>
+    until(
+      `a running pod ${prefix}*`,
+      async () =>
+        (await pods(prefix)).find((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp)?.metadata
+          ?.name,
+      timeoutMs,
+      500,
+    );
+  const rendering = (id: string) =>
+    until(`render ${id} to be rendering`, async () => (await row(id))?.status === 'rendering', 240_000, 250);
+
+  it('a long movie over 4 segment pods: the frames and sound of the one-machine render, charged once', async () => {
+    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const id = await post(key, await longMovie());
+    const name = renderName(id);
+    const done = await finished(id, 600_000);
+    if (done.status !== 'done') assert.fail(`${JSON.stringify(done.error)}\n${await logs()}`);
+
+    const segments = await job(`${name}-segments`);
+    assert.equal(segments?.spec?.completionMode, 'Indexed');
+    assert.equal(segments?.spec?.completions, 4);
+    assert.equal(segments?.status?.succeeded, 4);
+    const segmentPods = await pods(`${name}-segments-`);
+    assert.deepEqual(
+      segmentPods.map((p) => [p.status?.phase, ended(p)?.exitCode]),
+      [0, 1, 2, 3].map(() => ['Succeeded', 0]),
+    );
+    assert.equal((await job(`${name}-prepare`))?.status?.succeeded, 1);
+    assert.equal((await job(`${name}-join`))?.status?.succeeded, 1);
+
+    const credits = renderCredits({ durationSec: 100, width: 160, height: 90, draft: false });
+    assert.equal(done.chargedCredits, credits);
+    assert.deepEqual(await charges(accountId), { count: 1, balance: 1000 - credits });
+    const work = await s3Client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `work/${id}/` }));
+    assert.equal(work.KeyCount ?? 0, 0, 'work objects removed after the join');
+
+    // The same document rendered by one process on this machine: the same frames, the same samples.
+    const dir = await mkdtemp(path.join(tmpdir(), 'fw-real-node-'));
+    try {
+      const cluster = path.join(dir, 'cluster.mp4');
+      const mp4 = await s3Client.send(new GetObjectCommand({ Bucket: bucket, Key: `renders/${id}.mp4` }));
+      await writeFile(
+        cluster,
+        await (mp4.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+      );
+      const resolved = await fetch(`${frameworkUrl}/v1/renders/${id}/movie`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      assert.equal(resolved.status, 200);
+      const checked = validateMovie(await resolved.json());
+      assert.ok(checked.ok);
+      const one = path.join(dir, 'one.mp4');
+      await renderMovie({
+        movie: checked.value,
+        output: one,
+        config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env },
+        posterFiles: posterFiles(one),
+      });
+      const [a, b] = [await frameMd5s(one), await frameMd5s(cluster)];
+      assert.equal(b.length, 1000);
+      const differ = a.flatMap((m, i) => (m === b[i] ? [] : [i]));
+      assert.deepEqual(differ, [], `frames that differ from the one-machine render: ${differ.slice(0, 10).join(', ')}`);
+      const [pa, pb] = [await pcm(one), await pcm(cluster)];
+      assert.ok(pa.length > 100 * 48000 * 2 * 0.99, `audio of the whole movie: ${pa.length} bytes`);
+      assert.ok(pa.equals(pb), "the decoded audio is the one-machine render's, sample for sample");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('kubectl delete pod of a segment pod: only its index runs again; done, charged once', async () => {
+    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const id = await post(key, await longMovie());
+    const name = renderName(id);
+    const victim = await runningPod(`${name}-segments-2-`);
+    await kubectl(['delete', '-n', NS, 'pod', victim, '--wait=false']);
+    const done = await finished(id, 600_000);
+    if (done.status !== 'done') assert.fail(`${JSON.stringify(done.error)}\n${await logs()}`);
+    const byIndex = await Promise.all([0, 1, 2, 3].map(async (i) => (await pods(`${name}-segments-${i}-`)).length));
+    assert.deepEqual(byIndex, [1, 1, 2, 1], 'index 2 ran twice, the others once');
+    const segments = await job(`${name}-segments`);
+    assert.equal(segments?.status?.succeeded, 4);
+    assert.equal(segments?.status?.failed, 1);
+    assert.equal((await charges(accountId)).count, 1, 'one charge');
+    assert.equal(done.chargedCredits, renderCredits({ durationSec: 100, width: 160, height: 90, draft: false }));
+  });
+
+  it('containerd restarted while segment pods render: the render is done, charged once', async () => {
+    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const id = await post(key, await longMovie());
+    const name = renderName(id);
+    await runningPod(`${name}-segments-`);
+    await node.restartContainerd();
+    // The containers outlived it (their shims did); the kubelet's streams through it did not.
+    await forward();
+    const done = await finished(id, 600_000);
+    if (done.status !== 'done') assert.fail(`${JSON.stringify(done.error)}\n${await logs()}`);
+    assert.equal((await job(`${name}-segments`))?.status?.succeeded, 4);
+    assert.deepEqual(await charges(accountId), { count: 1, balance: 1000 - done.chargedCredits });
+  });
+
+  it('an API pod killed mid-render: the render is done and charged once, the API answers through the other', async () => {
+    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const id = await post(key, tinyMovie({ duration: 20 }));
+    await rendering(id);
+    const [api] = (await pods('fw-api-')).filter((p) => p.status?.phase === 'Running');
+    assert.ok(api?.metadata?.name);
+    await kubectl(['delete', '-n', NS, 'pod', api.metadata.name, '--grace-period=0', '--force']);
+    const done = await finished(id);
+    if (done.status !== 'done') assert.fail(`${JSON.stringify(done.error)}\n${await logs()}`);
+    assert.deepEqual(await charges(accountId), { count: 1, balance: 1000 - done.chargedCredits });
+    // The port-forward went with the pod: a new one reaches a live API pod, which shows the render.
+    await kubectl(['-n', NS, 'rollout', 'status', 'deploy/fw-api', '--timeout=180s']);
+    await forward();
+    const res = await fetch(`${frameworkUrl}/v1/renders/${id}`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(((await res.json()) as { status: string }).status, 'done');
+  });
+
+  it('the GPU worker Job schedules on a node that advertises nvidia.com/gpu (it draws and encodes on this node CPU)', async () => {
+    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    const nodeName = node.name;
+    // A GPU node as the NVIDIA device plugin and a platform team make one: the resource in the
+    // Node's capacity, a label the values select, a taint only GPU work tolerates.
+    await kubectl([
+      'patch',
+      'node',
+      nodeName,
+      '--subresource=status',
+      '--type=json',
+      '-p',
+      JSON.stringify([{ op: 'add', path: '/status/capacity/nvidia.com~1gpu', value: '1' }]),
+    ]);
+    await kubectl(['label', 'node', nodeName, 'framewright.dev/accelerator=nvidia', '--overwrite']);
+    await kubectl(['taint', 'node', nodeName, 'nvidia.com/gpu=present:NoSchedule', '--overwrite']);
+    try {
+      const upgrade = await helm([
+        'upgrade',
+        RELEASE,
+        CHART,
+        '--namespace',
+        NS,
+        '--kubeconfig',
+        cp.adminKubeconfig,
+        '--reuse-values',
+        '--set',
+        'worker.gpus=1',
+        '--set-json',
+        'worker.nodeSelector={"framewright.dev/accelerator":"nvidia"}',
+        '--set-json',
+        'worker.tolerations=[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}]',
+      ]);
+      assert.equal(upgrade.code, 0, upgrade.stderr);
+      await kubectl(['-n', NS, 'rollout', 'status', 'deploy/fw-operator', '--timeout=180s']);
+      const { key } = await newAccount(db, { plan: 'pro', credits: 1000 });
+      const id = await post(key, tinyMovie({ duration: 2 }));
+      const done = await finished(id);
+      if (done.status !== 'done') assert.fail(`${JSON.stringify(done.error)}\n${await logs()}`);
+      const [pod] = await pods(renderName(id));
+      assert.ok(pod, 'the worker pod');
+      assert.equal(pod.spec?.nodeName, nodeName);
+      assert.equal(pod.spec?.containers[0]?.resources?.limits?.['nvidia.com/gpu'], '1');
+      assert.deepEqual(pod.spec?.nodeSelector, { 'framewright.dev/accelerator': 'nvidia' });
+      assert.ok(
+        pod.spec?.tolerations?.some((t) => t.key === 'nvidia.com/gpu' && t.effect === 'NoSchedule'),
+        JSON.stringify(pod.spec?.tolerations),
+      );
+      // No NVIDIA driver here: the encoder probe chose libx264, which the worker says.
+      const log = await kubectl(['logs', '-n', NS, `pod/${pod.metadata?.name}`]);
+      assert.match(log, /"codec":"libx264".*video encoder chosen/);
+    } finally {
+      await kubectl(['taint', 'node', nodeName, 'nvidia.com/gpu=present:NoSchedule-']).catch(() => '');
+      await helm([
+        'upgrade',
+        RELEASE,
+        CHART,
+        '--namespace',
+        NS,
+        '--kubeconfig',
+        cp.adminKubeconfig,
+        '--reuse-values',
+        '--set',
+        'worker.gpus=0',
+        '--set-json',
+        'worker.nodeSelector={}',
+        '--set-json',
+        'worker.tolerations=[]',
+      ]);
+      await kubectl(['-n', NS, 'rollout', 'status', 'deploy/fw-operator', '--timeout=180s']);
+    }
+  });
+
+  it('a worker over its memory limit is OOMKilled: the Job retries it, then the render fails with a clear code, nothing charged', async () => {
+    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    const upgrade = await helm([
+      'upgrade',
+      RELEASE,
+      CHART,
+      '--namespace',
+      NS,
+      '--kubeconfig',
+      cp.adminKubeconfig,
+      '--reuse-values',
+      '--set',
+      'worker.resources.requests.memory=96Mi',
+      '--set',
+      'worker.resources.limits.memory=96Mi',
+    ]);
+    assert.equal(upgrade.code, 0, upgrade.stderr);
+    await kubectl(['-n', NS, 'rollout', 'status', 'deploy/fw-operator', '--timeout=180s']);
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const id = await post(key, tinyMovie({ duration: 2 }));
+    const failed = await finished(id);
+    assert.equal(failed.status, 'failed');
+    const workerPods = await pods(renderName(id));
+    assert.ok(workerPods.length >= 1);
+    assert.ok(
+      workerPods.every((p) => ended(p)?.reason === 'OOMKilled'),
+      JSON.stringify(workerPods.map((p) => ended(p))),
+    );
+    assert.equal(failed.error?.code, 'RENDER_FAILED', JSON.stringify(failed.error));
+    assert.match(failed.error?.message ?? '', /memory/);
+    assert.equal(failed.chargedCredits, 0);
+    assert.deepEqual(await charges(accountId), { count: 0, balance: 1000 });
+  });
+});

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { V1Job } from '@kubernetes/client-node';
 import type { Render, RenderStatus } from '../lib/kube/render-resource.ts';
 import { outOfMemory } from '../store/lifecycle/decisions.ts';
-import { type Actions, decide, jobChangeMatters, type RowView, renderChangeMatters } from './decide.ts';
+import { type Actions, decide, isJobFailed, jobChangeMatters, type RowView, renderChangeMatters } from './decide.ts';
 import { segmentBudget, stageJobName } from './stages.ts';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
@@ -214,6 +214,13 @@ describe('decide: one reconcile pass of a Render', () => {
   for (const c of cases) {
     it(c.name, () => assert.deepEqual(core(run(c.render, c.row, c.job)), c.want));
   }
+
+  it('isJobFailed: Failed, or FailureTarget while the last pods terminate', () => {
+    assert.equal(isJobFailed(makeJob().failed(1).condition('FailureTarget', 'BackoffLimitExceeded').obj()), true);
+    assert.equal(isJobFailed(makeJob().failed(2).condition('Failed', 'BackoffLimitExceeded').obj()), true);
+    assert.equal(isJobFailed(makeJob().active(1).obj()), false);
+    assert.equal(isJobFailed(makeJob().condition('Complete').obj()), false);
+  });
 
   it('Job failed after OOM kills (the reconciler read its pods): RENDER_FAILED naming the memory limit', () => {
     const job = makeJob().failed(2).condition('Failed', 'BackoffLimitExceeded').obj();

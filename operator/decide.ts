@@ -2,7 +2,13 @@ import type { V1Job } from '@kubernetes/client-node';
 import type { ErrorBody } from '../lib/errors.ts';
 import type { Render, RenderCondition, RenderStatus } from '../lib/kube/render-resource.ts';
 import { renderingProgress } from '../lib/render-progress.ts';
-import { type JobMeaning, jobMeaning, type ObservedJob } from '../store/lifecycle/decisions.ts';
+import {
+  failedCondition,
+  type JobCondition,
+  type JobMeaning,
+  jobMeaning,
+  type ObservedJob,
+} from '../store/lifecycle/decisions.ts';
 import type { ActivePhase } from '../store/lifecycle/transitions.ts';
 import type { RenderStatus as RowStatus } from '../store/types.ts';
 import { type StageJob, WORKER_CONTAINER } from './job-spec.ts';
@@ -342,14 +348,25 @@ function ttlLeftMs(o: Observed, completionTime: string | undefined): number | un
   return Date.parse(completionTime) + o.renderTtlSec * 1000 - o.now.getTime();
 }
 
+/** Whether a Job has failed, as jobMeaning reads it (Failed, or FailureTarget before it). */
 export function isJobFailed(job: V1Job): boolean {
-  return (job.status?.conditions ?? []).some((c) => c.type === 'Failed' && c.status === 'True');
+  return failedCondition(observeConditions(job)) !== undefined;
 }
 
 export function isJobFinished(job: V1Job): boolean {
   return (job.status?.conditions ?? []).some(
     (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
   );
+}
+
+/** A Job's conditions in the terms of jobMeaning. */
+function observeConditions(job: V1Job): JobCondition[] {
+  return (job.status?.conditions ?? []).map((c) => ({
+    type: c.type,
+    status: c.status as 'True' | 'False' | 'Unknown',
+    reason: c.reason,
+    message: c.message,
+  }));
 }
 
 /** The Job and the worker's report on the Render, in the terms of jobMeaning. Pure. */
@@ -360,12 +377,7 @@ function observeJob(job: V1Job | undefined, render: Render): ObservedJob {
     active: job?.status?.active,
     succeeded: job?.status?.succeeded,
     failed: job?.status?.failed,
-    conditions: (job?.status?.conditions ?? []).map((c) => ({
-      type: c.type,
-      status: c.status as 'True' | 'False' | 'Unknown',
-      reason: c.reason,
-      message: c.message,
-    })),
+    conditions: job ? observeConditions(job) : [],
     activeDeadlineSeconds: job?.spec?.activeDeadlineSeconds,
     memoryLimit: job?.spec?.template.spec?.containers.find((c) => c.name === WORKER_CONTAINER)?.resources?.limits
       ?.memory,

@@ -174,6 +174,14 @@ const isTrue = (conditions: readonly JobCondition[], ...types: string[]) =>
  * exits, so a succeeded Job without an output means the report was lost: the operator must read
  * the resource it acts on, not a lagging cache.
  */
+/**
+ * The condition that says a Job has failed: `Failed`, or `FailureTarget`, which the Job controller
+ * sets first (from 1.31) while the failed Job's last pods still terminate.
+ */
+export function failedCondition(conditions: readonly JobCondition[]): JobCondition | undefined {
+  return isTrue(conditions, JobConditionType.failed, JobConditionType.failureTarget);
+}
+
 export function jobMeaning<T = CompletedOutput>(observed: ObservedJob<T>): JobMeaning<T> {
   if (!observed.exists) return { state: 'missing' };
   const conditions = observed.conditions ?? [];
@@ -189,7 +197,7 @@ export function jobMeaning<T = CompletedOutput>(observed: ObservedJob<T>): JobMe
       },
     };
   }
-  const failed = isTrue(conditions, JobConditionType.failed, JobConditionType.failureTarget);
+  const failed = failedCondition(conditions);
   if (!failed) return { state: 'running' };
   switch (failed.reason) {
     case JobFailureReason.deadlineExceeded: {
@@ -213,7 +221,8 @@ export function jobMeaning<T = CompletedOutput>(observed: ObservedJob<T>): JobMe
     case JobFailureReason.backoffLimitExceeded:
     case JobFailureReason.maxFailedIndexesExceeded:
     case JobFailureReason.failedIndexes: {
-      const attempts = Math.max(1, observed.failed ?? 1);
+      // At FailureTarget the Job's failed count may lag behind the pods the reconciler read.
+      const attempts = Math.max(1, observed.failed ?? 1, observed.terminations?.length ?? 0);
       // A worker the kubelet killed at its memory limit says nothing itself: its pods say why.
       const oom = observed.terminations?.filter((r) => r === 'OOMKilled').length ?? 0;
       if (oom > 0) {

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -13,15 +12,12 @@ import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import { KubernetesExecutor } from '../../api/execution/kubernetes-executor.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
-import { posterFiles } from '../../lib/render-images.ts';
 import { S3ObjectStore, type S3StoreOptions } from '../../lib/storage/s3-store.ts';
 import { newWebhookSecret } from '../../lib/webhooks/signature.ts';
-import { validateMovie } from '../../movie/index.ts';
 import { type Identity, identityObjects } from '../../operator/rbac.ts';
 import { type Database, openDatabase } from '../../store/database.ts';
 import { renderCredits } from '../../store/lifecycle/pricing.ts';
 import { ensureWebhookSecret } from '../../store/lifecycle/webhook-outbox-repo.ts';
-import { renderMovie } from '../../worker/render-movie.ts';
 import { logger, newAccount } from '../api/helpers.ts';
 import { freePort, tinyMovie } from '../pipeline/harness.ts';
 import { insertQueuedRender, testBucket, until } from '../services/cluster-fixture.ts';
@@ -29,8 +25,7 @@ import { type ControlPlane, startControlPlane } from '../services/control-plane.
 import { NodeHarness } from '../services/node-harness.ts';
 import { type ServeProcess, spawnFramewright, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
-import { frameMd5s, pcm } from '../worker/media.ts';
-import { longMovie } from './long-movie.ts';
+import { assertSameAsOneMachine, longMovie } from './long-movie.ts';
 
 /**
  * The cluster shape end to end, on a real kube-apiserver, etcd and Job controller: the API
@@ -354,44 +349,7 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     // The work objects are gone; the MP4 is the movie a single process renders from the same document.
     const work = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `work/${id}/` }));
     assert.equal(work.KeyCount ?? 0, 0, 'work objects removed after the join');
-    const dir = await mkdtemp(path.join(tmpdir(), 'fw-segments-'));
-    try {
-      const out = path.join(dir, 'cluster.mp4');
-      const mp4 = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: `renders/${id}.mp4` }));
-      await writeFile(out, await (mp4.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
-      const resolved = await fetch(`${api.base}/v1/renders/${id}/movie`, {
-        headers: { authorization: `Bearer ${key}` },
-      });
-      assert.equal(resolved.status, 200);
-      const checked = validateMovie(await resolved.json());
-      assert.ok(checked.ok);
-      const one = path.join(dir, 'one.mp4');
-      await renderMovie({
-        movie: checked.value,
-        output: one,
-        config: { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env },
-        posterFiles: posterFiles(one),
-      });
-      // The join pod stored the poster and thumbnail of the joined file: those of the one-pod render.
-      for (const [key, file] of [
-        [`posters/${id}.jpg`, posterFiles(one).poster],
-        [`thumbnails/${id}.webp`, posterFiles(one).thumbnail],
-      ] as const) {
-        const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
-        const bytes = await (object.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray();
-        assert.ok(Buffer.from(bytes).equals(await readFile(file)), `${key} is the one-pod render's`);
-      }
-      const [a, b] = [await frameMd5s(one), await frameMd5s(out)];
-      assert.equal(b.length, 1000);
-      assert.equal(a.length, b.length);
-      const differ = a.flatMap((m, i) => (m === b[i] ? [] : [i]));
-      assert.deepEqual(differ, [], `frames that differ from the one-pod render: ${differ.slice(0, 10).join(', ')}`);
-      const [pa, pb] = [await pcm(one), await pcm(out)];
-      assert.ok(pa.length > 100 * 48000 * 2 * 0.99, `audio of the whole movie: ${pa.length} bytes`);
-      assert.ok(pa.equals(pb), "the decoded audio is the one-pod render's, sample for sample");
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    await assertSameAsOneMachine({ s3, bucket, id, apiBase: api.base, key });
   });
 
   it('a segment pod killed: only its index runs again; the render is done and charged once', async () => {

@@ -251,6 +251,11 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     t.diagnostic(
       `helm install to the API and the operator rolled out: ${((Date.now() - installStarted) / 1000).toFixed(1)} s`,
     );
+    t.diagnostic(
+      node.imported.length
+        ? `imported into containerd before the install: ${node.imported.map((i) => `${i.ref} ${(i.ms / 1000).toFixed(1)} s`).join(', ')}`
+        : 'the images were on the node already (imported by an earlier run)',
+    );
   });
 
   it('2. the first account and its key (kubectl exec deploy/<api> -- framewright accounts create, as printed)', async () => {
@@ -527,9 +532,20 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
   it('kubectl delete pod of a segment pod: only its index runs again; done, charged once', async () => {
     db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
-    const id = await post(key, await longMovie());
+    // At 640x360 a segment takes seconds to draw, so the pod is deleted while it renders: once it
+    // has reported frames of its own (Render status segmentFrames), well before its last.
+    const id = await post(key, { ...(await longMovie()), width: 640, height: 360 });
     const name = renderName(id);
     const victim = await runningPod(`${name}-segments-2-`);
+    await until(
+      'segment 2 to report frames',
+      async () => {
+        const r = JSON.parse(await kubectl(['get', '-n', NS, 'render', name, '-o', 'json']));
+        return (r.status?.segmentFrames?.['2'] ?? 0) > 0;
+      },
+      120_000,
+      100,
+    );
     await kubectl(['delete', '-n', NS, 'pod', victim, '--wait=false']);
     const done = await finished(id, 600_000);
     if (done.status !== 'done') assert.fail(`${JSON.stringify(done.error)}\n${await logs()}`);
@@ -545,7 +561,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     assert.equal(segments?.status?.succeeded, 4);
     assert.equal(segments?.status?.failed, 1, 'the deleted pod, counted once against its index');
     assert.equal((await charges(accountId)).count, 1, 'one charge');
-    assert.equal(done.chargedCredits, renderCredits({ durationSec: 100, width: 160, height: 90, draft: false }));
+    assert.equal(done.chargedCredits, renderCredits({ durationSec: 100, width: 640, height: 360, draft: false }));
   });
 
   it('containerd restarted while segment pods render: the render is done, charged once', async () => {

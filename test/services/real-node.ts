@@ -35,8 +35,10 @@ export interface RealNode {
   readonly address: string;
   /** A host service on 127.0.0.1:port, forwarded at address:port so that pods reach it. */
   expose(port: number): Promise<string>;
-  /** The image references imported, e.g. docker.io/library/framewright:0.1.0. */
+  /** The image references on the node, e.g. docker.io/library/framewright:0.1.0. */
   readonly images: string[];
+  /** How long importing (and unpacking) each image that was not on the node already took. */
+  readonly imported: { ref: string; ms: number }[];
   /** `ctr` against this node's containerd (namespace k8s.io). */
   ctr(args: string[]): Promise<{ stdout: string; stderr: string }>;
   /** Restarts containerd (pods keep running: their shims outlive it). */
@@ -291,16 +293,11 @@ export async function startRealNode(cp: ControlPlane): Promise<RealNode> {
   };
 
   try {
-    // A run killed before its stop() left mounts, a network and a state directory: cleared first.
-    const mounts = await readFile('/proc/self/mounts', 'utf8').catch(() => '');
-    for (const m of mounts
-      .split('\n')
-      .map((l) => l.split(' ')[1] ?? '')
-      .filter((x) => x.startsWith(`${RUN}/`))
-      .sort((a, b) => b.length - a.length)) {
-      await sh('umount', ['-l', m]).catch(() => {});
-    }
-    await rm(RUN, { recursive: true, force: true });
+    // A test process killed before its stop() leaves containers running under their shims, with
+    // containerd's and the kubelet's state about them in RUN. That state is kept: the kubelet of
+    // this run finds those pods in the runtime, belonging to no pod of its (new) cluster, and
+    // kills them itself, volumes and network included. Only this run's own configuration is new.
+    await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
     await mkdir(STATE, { recursive: true });
     await networkUp();
@@ -348,6 +345,7 @@ export async function startRealNode(cp: ControlPlane): Promise<RealNode> {
     ];
     const present = (await ctr(['images', 'ls', '-q'])).stdout.split('\n');
     const images: string[] = [];
+    const imported: { ref: string; ms: number }[] = [];
     for (const a of archives) {
       const id = existsSync(`${a.tar}.id`) ? readFileSync(`${a.tar}.id`, 'utf8').trim() : 'pause';
       // scripts/images.sh names the image each archive holds beside it (NAME.tar.ref).
@@ -357,7 +355,9 @@ export async function startRealNode(cp: ControlPlane): Promise<RealNode> {
         present.includes(ref) &&
         (await ctr(['images', 'ls', `name==${ref}`]).then((r) => r.stdout.includes(stampLabel)));
       if (!have) {
+        const t0 = Date.now();
         await ctr(['images', 'import', a.tar]);
+        imported.push({ ref, ms: Date.now() - t0 });
         await ctr(['images', 'label', ref, stampLabel]);
       }
       images.push(ref);
@@ -458,6 +458,7 @@ export async function startRealNode(cp: ControlPlane): Promise<RealNode> {
       name: creds.name,
       address: NODE_ADDRESS,
       images,
+      imported,
       expose: (port) => forward(port),
       ctr: (args) => ctr(args),
       async restartContainerd() {

@@ -186,6 +186,32 @@ describe('charts/framewright', { timeout: 300_000 }, () => {
     assert.doesNotMatch(text, /metrics|9090/);
   });
 
+  it('the Ingress passes what ingress-nginx would refuse or cut: bodies up to the asset limit, long streams', async () => {
+    const annotations = async (extra: string[]) => {
+      const { objects } = await template('default', { extra: ['--set', 'api.ingress.enabled=true', ...extra] });
+      return (find(objects, 'Ingress', 'fw-api') as K8sObject & { metadata: { annotations?: Record<string, string> } })
+        .metadata.annotations;
+    };
+    // The body limit is the API's own plus 1 MiB: a larger upload gets the API's 413, not the proxy's.
+    assert.deepEqual(
+      await annotations(['--set', 'limits.assetMaxBytes=94371840', '--set', 'api.ingress.timeoutSeconds=900']),
+      {
+        'nginx.ingress.kubernetes.io/proxy-body-size': String(94371840 + 1048576),
+        'nginx.ingress.kubernetes.io/proxy-read-timeout': '900',
+        'nginx.ingress.kubernetes.io/proxy-send-timeout': '900',
+        'nginx.ingress.kubernetes.io/proxy-request-buffering': 'off',
+      },
+    );
+    // Annotations of one's own win; the upload annotations can be left out.
+    const mine = await annotations([
+      '--set',
+      'api.ingress.annotations.nginx\\.ingress\\.kubernetes\\.io/proxy-body-size=1g',
+    ]);
+    assert.equal(mine?.['nginx.ingress.kubernetes.io/proxy-body-size'], '1g');
+    assert.equal(mine?.['nginx.ingress.kubernetes.io/proxy-request-buffering'], 'off');
+    assert.equal(await annotations(['--set', 'api.ingress.uploadAnnotations=false']), undefined);
+  });
+
   it('container ports are values: each listener, its env variable, its probes and its Service agree', async () => {
     const { objects } = await template('default', {
       extra: [

@@ -17,8 +17,9 @@
 // node's size (2 CPUs: smaller worker CPU requests) and the segment settings of the long movie.
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -96,7 +97,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
   /** (Re)starts `kubectl port-forward` with forwardArgs and points frameworkUrl at it. */
   const forward = async () => {
     portForward?.kill();
-    const child = spawn('kubectl', [`--kubeconfig=${cp.adminKubeconfig}`, ...forwardArgs]);
+    const child = cp.spawnKubectl(forwardArgs);
     portForward = child;
     const local = await new Promise<number>((resolve, reject) => {
       let out = '';
@@ -577,6 +578,55 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     if (done.status !== 'done') assert.fail(`${JSON.stringify(done.error)}\n${await logs()}`);
     assert.equal((await job(`${name}-segments`))?.status?.succeeded, 4);
     assert.deepEqual(await charges(accountId), { count: 1, balance: 1000 - done.chargedCredits });
+  });
+
+  it('a 90 MiB asset through the API Service (the path an ingress takes): stored, downloaded the same', async () => {
+    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    const { key } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    // From this machine to the Service's cluster IP: kube-proxy's rules pick an API pod, as they
+    // do for an ingress controller's pods.
+    const svc = JSON.parse(await kubectl(['get', '-n', NS, 'svc', 'fw-api', '-o', 'json'])) as {
+      spec: { clusterIP: string; ports: { name: string; port: number }[] };
+    };
+    const base = `http://${svc.spec.clusterIP}:${svc.spec.ports.find((p) => p.name === 'http')?.port}`;
+    const dir = await mkdtemp(path.join(tmpdir(), 'fw-asset-'));
+    try {
+      // 491 s of 48 kHz stereo PCM: 94,272,044 bytes (89.9 MiB), under the 100 MiB default limit.
+      const wav = path.join(dir, 'long.wav');
+      await promisify(execFile)('ffmpeg', [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:sample_rate=48000:duration=491',
+        '-ac',
+        '2',
+        wav,
+      ]);
+      const bytes = await readFile(wav);
+      assert.ok(bytes.length > 90 * 1024 * 1024 * 0.99, `${bytes.length} bytes`);
+      const res = await fetch(`${base}/v1/assets?name=long.wav`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+      const asset = (await res.json()) as { id: string; kind: string; size: number; url: string };
+      assert.equal(res.status, 201, JSON.stringify(asset));
+      assert.deepEqual([asset.kind, asset.size], ['audio', bytes.length]);
+      // The signed content URL, at the same path: a redirect to the object store, which serves it.
+      const content = new URL(asset.url);
+      const download = await fetch(`${base}${content.pathname}${content.search}`);
+      assert.equal(download.status, 200);
+      const got = Buffer.from(await download.arrayBuffer());
+      assert.equal(
+        createHash('sha256').update(got).digest('hex'),
+        createHash('sha256').update(bytes).digest('hex'),
+        'the bytes downloaded are the bytes uploaded',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('an API pod killed mid-render: the render is done and charged once, the API answers through the other', async () => {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { access, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -25,6 +25,8 @@ export interface ControlPlane {
   serviceAccountKubeconfig(namespace: string, name: string): Promise<string>;
   /** Runs kubectl with the admin kubeconfig; throws (with stderr) when it exits non-zero. */
   kubectl(args: string[], input?: string): Promise<{ stdout: string; stderr: string }>;
+  /** Starts kubectl with the admin kubeconfig and leaves it running (port-forward, watch). */
+  spawnKubectl(args: string[]): ChildProcessWithoutNullStreams;
   /** Stops and starts kube-apiserver on the same port and etcd (an apiserver restart), `downMs` apart. */
   restartApiserver(downMs?: number): Promise<void>;
   /** Compacts etcd to its current revision (so watches from older resourceVersions get 410 Gone once the apiserver's watch cache no longer has them). */
@@ -36,7 +38,7 @@ export interface ControlPlane {
 }
 
 /** The node a control plane was started for: its name, and kubeconfigs for its kubelet and kube-proxy. */
-export interface NodeCredentials {
+interface NodeCredentials {
   readonly name: string;
   /** The address pods reach the apiserver at (the `kubernetes` Service's endpoint), port `securePort`. */
   readonly advertiseAddress: string;
@@ -469,6 +471,9 @@ export async function startControlPlane(
         await writeFile(tmp, kubeconfig(server, `system:serviceaccount:${ns}:${name}`, token, ns), { mode: 0o600 });
         await rename(tmp, file);
         return file;
+      },
+      spawnKubectl(args) {
+        return spawn(KUBECTL, [`--kubeconfig=${adminKubeconfig}`, ...args]);
       },
       kubectl(args, input) {
         return new Promise((resolve, reject) => {

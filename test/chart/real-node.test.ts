@@ -96,6 +96,22 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
   let forwardArgs: string[] = [];
   /** (Re)starts `kubectl port-forward` with forwardArgs and points frameworkUrl at it. */
   const forward = async () => {
+    // Retried: right after containerd restarts, its streaming server refuses for a moment
+    // ("error upgrading connection").
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        await forwardOnce();
+        const res = await fetch(`${frameworkUrl}/healthz`, { signal: AbortSignal.timeout(5000) });
+        if (res.ok) return;
+        throw new Error(`GET /healthz through the port-forward: ${res.status}`);
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  };
+  const forwardOnce = async () => {
     portForward?.kill();
     const child = cp.spawnKubectl(forwardArgs);
     portForward = child;
@@ -496,7 +512,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
         (await pods(prefix)).find((p) => p.status?.phase === 'Running' && !p.metadata?.deletionTimestamp)?.metadata
           ?.name,
       timeoutMs,
-      500,
+      100,
     );
   const rendering = (id: string) =>
     until(`render ${id} to be rendering`, async () => (await row(id))?.status === 'rendering', 240_000, 250);
@@ -533,9 +549,11 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
   it('kubectl delete pod of a segment pod: only its index runs again; done, charged once', async () => {
     db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
-    // At 640x360 a segment takes seconds to draw, so the pod is deleted while it renders: once it
-    // has reported frames of its own (Render status segmentFrames), well before its last.
-    const id = await post(key, { ...(await longMovie()), width: 640, height: 360 });
+    // Deleted while it draws: once it reported frames of its own (the Render's segmentFrames),
+    // at 1080p, where a segment takes seconds. A pod deleted at its end (storing its segment, no
+    // longer watching for the stop) finishes rightly, and is not run again; one deleted before
+    // Node set its SIGTERM handler ignores the signal as PID 1 and runs on. Neither is this case.
+    const id = await post(key, { ...(await longMovie()), width: 1920, height: 1080 });
     const name = renderName(id);
     const victim = await runningPod(`${name}-segments-2-`);
     await until(
@@ -553,16 +571,25 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     // The deleted pod is gone (a graceful deletion ends in the object's removal); its index ran
     // once more, in a pod of another name, and the Job counts the deleted one as its one failure.
     const left = await pods(`${name}-segments-`);
-    assert.ok(!left.some((p) => p.metadata?.name === victim), `${victim} is gone`);
+    const segments = await job(`${name}-segments`);
+    const seen = JSON.stringify({
+      victim,
+      job: segments?.status,
+      pods: left.map((p) => [p.metadata?.name, p.status?.phase, ended(p)]),
+      events: (await kubectl(['get', '-n', NS, 'events', '--field-selector', `involvedObject.name=${victim}`])).slice(
+        -3000,
+      ),
+    });
+    assert.ok(!left.some((p) => p.metadata?.name === victim), `${victim} is gone: ${seen}`);
     assert.deepEqual(
       left.map((p) => [p.metadata?.labels?.['batch.kubernetes.io/job-completion-index'], p.status?.phase]).sort(),
       [0, 1, 2, 3].map((i) => [String(i), 'Succeeded']),
+      seen,
     );
-    const segments = await job(`${name}-segments`);
     assert.equal(segments?.status?.succeeded, 4);
     assert.equal(segments?.status?.failed, 1, 'the deleted pod, counted once against its index');
     assert.equal((await charges(accountId)).count, 1, 'one charge');
-    assert.equal(done.chargedCredits, renderCredits({ durationSec: 100, width: 640, height: 360, draft: false }));
+    assert.equal(done.chargedCredits, renderCredits({ durationSec: 100, width: 1920, height: 1080, draft: false }));
   });
 
   it('containerd restarted while segment pods render: the render is done, charged once', async () => {

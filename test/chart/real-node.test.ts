@@ -16,7 +16,7 @@
 // The release is installed once for all of it; the values that differ from the defaults are this
 // node's size (2 CPUs: smaller worker CPU requests) and the segment settings of the long movie.
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

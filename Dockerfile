@@ -61,8 +61,11 @@ ARG DEBIAN_FRONTEND=noninteractive
 # ffmpeg from Debian: H.264 by h264_nvenc where an NVIDIA encoder answers the probe, else libx264;
 # VP9 (libvpx) and Opus for webm, ProRes 4444 for mov, LAME for mp3, the GIF palette filters. The API
 # needs it too: POST /v1/assets checks every audio and video upload with ffprobe (api/assets/routes.ts).
+# tini: the containers' init (PID 1). Node as PID 1 ignores a SIGTERM that comes before it sets a
+# handler (the kernel gives PID 1 no default action), so a pod deleted in its first second ran on
+# until the kubelet's SIGKILL; under tini it stops at once, and zombies are reaped.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg \
+ && apt-get install -y --no-install-recommends ffmpeg tini \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/*
 # uid/gid 10001 with a passwd entry (os.userInfo() and some tools want one); it owns only DATA_DIR:
@@ -77,8 +80,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 
 # ---------------------------------------------------------------------------------------------
-# worker: image `framewright-worker`. Runs one Render in a Job pod (the operator sets the command
-# ["framewright", "worker", "--render", NAME]); also `framewright serve` with the in-process
+# worker: image `framewright-worker`. Runs one Render in a Job pod (the operator sets the args
+# ["worker", "--render", NAME] to the entrypoint); also `framewright serve` with the in-process
 # executor or `framewright render`, everything in one container.
 # ---------------------------------------------------------------------------------------------
 FROM runtime AS worker
@@ -105,7 +108,7 @@ COPY --from=build /src/package.json /app/package.json
 COPY --from=build /src/node_modules/ /app/node_modules/
 RUN ln -s /app/bin/framewright /usr/local/bin/framewright
 USER 10001:10001
-ENTRYPOINT ["framewright"]
+ENTRYPOINT ["tini", "--", "framewright"]
 CMD ["--help"]
 # Set by the build (see the README): the version, the commit, the time (RFC 3339) and the repository.
 ARG VERSION=0.0.0-dev
@@ -134,7 +137,7 @@ COPY --from=build /src/node_modules/ /app/node_modules/
 RUN ln -s /app/bin/framewright /usr/local/bin/framewright
 USER 10001:10001
 EXPOSE 8080 9090
-ENTRYPOINT ["framewright"]
+ENTRYPOINT ["tini", "--", "framewright"]
 CMD ["serve"]
 # Set by the build (see the README): the version, the commit, the time (RFC 3339) and the repository.
 ARG VERSION=0.0.0-dev

@@ -31,7 +31,9 @@ describe('the worker Job of a Render', () => {
     const c = pod?.containers[0];
     assert.equal(pod?.restartPolicy, 'Never');
     assert.equal(pod?.serviceAccountName, 'framewright-worker');
-    assert.deepEqual(c?.command, ['framewright', 'worker', '--render', render.metadata.name]);
+    // Arguments to the image's entrypoint (tini, then framewright): no command of its own.
+    assert.equal(c?.command, undefined);
+    assert.deepEqual(c?.args, ['worker', '--render', render.metadata.name]);
     assert.equal(c?.image, 'reg/fw:1');
     assert.deepEqual(c?.resources?.limits, { 'nvidia.com/gpu': '1' });
     assert.match(c?.env?.find((e) => e.name === 'NVIDIA_DRIVER_CAPABILITIES')?.value ?? '', /video.*graphics/);
@@ -109,8 +111,7 @@ describe('the Jobs of a render spread over pods', () => {
     assert.equal(job.metadata?.labels?.['framewright.dev/stage'], 'prepare');
     assert.equal(job.metadata?.labels?.['framewright.dev/render'], name);
     assert.equal(job.metadata?.ownerReferences?.[0]?.name, name);
-    assert.deepEqual(job.spec?.template.spec?.containers[0]?.command, [
-      'framewright',
+    assert.deepEqual(job.spec?.template.spec?.containers[0]?.args, [
       'worker',
       '--render',
       name,
@@ -135,12 +136,12 @@ describe('the Jobs of a render spread over pods', () => {
     assert.equal(job.spec?.activeDeadlineSeconds, 2 * (120 + 100));
     assert.equal(job.spec?.podFailurePolicy?.rules[1]?.action, 'FailJob');
     assert.deepEqual(job.spec?.template.spec?.containers[0]?.resources?.limits, { 'nvidia.com/gpu': '1' });
-    assert.deepEqual(job.spec?.template.spec?.containers[0]?.command?.slice(-2), ['--step', 'segments']);
+    assert.deepEqual(job.spec?.template.spec?.containers[0]?.args?.slice(-2), ['--step', 'segments']);
   });
   it('join: one pod that claims no GPU (it copies streams)', () => {
     const job = workerJob(render, settings, { stage: 'join' });
     assert.equal(job.metadata?.name, `${name}-join`);
     assert.equal(job.spec?.template.spec?.containers[0]?.resources?.limits?.['nvidia.com/gpu'], undefined);
-    assert.deepEqual(job.spec?.template.spec?.containers[0]?.command?.slice(-2), ['--step', 'join']);
+    assert.deepEqual(job.spec?.template.spec?.containers[0]?.args?.slice(-2), ['--step', 'join']);
   });
 });

@@ -36,12 +36,12 @@ export function activeDeadlineSeconds(estimatedDurationSec: number | undefined, 
 /** The images' non-root user and group (Dockerfile: USER 10001:10001). */
 const WORKER_UID = 10001;
 
-/** The worker's command for a stage. */
-function stageCommand(render: string, job: StageJob): string[] {
-  const command = ['framewright', 'worker', '--render', render];
-  if (job.stage !== 'single') command.push('--step', job.stage);
-  if (job.stage === 'prepare') command.push('--segments', String(job.maxSegments));
-  return command;
+/** The worker's arguments for a stage, to the image's entrypoint (`tini -- framewright`). */
+function stageArgs(render: string, job: StageJob): string[] {
+  const args = ['worker', '--render', render];
+  if (job.stage !== 'single') args.push('--step', job.stage);
+  if (job.stage === 'prepare') args.push('--segments', String(job.maxSegments));
+  return args;
 }
 
 /**
@@ -144,7 +144,7 @@ export function workerJob(render: RenderRef, s: WorkerJobSettings, job: StageJob
               name: WORKER_CONTAINER,
               image: s.image,
               imagePullPolicy: s.imagePullPolicy,
-              command: stageCommand(renderName, job),
+              args: stageArgs(renderName, job),
               env: [
                 { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
                 { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },

@@ -145,7 +145,7 @@ describe('the built images (make images)', { skip }, () => {
       });
 
       it('answers --help through its entrypoint', async () => {
-        assert.deepEqual(config.Entrypoint, ['framewright']);
+        assert.deepEqual(config.Entrypoint, ['tini', '--', 'framewright']);
         const r = await run([...config.Entrypoint!, '--help']);
         assert.equal(r.code, 0, r.stderr);
         assert.match(r.stdout, /^Usage: framewright <command>/);

@@ -194,13 +194,13 @@ describe('Dockerfile', () => {
         );
       });
 
-      it('runs as the numeric non-root user 10001:10001 from /app, framewright as its entrypoint', () => {
+      it('runs as the numeric non-root user 10001:10001 from /app, framewright under tini as its entrypoint', () => {
         const users = byKeyword(img, 'USER').map(runText);
         assert.equal(users.at(-1), '10001:10001');
         const [uid, gid] = users.at(-1)!.split(':').map(Number);
         assert.ok(uid! > 0 && gid! > 0);
         assert.equal(byKeyword(img, 'WORKDIR').map(runText).at(-1), '/app');
-        assert.deepEqual(jsonArgs(byKeyword(img, 'ENTRYPOINT').at(-1)!), ['framewright']);
+        assert.deepEqual(jsonArgs(byKeyword(img, 'ENTRYPOINT').at(-1)!), ['tini', '--', 'framewright']);
         assert.deepEqual(jsonArgs(byKeyword(img, 'CMD').at(-1)!), cmd);
         assert.ok(
           byKeyword(img, 'RUN').some((r) =>

@@ -69,7 +69,7 @@ interface PodState {
 
 function defaultCommand(pod: V1Pod): { file: string; args: string[] } {
   const c = pod.spec?.containers[0];
-  // No command: the image's ENTRYPOINT, which is `framewright` in both images of this repository.
+  // No command: the image's ENTRYPOINT, `tini -- framewright` in both images of this repository.
   const words = [...(c?.command ?? ['framewright']), ...(c?.args ?? [])];
   const [first, ...rest] = words;
   if (!first) throw new Error(`pod ${pod.metadata?.name}: its container has no command or args to run here`);

@@ -551,8 +551,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
     // Deleted while it draws: once it reported frames of its own (the Render's segmentFrames),
     // at 1080p, where a segment takes seconds. A pod deleted at its end (storing its segment, no
-    // longer watching for the stop) finishes rightly, and is not run again; one deleted before
-    // Node set its SIGTERM handler ignores the signal as PID 1 and runs on. Neither is this case.
+    // longer watching for the stop) finishes rightly, and is not run again: not this case.
     const id = await post(key, { ...(await longMovie()), width: 1920, height: 1080 });
     const name = renderName(id);
     const victim = await runningPod(`${name}-segments-2-`);

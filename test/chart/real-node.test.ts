@@ -435,6 +435,11 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
   });
   // ---- Beyond the NOTES: what only a real node shows. ----------------------------------------
 
+  /** The release's database, opened once the API pods have migrated it (after step 1). */
+  const database = async () => {
+    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    return db;
+  };
   const renderName = (id: string) => id.replace('_', '-');
   /** `helm upgrade` of the release with its values and `args` (--set ...), then the operator rolled out again. */
   const upgrade = async (args: string[]) => {
@@ -518,7 +523,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     until(`render ${id} to be rendering`, async () => (await row(id))?.status === 'rendering', 240_000, 250);
 
   it('a long movie over 4 segment pods: the frames and sound of the one-machine render, charged once', async () => {
-    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    await database();
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
     const id = await post(key, await longMovie());
     const name = renderName(id);
@@ -547,7 +552,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
   });
 
   it('kubectl delete pod of a segment pod: only its index runs again; done, charged once', async () => {
-    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    await database();
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
     // Deleted while it draws: once it reported frames of its own (the Render's segmentFrames),
     // at 1080p, where a segment takes seconds. A pod deleted at its end (storing its segment, no
@@ -592,7 +597,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
   });
 
   it('containerd restarted while segment pods render: the render is done, charged once', async () => {
-    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    await database();
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
     const id = await post(key, await longMovie());
     const name = renderName(id);
@@ -607,7 +612,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
   });
 
   it('a 90 MiB asset through the API Service (the path an ingress takes): stored, downloaded the same', async () => {
-    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    await database();
     const { key } = await newAccount(db, { plan: 'pro', credits: 1000 });
     // From this machine to the Service's cluster IP: kube-proxy's rules pick an API pod, as they
     // do for an ingress controller's pods.
@@ -656,7 +661,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
   });
 
   it('an API pod killed mid-render: the render is done and charged once, the API answers through the other', async () => {
-    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    await database();
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
     const id = await post(key, tinyMovie({ duration: 20 }));
     await rendering(id);
@@ -674,7 +679,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
   });
 
   it('the GPU worker Job schedules on a node that advertises nvidia.com/gpu (it draws and encodes on this node CPU)', async () => {
-    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    await database();
     const nodeName = node.name;
     // A GPU node as the NVIDIA device plugin and a platform team make one: the resource in the
     // Node's capacity, a label the values select, a taint only GPU work tolerates.
@@ -729,7 +734,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
   });
 
   it('a worker over its memory limit is OOMKilled: the Job retries it, then the render fails with a clear code, nothing charged', async () => {
-    db ??= await openDatabase({ databaseUrl: dbUrlForTest, dataDir: '.', logger, max: 2 });
+    await database();
     await upgrade(['--set', 'worker.resources.requests.memory=96Mi', '--set', 'worker.resources.limits.memory=96Mi']);
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
     const id = await post(key, tinyMovie({ duration: 2 }));

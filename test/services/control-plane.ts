@@ -75,13 +75,13 @@ function hookExit(): void {
 }
 
 /** A child process whose output goes to a log file; `tail()` reads the file's end. */
-interface Proc {
+export interface Proc {
   child: ChildProcess;
   log: string;
   exited: Promise<void>;
 }
 
-function spawnLogged(file: string, args: string[], log: string, env?: NodeJS.ProcessEnv): Proc {
+export function spawnLogged(file: string, args: string[], log: string, env?: NodeJS.ProcessEnv): Proc {
   hookExit();
   const fd = openSync(log, 'a');
   const [cmd, argv] = SETPRIV ? [SETPRIV, ['--pdeathsig', 'KILL', '--', file, ...args]] : [file, args];
@@ -101,7 +101,7 @@ function spawnLogged(file: string, args: string[], log: string, env?: NodeJS.Pro
   return { child, log, exited };
 }
 
-function tail(file: string, chars = 4000): string {
+export function tail(file: string, chars = 4000): string {
   try {
     return readFileSync(file, 'utf8').slice(-chars);
   } catch {
@@ -114,8 +114,8 @@ function exitedAlready(p: Proc): boolean {
 }
 
 /** SIGTERM, SIGKILL after `graceMs`; resolves when it has exited. */
-async function terminate(p: Proc, graceMs = 5000): Promise<void> {
-  if (exitedAlready(p)) return;
+export async function terminate(p: Proc | undefined, graceMs = 5000): Promise<void> {
+  if (!p || exitedAlready(p)) return;
   p.child.kill('SIGTERM');
   const late = await Promise.race([p.exited.then(() => false), sleep(graceMs).then(() => true)]);
   if (late) {
@@ -125,7 +125,7 @@ async function terminate(p: Proc, graceMs = 5000): Promise<void> {
 }
 
 /** Polls `probe` until it returns true; throws with the log tail when `proc` exits or time runs out. */
-async function until(what: string, proc: Proc, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
+export async function until(what: string, proc: Proc, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (exitedAlready(proc)) {

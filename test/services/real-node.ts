@@ -1,11 +1,11 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { ControlPlane } from './control-plane.ts';
+import { type ControlPlane, type Proc, spawnLogged, tail, terminate, until } from './control-plane.ts';
 import { freePort } from './free-port.ts';
 
 /**
@@ -60,7 +60,6 @@ const PAUSE_IMAGE = 'framewright.local/pause:catatonit';
 const CNI_BIN = '/usr/lib/cni';
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
 
 /** Why a real node cannot start here (not root, a missing binary), or undefined when it can. */
 export function realNodeUnavailable(): string | undefined {
@@ -72,53 +71,6 @@ export function realNodeUnavailable(): string | undefined {
     if (!existsSync(bin)) return `${bin} missing: run make install`;
   }
   return undefined;
-}
-
-interface Proc {
-  child: ChildProcess;
-  log: string;
-  exited: Promise<void>;
-}
-
-function spawnLogged(file: string, args: string[], log: string, env?: NodeJS.ProcessEnv): Proc {
-  const fd = openSync(log, 'a');
-  const [cmd, argv] = SETPRIV ? [SETPRIV, ['--pdeathsig', 'KILL', '--', file, ...args]] : [file, args];
-  const child = spawn(cmd, argv, { stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
-  closeSync(fd);
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.once('error', () => resolve());
-  });
-  return { child, log, exited };
-}
-
-function tail(file: string, chars: number): string {
-  try {
-    return readFileSync(file, 'utf8').slice(-chars);
-  } catch {
-    return '';
-  }
-}
-
-async function terminate(p: Proc | undefined, graceMs: number): Promise<void> {
-  if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
-  p.child.kill('SIGTERM');
-  if (await Promise.race([p.exited.then(() => false), sleep(graceMs).then(() => true)])) {
-    p.child.kill('SIGKILL');
-    await p.exited;
-  }
-}
-
-async function until(what: string, proc: Proc, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (proc.child.exitCode !== null || proc.child.signalCode !== null) {
-      throw new Error(`${what} exited while starting:\n${tail(proc.log, 4000)}`);
-    }
-    if (await probe().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${what} not ready within ${timeoutMs} ms:\n${tail(proc.log, 4000)}`);
-    await sleep(250);
-  }
 }
 
 async function sh(cmd: string, args: string[]): Promise<string> {

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { LocalObjectStore } from './local-store.ts';
 import { type ObjectStore, parseRange } from './object-store.ts';
-import { S3ObjectStore } from './s3-store.ts';
+import { fileCrc32, S3ObjectStore } from './s3-store.ts';
 
 describe('parseRange', () => {
   const cases: [string | undefined, number, ReturnType<typeof parseRange>][] = [
@@ -113,5 +113,44 @@ describe('S3 presigned URLs', {
     assert.equal(res.status, 200);
     assert.equal(await res.text(), 'movie bytes');
     assert.equal(res.headers.get('content-disposition'), 'attachment; filename="rnd_c.mp4"');
+  });
+});
+
+describe('S3 file uploads', {
+  skip: s3Endpoint ? false : 'TEST_S3_ENDPOINT is not set (run through scripts/test.sh)',
+}, () => {
+  it('send a plain body with its CRC32 in a header, not an aws-chunked body with a trailer', async () => {
+    // "123456789" is CRC-32's published check input: its CRC is 0xCBF43926.
+    const src = join(scratch, 'check.txt');
+    await writeFile(src, '123456789');
+    assert.equal(await fileCrc32(src), Buffer.from([0xcb, 0xf4, 0x39, 0x26]).toString('base64'));
+    const store = new S3ObjectStore({
+      bucket: `fw-crc-${Date.now()}`,
+      region: 'us-east-1',
+      endpoint: s3Endpoint as string,
+      accessKeyId: 'test',
+      secretAccessKey: 'test',
+    });
+    await store.client.send(new CreateBucketCommand({ Bucket: store.bucket }));
+    // The request as it goes on the wire (the deserialize step sees it last).
+    const sent: Record<string, string>[] = [];
+    store.client.middlewareStack.add(
+      (next) => async (args) => {
+        const request = args.request as { headers: Record<string, string> };
+        sent.push({ ...request.headers });
+        return next(args);
+      },
+      { step: 'deserialize', name: 'captureUploadHeaders' },
+    );
+    await store.putFile('renders/rnd_crc.txt', src, 'text/plain');
+    assert.equal(sent.length, 1);
+    const headers = sent[0] as Record<string, string>;
+    assert.equal(headers['x-amz-checksum-crc32'], 'y/Q5Jg==');
+    assert.equal(headers['content-length'], '9');
+    assert.equal(headers['content-encoding'], undefined);
+    assert.equal(headers['x-amz-trailer'], undefined);
+    const got = await store.get('renders/rnd_crc.txt');
+    assert.ok(got);
+    assert.equal(await text(got.body), '123456789');
   });
 });

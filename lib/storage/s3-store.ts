@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -127,6 +128,15 @@ function isNotFound(err: unknown): boolean {
   );
 }
 
+/** The CRC32 of a file's bytes as S3's x-amz-checksum-crc32 takes it: 4 bytes big-endian, base64. */
+export async function fileCrc32(path: string): Promise<string> {
+  let value = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) value = crc32(chunk as Buffer, value);
+  const out = Buffer.alloc(4);
+  out.writeUInt32BE(value >>> 0);
+  return out.toString('base64');
+}
+
 /** Objects in an S3 bucket (AWS, MinIO, Ceph, R2...). Credentials fall back to the SDK's chain. */
 export class S3ObjectStore implements ObjectStore {
   readonly kind = 's3' as const;
@@ -220,9 +230,21 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
+  /**
+   * A file, streamed, with its CRC32 in a header (the store checks the bytes it got against it).
+   * Given no checksum, the SDK would compute one on the way and send it as a trailer of an
+   * `aws-chunked` body, which some S3-compatible stores refuse or decode slowly (moto takes 22 s for
+   * 90 MiB that it takes in 0.6 s plain); one read of the file beforehand costs about 0.1 s.
+   */
   async putFile(key: string, path: string, contentType: string, options: PutOptions = {}): Promise<ObjectInfo> {
     const { size } = await stat(path);
-    await this.upload(key, () => createReadStream(path), { ContentLength: size, ContentType: contentType }, options);
+    const ChecksumCRC32 = await fileCrc32(path);
+    await this.upload(
+      key,
+      () => createReadStream(path),
+      { ContentLength: size, ContentType: contentType, ChecksumCRC32 },
+      options,
+    );
     return { size, contentType };
   }
 

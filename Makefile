@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/.cache/node/bin:$(PATH)
 .DEFAULT_GOAL := help
 
-.PHONY: help install build images run test lint format typecheck test-only fuzz crds clients bench-movie bench-api bench-api-profile bench-render bench-e2e bench-operator bench-parallel soak clean
+.PHONY: help install build images run test lint format typecheck test-only fuzz crds clients bench-movie bench-api bench-api-profile bench-render bench-e2e bench-operator bench-parallel bench-leases soak clean
 
 help: ## Show the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -68,6 +68,9 @@ bench-e2e: install ## 20 renders through the whole pipeline
 
 bench-operator: install ## 1,000 Renders -> Jobs through the operator vs direct Job creates
 	scripts/with-services.sh ./bin/framewright bench operator
+
+bench-leases: install ## Claim, heartbeat and the abandoned sweep with 10,000 renders running vs the statements before
+	scripts/with-services.sh ./bin/framewright bench leases
 
 soak: install ## Random faults (database, Redis, S3, killed workers and serve) while renders run, SOAK_MINUTES (10); prints done, lost, charged twice
 	scripts/with-services.sh node --import tsx test/faults/soak.ts

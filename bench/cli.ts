@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<BenchModule>> = {
   e2e: () => import('./e2e.ts'),
   operator: () => import('./operator.ts'),
   parallel: () => import('./parallel.ts'),
+  leases: () => import('./leases.ts'),
 };
 
 export async function runBench(name: string, argv: string[]): Promise<number> {

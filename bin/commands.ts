@@ -382,6 +382,14 @@ function addBench(program: Command, setExit: (code: number) => void, output: Cli
     .addOption(new Option('--concurrency <n>', 'Renders created at once').argParser(integer(1)).default(32))
     .action(run);
   bench
+    .command('leases')
+    .description(
+      'Claim, heartbeat and the abandoned sweep with many renders running (make bench-leases starts PostgreSQL)',
+    )
+    .addOption(new Option('--running <n>', 'renders running').argParser(integer(1)).default(10_000))
+    .addOption(new Option('--calls <n>', 'calls of each statement').argParser(integer(1)).default(1000))
+    .action(run);
+  bench
     .command('parallel')
     .description('A long movie rendered in 1, 4 and 8 segments, on one machine and as pod steps')
     .addOption(movieFile('examples/bench-60s.json'))

@@ -109,12 +109,14 @@ function reconnectBackoff(retries: number): number {
   return Math.min(0.05 * 2 ** retries, 0.5) * (0.5 + Math.random() / 2);
 }
 
-function connect(url: string, max: number, connectTimeoutSec = CONNECT_TIMEOUT_SEC): Sql {
+function connect(url: string, max: number, logger: Logger, connectTimeoutSec = CONNECT_TIMEOUT_SEC): Sql {
   return postgres(url, {
     max,
     connect_timeout: connectTimeoutSec,
     backoff: reconnectBackoff,
-    onnotice: () => {},
+    // What the server says besides answers (a migration's "already exists, skipping", a plan that
+    // auto_explain logs): at debug level, not on stdout, where postgres.js writes it by default.
+    onnotice: (notice) => logger.debug({ severity: notice.severity, notice: notice.message }, 'database notice'),
     // Bigints (credit balances) come back as JS numbers: balances stay far below 2^53.
     types: {
       bigint: { to: 20, from: [20], serialize: (n: number) => String(n), parse: (s: string) => Number(s) },
@@ -131,7 +133,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   let db: Database;
   let share: (() => Promise<void>) | undefined;
   if (options.databaseUrl) {
-    const raw = connect(options.databaseUrl, max);
+    const raw = connect(options.databaseUrl, max, options.logger);
     const guard = new DatabaseGuard(raw, options.logger);
     const sql = guard.wrap(raw);
     // Other processes (replicas, the operator) change renders too: their changes arrive by LISTEN.
@@ -158,7 +160,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // ONE client connection: PGlite is a single session that every connection shares (see
     // pglite-wire.ts), so two clients' prepared statements and unnamed portals would collide.
     // PGlite executes serially anyway, so one connection costs no throughput.
-    const raw = connect(embedded.url, 1);
+    const raw = connect(embedded.url, 1, options.logger);
     // The same deadline as on PostgreSQL: one code path, though PGlite rarely goes away.
     const guard = new DatabaseGuard(raw, options.logger);
     db = {
@@ -207,7 +209,7 @@ async function startEmbeddedOrAttach(
     } catch (err) {
       if (!options.attach || !(err instanceof DataDirInUseError)) throw err;
       const shared = await findSharedServer(dir, err.pid);
-      if (shared) return { attached: await attachEmbedded(dir, shared) };
+      if (shared) return { attached: await attachEmbedded(dir, shared, options.logger) };
       if (Date.now() >= deadline) throw err;
       if (!waiting) options.onWaitForHolder?.(err.pid);
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -220,11 +222,11 @@ async function startEmbeddedOrAttach(
  * the owner shares its database only after migrating it. Renders are changed by the owner alone,
  * so this process has nothing to hear about them.
  */
-async function attachEmbedded(dir: string, shared: SharedServer): Promise<Database> {
+async function attachEmbedded(dir: string, shared: SharedServer, logger: Logger): Promise<Database> {
   const at = `${shared.host}:${shared.port}`;
   const url = `postgres://postgres:${encodeURIComponent(shared.password)}@${at}/postgres`;
   // One connection, as in the owner: every connection shares PGlite's one session.
-  const sql = connect(url, 1, 10);
+  const sql = connect(url, 1, logger, 10);
   try {
     await sql`SELECT 1`;
   } catch (err) {

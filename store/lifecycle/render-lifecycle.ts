@@ -64,12 +64,26 @@ export interface LifecycleObserver {
 export type LeasedRender = RenderRow & { attempts: number; plan: Plan };
 
 /**
+ * "Now" on the database's clock, read once when the statement starts, as a comparison an index can
+ * serve: `lease_expires_at <= clock_timestamp()` cannot use `renders_leases` (a volatile function
+ * is evaluated for each row), and so read every running render's row on each claim and sweep.
+ */
+function dbNow(sql: Queryable) {
+  return sql`(SELECT clock_timestamp())`;
+}
+
+/**
  * Claims the oldest runnable render: a queued one, or one whose holder's lease expired and that
  * has attempts left (a crashed worker or a killed server). FOR UPDATE SKIP LOCKED lets several
  * executors claim side by side without taking the same render. Leases are measured and compared
  * on the database's clock only (`deps.now` is for the timestamps users see): the lease starts when
  * the claiming statement runs, however long the call took to get there. `running`: renders the
  * caller runs itself, never claimed again by it whatever their lease says.
+ *
+ * One statement: the oldest queued render (`renders_queue`, in its order) and the oldest expired
+ * lease (`renders_leases`, only the expired ones) are each found through their index, the older of
+ * the two is taken; so a claim reads a few index pages however many renders run, wait or finished
+ * (test/pipeline/lease-plans.test.ts, `make bench-leases`).
  */
 export async function claimNext(
   deps: LifecycleDeps,
@@ -78,28 +92,40 @@ export async function claimNext(
   running: readonly string[] = [],
 ): Promise<LeasedRender | undefined> {
   const now = deps.now();
-  const claimed = (await deps.db.sql.begin(async (tx) => {
-    const [row] = await tx<{ id: string; status: string }[]>`
-      SELECT id, status FROM renders
-      WHERE (status = 'queued'
-         OR (status IN ('preparing', 'rendering') AND lease_expires_at <= clock_timestamp() AND attempts < ${maxAttempts}))
-        ${running.length > 0 ? tx`AND id <> ALL(${running as string[]}::text[])` : tx``}
+  const sql = deps.db.sql;
+  const notRunning = running.length > 0 ? sql`AND id <> ALL(${running as string[]}::text[])` : sql``;
+  const [claimed] = await sql<(LeasedRender & { wasQueued: boolean })[]>`
+    WITH queued AS (
+      SELECT id, created_at FROM renders
+      WHERE status = 'queued' ${notRunning}
       ORDER BY created_at, id
       LIMIT 1
-      FOR UPDATE SKIP LOCKED`;
-    if (!row) return undefined;
-    const [claimed] = await tx<LeasedRender[]>`
-      UPDATE renders r SET
-        status = CASE WHEN r.status = 'queued' THEN 'preparing' ELSE r.status END,
-        updated_at = CASE WHEN r.status = 'queued' THEN ${now} ELSE r.updated_at END,
-        attempts = r.attempts + 1,
-        lease_owner = ${lease.owner},
-        lease_expires_at = ${leaseEnd(tx, lease)}
-      FROM accounts a
-      WHERE r.id = ${row.id} AND a.id = r.account_id
-      RETURNING r.*, a.plan`;
-    return claimed && { ...claimed, wasQueued: row.status === 'queued' };
-  })) as (LeasedRender & { wasQueued: boolean }) | undefined;
+      FOR UPDATE SKIP LOCKED
+    ), expired AS (
+      SELECT id, created_at FROM renders
+      WHERE status IN ('preparing', 'rendering') AND lease_expires_at <= ${dbNow(sql)}
+        AND attempts < ${maxAttempts} ${notRunning}
+      ORDER BY created_at, id
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    ), next AS (
+      SELECT id, was_queued FROM (
+        SELECT id, created_at, true AS was_queued FROM queued
+        UNION ALL
+        SELECT id, created_at, false FROM expired
+      ) candidates
+      ORDER BY created_at, id
+      LIMIT 1
+    )
+    UPDATE renders r SET
+      status = CASE WHEN r.status = 'queued' THEN 'preparing' ELSE r.status END,
+      updated_at = CASE WHEN r.status = 'queued' THEN ${now} ELSE r.updated_at END,
+      attempts = r.attempts + 1,
+      lease_owner = ${lease.owner},
+      lease_expires_at = ${leaseEnd(sql, lease)}
+    FROM next, accounts a
+    WHERE r.id = next.id AND a.id = r.account_id
+    RETURNING r.*, a.plan, next.was_queued`;
   if (!claimed) return undefined;
   deps.db.renderChanges.publish(claimed.id);
   const { wasQueued, ...render } = claimed;
@@ -352,6 +378,7 @@ export async function countByStatus(deps: Pick<LifecycleDeps, 'db'>): Promise<Ma
 export async function abandonedRenders(deps: LifecycleDeps, maxAttempts: number): Promise<string[]> {
   const rows = await deps.db.sql<{ id: string }[]>`
     SELECT id FROM renders
-    WHERE status IN ('preparing', 'rendering') AND lease_expires_at <= clock_timestamp() AND attempts >= ${maxAttempts}`;
+    WHERE status IN ('preparing', 'rendering') AND lease_expires_at <= ${dbNow(deps.db.sql)}
+      AND attempts >= ${maxAttempts}`;
   return rows.map((r) => r.id);
 }

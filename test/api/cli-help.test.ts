@@ -106,6 +106,7 @@ test('the command tree: every command and subcommand', () => {
       'bench render',
       'bench e2e',
       'bench operator',
+      'bench leases',
       'bench parallel',
       'completion',
     ],
@@ -343,7 +344,7 @@ describe('shell completion, generated from the command tree', () => {
     ],
     [
       ['framewright', 'bench', ''],
-      ['movie', 'api', 'render', 'e2e', 'operator', 'parallel', 'help'],
+      ['movie', 'api', 'render', 'e2e', 'operator', 'leases', 'parallel', 'help'],
     ],
     [
       ['framewright', 'bench', 'api', '--backend', ''],

@@ -91,7 +91,7 @@ export const EnvSchema = Type.Object({
       pattern: '^[0-9]{1,4}$',
       default: '120',
       description:
-        'Seconds an upload to S3 (an output, a segment, a work object) retries while the store is unreachable before the render fails with STORAGE_UNAVAILABLE.',
+        "Seconds a call to S3 made in the background (an upload of an output, a segment or a work object; a worker's read; a sweeper's delete) retries while the store is unreachable before it fails with STORAGE_UNAVAILABLE (a render so failed is refunded). Calls a client waits on retry for 5 s.",
     }),
   ),
   OPENAI_API_KEY: Type.Optional(Type.String({ minLength: 1 })),

@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { runMediaTool } from '../../lib/process/ffmpeg-runner.ts';
 import { assetKey } from '../../lib/storage/keys.ts';
+import { REQUEST_RETRY_MS } from '../../lib/storage/object-store.ts';
 import { parseSubtitleFile } from '../../lib/subtitle-file.ts';
 import {
   type AssetRow,
@@ -23,11 +24,6 @@ import { DateTime, errorResponses, IdParams, ListMeta, Nullable, PageQuery, Stri
 import '../execution/decorations.ts';
 import { SNIFF_BYTES, type SniffedType, sniffMedia } from './media-sniff.ts';
 import { UploadBody } from './upload-body.ts';
-
-/** How long an upload request waits out an unreachable object store before it answers 503. */
-export const ASSET_STORE_RETRY_MS = 5_000;
-/** The Retry-After of that 503, in seconds. */
-const ASSET_STORE_RETRY_AFTER_SEC = 5;
 
 export const AssetResourceSchema = Type.Object(
   {
@@ -177,17 +173,7 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
         const objectKey = assetKey(id, staged.type.extension);
         // Streamed from disk by both adapters; the object appears whole or not at all. A store that
         // stays unreachable for a few seconds is a 503 with Retry-After: the client holds the bytes.
-        try {
-          await app.objects.putFile(objectKey, staged.file, staged.type.contentType, {
-            retryForMs: ASSET_STORE_RETRY_MS,
-          });
-        } catch (err) {
-          if (!(err instanceof AppError && err.code === 'STORAGE_UNAVAILABLE')) throw err;
-          throw new AppError('SERVICE_UNAVAILABLE', 'The object store cannot be reached right now. Retry shortly.', {
-            headers: { 'retry-after': String(ASSET_STORE_RETRY_AFTER_SEC) },
-            cause: err,
-          });
-        }
+        await app.objects.putFile(objectKey, staged.file, staged.type.contentType, { retryForMs: REQUEST_RETRY_MS });
         try {
           const row = await insertAsset(app.db.sql, {
             id,
@@ -203,7 +189,7 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
           return reply.code(201).send(resource(row));
         } catch (err) {
           // A failed request stores nothing: the object goes when its row could not be written.
-          await app.objects.delete(objectKey);
+          await app.objects.delete(objectKey, { retryForMs: REQUEST_RETRY_MS });
           throw err;
         }
       } finally {
@@ -269,7 +255,7 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
       // already (deleting a missing object succeeds). Never a row gone and its object stranded.
       const found = await getAsset(app.db.sql, auth, request.params.id);
       if (!found) throw notFound(request.params.id);
-      await app.objects.delete(found.objectKey);
+      await app.objects.delete(found.objectKey, { retryForMs: REQUEST_RETRY_MS });
       if (!(await deleteAsset(app.db.sql, auth, request.params.id))) throw notFound(request.params.id);
       return reply.code(204).send(null);
     },
@@ -297,7 +283,7 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
       const { id } = request.params;
       if (!app.links.verifyAsset(id, request.query.sig)) throw new AppError('NOT_FOUND', 'No such asset.');
       const row = await getAssetById(app.db.sql, id);
-      const object = row && (await app.objects.get(row.objectKey));
+      const object = row && (await app.objects.get(row.objectKey, undefined, { retryForMs: REQUEST_RETRY_MS }));
       if (!row || !object) throw new AppError('NOT_FOUND', 'No such asset.');
       return (
         reply

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../lib/errors.ts';
 import { posterKey, thumbnailKey } from '../../lib/storage/keys.ts';
+import { REQUEST_RETRY_MS } from '../../lib/storage/object-store.ts';
 import { DEFAULT_OUTPUT_FORMAT, formatOfKey } from '../../movie/output-kind.ts';
 import { getOutput } from '../../store/lifecycle/outputs-repo.ts';
 import { errorResponses, StringEnum } from '../http/schemas.ts';
@@ -67,8 +68,8 @@ const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (app.objects.presignGet) {
         return reply.redirect(await app.objects.presignGet(key, PRESIGN_SEC, filename), 302);
       }
-      const info = await app.objects.head(key);
-      const object = info && (await app.objects.get(key));
+      const info = await app.objects.head(key, { retryForMs: REQUEST_RETRY_MS });
+      const object = info && (await app.objects.get(key, undefined, { retryForMs: REQUEST_RETRY_MS }));
       // A render finished before posters were made has none.
       if (!info || !object) throw new AppError('NOT_FOUND', 'This render has no stored image.');
       return reply

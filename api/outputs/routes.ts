@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../lib/errors.ts';
-import { parseRange } from '../../lib/storage/object-store.ts';
+import { parseRange, REQUEST_RETRY_MS } from '../../lib/storage/object-store.ts';
 import { contentType, DEFAULT_OUTPUT_FORMAT, extension, formatOfKey } from '../../movie/output-kind.ts';
 import { getOutput } from '../../store/lifecycle/outputs-repo.ts';
 import { errorResponses } from '../http/schemas.ts';
@@ -60,7 +60,7 @@ const outputsRoute: FastifyPluginAsyncTypebox = async (app) => {
       if (app.objects.presignGet) {
         return reply.redirect(await app.objects.presignGet(row.outputKey, PRESIGN_SEC, filename), 302);
       }
-      const info = await app.objects.head(row.outputKey);
+      const info = await app.objects.head(row.outputKey, { retryForMs: REQUEST_RETRY_MS });
       if (!info) throw new AppError('OUTPUT_EXPIRED', 'This output is no longer stored.');
       const range = parseRange(request.headers.range, info.size);
       reply
@@ -71,7 +71,7 @@ const outputsRoute: FastifyPluginAsyncTypebox = async (app) => {
       if (range === 'unsatisfiable') {
         return reply.code(416).header('content-range', `bytes */${info.size}`).send();
       }
-      const object = await app.objects.get(row.outputKey, range);
+      const object = await app.objects.get(row.outputKey, range, { retryForMs: REQUEST_RETRY_MS });
       if (!object) throw new AppError('OUTPUT_EXPIRED', 'This output is no longer stored.');
       if (range) {
         reply

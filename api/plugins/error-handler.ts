@@ -95,7 +95,9 @@ function clientError(fe: FastifyError, request: FailedRequest): AppError | undef
 
 /** Turns anything thrown into the spec's envelope; 5xx details go to the log, never the client. */
 export function toAppError(err: FastifyError | Error, request: FailedRequest): AppError {
-  if (err instanceof AppError) return err;
+  // A store call that stayed unreachable through its retry window (lib/storage/s3-store.ts): to a
+  // client, as any backing service out of reach.
+  if (err instanceof AppError) return err.code === 'STORAGE_UNAVAILABLE' ? objectStoreUnavailable(err) : err;
   // An object store or database restart is not our fault nor the client's: say when to come
   // back. The store first: its connection errors carry the same errno codes as the database's.
   if (isObjectStoreUnavailable(err)) return objectStoreUnavailable(err);

@@ -17,14 +17,22 @@ export interface ObjectBody extends ObjectInfo {
   range?: ByteRange;
 }
 
-/** How one upload may wait out an unreachable store. */
-export interface PutOptions {
+/** How one call may wait out an unreachable store. */
+export interface RetryOptions {
   /**
    * At most this long (ms) of retries, within the store's own window (never longer): a request
    * that a client waits on gives up sooner than a render's output. 0 tries once.
    */
   retryForMs?: number;
 }
+
+/**
+ * The window of a store call made for a request a client waits on (an upload, a download, a
+ * delete): past it the request answers 503 with Retry-After naming the store, and the client,
+ * which still has what it sent, tries again. Background work (outputs, sweeps, a worker's reads)
+ * waits out the store's own window (S3_RETRY_SEC).
+ */
+export const REQUEST_RETRY_MS = 5_000;
 
 /**
  * The object-storage port: render outputs and uploaded assets. Two adapters: local disk under
@@ -36,14 +44,17 @@ export interface ObjectStore {
    * Uploads a local file; the object appears whole or not at all. An adapter over a network
    * retries while its store is unreachable, then fails with STORAGE_UNAVAILABLE (an AppError).
    */
-  putFile(key: string, path: string, contentType: string, options?: PutOptions): Promise<ObjectInfo>;
-  putBuffer(key: string, data: Buffer, contentType: string, options?: PutOptions): Promise<ObjectInfo>;
-  /** Metadata, or null when there is no such object. */
-  head(key: string): Promise<ObjectInfo | null>;
+  putFile(key: string, path: string, contentType: string, options?: RetryOptions): Promise<ObjectInfo>;
+  putBuffer(key: string, data: Buffer, contentType: string, options?: RetryOptions): Promise<ObjectInfo>;
+  /**
+   * Metadata, or null when there is no such object. Like every call below, an adapter over a
+   * network retries it while its store is unreachable, then fails with STORAGE_UNAVAILABLE.
+   */
+  head(key: string, options?: RetryOptions): Promise<ObjectInfo | null>;
   /** The object's bytes, optionally a range of them; null when there is no such object. */
-  get(key: string, range?: ByteRange): Promise<ObjectBody | null>;
+  get(key: string, range?: ByteRange, options?: RetryOptions): Promise<ObjectBody | null>;
   /** Deletes the object; deleting a missing object is not an error. */
-  delete(key: string): Promise<void>;
+  delete(key: string, options?: RetryOptions): Promise<void>;
   /** A short-lived URL the client can fetch directly, where the adapter has one (S3). */
   presignGet?(key: string, expiresInSec: number, downloadName?: string): Promise<string>;
 }

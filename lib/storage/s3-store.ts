@@ -20,14 +20,14 @@ import {
   type ObjectBody,
   type ObjectInfo,
   type ObjectStore,
-  type PutOptions,
+  type RetryOptions,
 } from './object-store.ts';
 
-/** How long an upload waits out an unreachable object store, by default (S3_RETRY_SEC): 2 minutes. */
-const DEFAULT_UPLOAD_RETRY_MS = 120_000;
+/** How long a call waits out an unreachable object store, by default (S3_RETRY_SEC): 2 minutes. */
+const DEFAULT_RETRY_MS = 120_000;
 
-/** Between upload attempts: 0.5 s doubling to 8 s, jittered (lib/backoff.ts). */
-const UPLOAD_BACKOFF: BackoffPolicy = { baseMs: 500, factor: 2, capMs: 8_000 };
+/** Between attempts of a call: 0.5 s doubling to 8 s, jittered (lib/backoff.ts). */
+const STORE_BACKOFF: BackoffPolicy = { baseMs: 500, factor: 2, capMs: 8_000 };
 
 /** A connection that does not open in this time is a failed attempt (a black-holed endpoint). */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -108,7 +108,7 @@ export interface S3StoreOptions {
   /**
    * How long an upload waits out an unreachable store (refused or reset connections, timeouts,
    * 5xx, SlowDown), retrying with backoff, before it fails with STORAGE_UNAVAILABLE.
-   * Default DEFAULT_UPLOAD_RETRY_MS; 0 tries once.
+   * Default DEFAULT_RETRY_MS; 0 tries once.
    */
   retryForMs?: number;
   /** Told of each failed upload attempt that will be retried. */
@@ -149,7 +149,7 @@ export class S3ObjectStore implements ObjectStore {
   constructor(options: S3StoreOptions) {
     this.bucket = options.bucket;
     this.prefix = options.prefix ? `${options.prefix.replace(/\/+$/, '')}/` : '';
-    this.retryForMs = options.retryForMs ?? DEFAULT_UPLOAD_RETRY_MS;
+    this.retryForMs = options.retryForMs ?? DEFAULT_RETRY_MS;
     this.logger = options.logger;
     this.client = new S3Client({
       region: options.region,
@@ -176,58 +176,73 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   /**
-   * One upload, retried while the store is unreachable, for up to the retry window. The SDK's own
-   * retries cannot do this: a streamed body is never retried (it was consumed), and a buffer gets
-   * 3 attempts within about 0.1 s. So each attempt here builds its body anew (`body()` reopens the
-   * file). Once the window has passed, the upload fails with STORAGE_UNAVAILABLE (a platform
-   * fault); an error that waiting would not change (a 4xx) is thrown at once, as it is.
+   * One call to the store (a put, a read, a HEAD, a delete), retried while the store is
+   * unreachable, for up to the retry window. The SDK's own retries cannot do this: a streamed body
+   * is never retried (it was consumed), and the rest get 3 attempts within about 0.1 s. So each
+   * attempt here starts anew (an upload's `body()` reopens its file). Once the window has passed,
+   * the call fails with STORAGE_UNAVAILABLE (a platform fault, which a request answers 503 naming
+   * the store); an error that waiting would not change (a 4xx) is thrown at once, as it is.
    */
-  private async upload(
+  private async retried<T>(
+    action: 'store' | 'read' | 'delete',
     key: string,
-    body: () => PutObjectCommandInput['Body'],
-    extra: Omit<PutObjectCommandInput, 'Bucket' | 'Key' | 'Body'>,
-    options: PutOptions,
-  ): Promise<void> {
+    attempt: () => Promise<T>,
+    options: RetryOptions,
+  ): Promise<T> {
     const windowMs = Math.max(0, Math.min(options.retryForMs ?? this.retryForMs, this.retryForMs));
     const started = Date.now();
-    const Key = this.keyOf(key);
     // Aborting ends the wait between attempts: one last attempt runs, and its error is thrown.
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(), windowMs);
     timer.unref();
     try {
-      await retryTransient(
-        async () => {
-          const Body = body();
-          try {
-            return await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body, ...extra }));
-          } finally {
-            // A failed attempt may leave its file stream unread: close it (each attempt opens its own).
-            if (Body instanceof Readable) Body.destroy();
-          }
-        },
-        {
-          isTransient: (err) => windowMs > 0 && isTransientStoreError(err),
-          signal: stop.signal,
-          policy: UPLOAD_BACKOFF,
-          onRetry: (err, attempt, delayMs) =>
-            this.logger?.warn(
-              { key, attempt, retryInMs: delayMs, reason: reasonOf(err), err },
-              'the object store did not take the upload; retrying',
-            ),
-        },
-      );
+      return await retryTransient(attempt, {
+        isTransient: (err) => windowMs > 0 && isTransientStoreError(err),
+        signal: stop.signal,
+        policy: STORE_BACKOFF,
+        onRetry: (err, n, delayMs) =>
+          this.logger?.warn(
+            { key, action, attempt: n, retryInMs: delayMs, reason: reasonOf(err), err },
+            action === 'store'
+              ? 'the object store did not take the upload; retrying'
+              : `the object store did not answer a ${action}; retrying`,
+          ),
+      });
     } catch (err) {
       if (!isTransientStoreError(err)) throw err;
       const seconds = Math.round((Date.now() - started) / 1000);
       throw new AppError(
         'STORAGE_UNAVAILABLE',
-        `The object store could not be reached to store ${key} (${reasonOf(err)}, for ${seconds} s).`,
+        `The object store could not be reached to ${action} ${key} (${reasonOf(err)}, for ${seconds} s).`,
         { cause: err },
       );
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** An upload: each attempt sends a new body (`body()`), and closes it if it was left unread. */
+  private upload(
+    key: string,
+    body: () => PutObjectCommandInput['Body'],
+    extra: Omit<PutObjectCommandInput, 'Bucket' | 'Key' | 'Body'>,
+    options: RetryOptions,
+  ): Promise<unknown> {
+    const Key = this.keyOf(key);
+    return this.retried(
+      'store',
+      key,
+      async () => {
+        const Body = body();
+        try {
+          return await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body, ...extra }));
+        } finally {
+          // A failed attempt may leave its file stream unread: close it (each attempt opens its own).
+          if (Body instanceof Readable) Body.destroy();
+        }
+      },
+      options,
+    );
   }
 
   /**
@@ -236,7 +251,7 @@ export class S3ObjectStore implements ObjectStore {
    * `aws-chunked` body, which some S3-compatible stores refuse or decode slowly (moto takes 22 s for
    * 90 MiB that it takes in 0.6 s plain); one read of the file beforehand costs about 0.1 s.
    */
-  async putFile(key: string, path: string, contentType: string, options: PutOptions = {}): Promise<ObjectInfo> {
+  async putFile(key: string, path: string, contentType: string, options: RetryOptions = {}): Promise<ObjectInfo> {
     const { size } = await stat(path);
     const ChecksumCRC32 = await fileCrc32(path);
     await this.upload(
@@ -248,46 +263,69 @@ export class S3ObjectStore implements ObjectStore {
     return { size, contentType };
   }
 
-  async putBuffer(key: string, data: Buffer, contentType: string, options: PutOptions = {}): Promise<ObjectInfo> {
+  async putBuffer(key: string, data: Buffer, contentType: string, options: RetryOptions = {}): Promise<ObjectInfo> {
     await this.upload(key, () => data, { ContentType: contentType }, options);
     return { size: data.length, contentType };
   }
 
-  async head(key: string): Promise<ObjectInfo | null> {
-    try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
-      return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? 'application/octet-stream' };
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw err;
-    }
+  async head(key: string, options: RetryOptions = {}): Promise<ObjectInfo | null> {
+    const Key = this.keyOf(key);
+    return this.retried(
+      'read',
+      key,
+      async () => {
+        try {
+          const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key }));
+          return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? 'application/octet-stream' };
+        } catch (err) {
+          if (isNotFound(err)) return null;
+          throw err;
+        }
+      },
+      options,
+    );
   }
 
-  async get(key: string, range?: ByteRange): Promise<ObjectBody | null> {
-    try {
-      const out = await this.client.send(
-        new GetObjectCommand({
-          Bucket: this.bucket,
-          Key: this.keyOf(key),
-          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-        }),
-      );
-      const total = out.ContentRange ? Number(out.ContentRange.split('/')[1]) : (out.ContentLength ?? 0);
-      const body: ObjectBody = {
-        body: out.Body as Readable,
-        size: total,
-        contentType: out.ContentType ?? 'application/octet-stream',
-      };
-      if (range) body.range = range;
-      return body;
-    } catch (err) {
-      if (isNotFound(err)) return null;
-      throw err;
-    }
+  /** Retried until the store answers; the body then streams as it comes (a cut then is the reader's error). */
+  async get(key: string, range?: ByteRange, options: RetryOptions = {}): Promise<ObjectBody | null> {
+    const Key = this.keyOf(key);
+    return this.retried(
+      'read',
+      key,
+      async () => {
+        try {
+          const out = await this.client.send(
+            new GetObjectCommand({
+              Bucket: this.bucket,
+              Key,
+              ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+            }),
+          );
+          const total = out.ContentRange ? Number(out.ContentRange.split('/')[1]) : (out.ContentLength ?? 0);
+          const body: ObjectBody = {
+            body: out.Body as Readable,
+            size: total,
+            contentType: out.ContentType ?? 'application/octet-stream',
+          };
+          if (range) body.range = range;
+          return body;
+        } catch (err) {
+          if (isNotFound(err)) return null;
+          throw err;
+        }
+      },
+      options,
+    );
   }
 
-  async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
+  async delete(key: string, options: RetryOptions = {}): Promise<void> {
+    const Key = this.keyOf(key);
+    await this.retried(
+      'delete',
+      key,
+      () => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key })),
+      options,
+    );
   }
 
   presignGet(key: string, expiresInSec: number, downloadName?: string): Promise<string> {

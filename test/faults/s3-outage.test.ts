@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { after, before, describe, it } from 'node:test';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -173,6 +174,73 @@ describe('S3 store: an upload waits out an unreachable store', { skip, timeout: 
     });
     assert.ok(Date.now() - t0 < 2_000, 'no waiting for a 4xx');
     assert.ok(proxy.accepted - before <= 1, 'one connection: not retried');
+  });
+
+  it('reads, HEADs and deletes wait out the store alike (issue 42), a missing object is null at once', async () => {
+    const objects = store({ retryForMs: 20_000 });
+    const bytes = Buffer.from('read me back after the outage');
+    await objects.putBuffer('out/read.txt', bytes, 'text/plain');
+    await objects.putBuffer('out/delete.txt', bytes, 'text/plain');
+    for (const [name, call] of [
+      ['head', async () => assert.equal((await objects.head('out/read.txt'))?.size, bytes.length)],
+      [
+        'get',
+        async () =>
+          assert.equal(
+            sha256(await buffer((await objects.get('out/read.txt'))?.body ?? Readable.from([]))),
+            sha256(bytes),
+          ),
+      ],
+      [
+        'ranged get',
+        async () => {
+          const part = await objects.get('out/read.txt', { start: 0, end: 3 });
+          assert.equal((await buffer(part?.body ?? Readable.from([]))).toString(), 'read');
+        },
+      ],
+      [
+        'delete',
+        async () => {
+          await objects.delete('out/delete.txt');
+          assert.equal(await objects.head('out/delete.txt'), null, 'deleted');
+        },
+      ],
+    ] as const) {
+      proxy.refuse = true;
+      // Connections open when it begins are reset too (the SDK keeps them alive between calls).
+      proxy.cut();
+      const before = proxy.accepted;
+      const started = Date.now();
+      const restore = setTimeout(() => {
+        proxy.refuse = false;
+      }, 2_000);
+      try {
+        await call();
+      } finally {
+        clearTimeout(restore);
+        proxy.refuse = false;
+      }
+      const tookMs = Date.now() - started;
+      assert.ok(tookMs >= 2_000 && tookMs < 11_000, `${name}: answered after ${tookMs} ms, once the store was back`);
+      assert.ok(proxy.accepted - before >= 2, `${name}: only ${proxy.accepted - before} connection attempts`);
+    }
+    // Not found is an answer, not an outage: no waiting.
+    const t0 = Date.now();
+    assert.equal(await objects.head('out/never-there.txt'), null);
+    assert.equal(await objects.get('out/never-there.txt'), null);
+    assert.ok(Date.now() - t0 < 2_000);
+    // Past the window, a read fails as an upload does.
+    proxy.refuse = true;
+    try {
+      await assert.rejects(store({ retryForMs: 1_000 }).head('out/read.txt'), (err) => {
+        assert.ok(err instanceof AppError, String(err));
+        assert.equal(err.code, 'STORAGE_UNAVAILABLE');
+        assert.match(err.message, /to read out\/read\.txt/);
+        return true;
+      });
+    } finally {
+      proxy.refuse = false;
+    }
   });
 });
 

@@ -135,6 +135,14 @@ export const EnvSchema = Type.Object({
       description: 'Lease of a claimed render: a worker silent this long (a killed server) is retried or failed.',
     }),
   ),
+  WEBHOOK_RETENTION_DAYS: Type.Optional(
+    Type.String({
+      pattern: '^[1-9][0-9]{0,3}$',
+      default: '7',
+      description:
+        'Days a finished webhook delivery (delivered or given up, with its last status and error) is kept in the outbox before the retention sweeper deletes it.',
+    }),
+  ),
   TRUSTED_URL_PREFIXES: Type.Optional(
     Type.String({
       pattern: '^https?://[^,]+(,https?://[^,]+)*$',

@@ -46,3 +46,18 @@ export async function saveIdempotencyRecord(
     ON CONFLICT (account_id, mode, key) DO UPDATE SET request_hash = excluded.request_hash,
       resource_type = excluded.resource_type, resource_id = excluded.resource_id, created_at = excluded.created_at`;
 }
+
+/**
+ * Deletes up to `limit` records past the window (they no longer answer a replay: the key is free
+ * again) and answers how many. A record reused meanwhile (a new request under the same key) has a
+ * new `created_at` and stays.
+ */
+export async function deleteExpiredIdempotencyRecords(sql: Queryable, now: Date, limit: number): Promise<number> {
+  const since = new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS);
+  const rows = await sql`
+    DELETE FROM idempotency_keys
+    WHERE created_at <= ${since} AND (account_id, mode, key) IN (
+      SELECT account_id, mode, key FROM idempotency_keys WHERE created_at <= ${since} LIMIT ${limit})
+    RETURNING 1`;
+  return rows.length;
+}

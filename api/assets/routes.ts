@@ -22,6 +22,7 @@ import { requireAuth } from '../auth/require-auth.ts';
 import { payloadTooLarge } from '../http/body-limit.ts';
 import { DateTime, errorResponses, IdParams, ListMeta, Nullable, PageQuery, StringEnum } from '../http/schemas.ts';
 import '../execution/decorations.ts';
+import { scratchDirs } from '../execution/scratch-sweeper.ts';
 import { SNIFF_BYTES, type SniffedType, sniffMedia } from './media-sniff.ts';
 import { UploadBody } from './upload-body.ts';
 
@@ -84,7 +85,7 @@ const assetsRoute: FastifyPluginAsyncTypebox = async (app) => {
   const maxBytes = app.config.assetMaxBytes;
   // Uploads are staged here while they stream in: decoding needs the whole file, and memory must
   // not hold it. Under DATA_DIR, beside the objects and the render scratch space.
-  const stagingDir = path.join(app.config.dataDir, 'tmp', 'uploads');
+  const stagingDir = scratchDirs(app.config.dataDir).uploads;
   const tooLarge = (headers?: Record<string, string>) => payloadTooLarge(maxBytes, headers);
 
   // Uploads are raw bytes of any declared type; only this plugin's routes see this parser. No

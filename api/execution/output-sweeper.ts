@@ -3,7 +3,9 @@ import { removeWork } from '../../lib/render-work.ts';
 import { movieKey, posterKey, thumbnailKey } from '../../lib/storage/keys.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { Database } from '../../store/database.ts';
+import { deleteExpiredIdempotencyRecords } from '../../store/idempotency-repo.ts';
 import { expiredOutputs, markOutputDeleted, markWorkSwept, unsweptWork } from '../../store/lifecycle/outputs-repo.ts';
+import { deleteFinishedDeliveries } from '../../store/lifecycle/webhook-outbox-repo.ts';
 
 /**
  * Deletes outputs past their retention (expiresAt) from object storage, with their poster and
@@ -59,4 +61,40 @@ export async function sweepRenderWork(
   }
   if (removed > 0) deps.logger.info({ removed }, 'work objects of finished renders removed');
   return removed;
+}
+
+/** The default of WEBHOOK_RETENTION_DAYS: how long a finished webhook delivery is kept. */
+export const DEFAULT_WEBHOOK_RETENTION_DAYS = 7;
+
+/** What one sweep of the growing tables removed. */
+export interface RowsSwept {
+  idempotencyKeys: number;
+  webhookDeliveries: number;
+}
+
+/**
+ * Deletes the rows that would otherwise grow without bound: idempotency records past their 24-hour
+ * window (store/idempotency-repo.ts, where the window is) and webhook deliveries that finished
+ * (delivered or given up) more than `webhookRetentionMs` ago. In batches, so that no statement
+ * holds many row locks for long. Safe to run from several processes.
+ */
+export async function sweepRows(
+  deps: { db: Database; logger: Logger; now: () => Date; webhookRetentionMs: number },
+  batch = 1_000,
+): Promise<RowsSwept> {
+  const swept: RowsSwept = { idempotencyKeys: 0, webhookDeliveries: 0 };
+  let n: number;
+  do {
+    n = await deleteExpiredIdempotencyRecords(deps.db.sql, deps.now(), batch);
+    swept.idempotencyKeys += n;
+  } while (n === batch);
+  const before = new Date(deps.now().getTime() - deps.webhookRetentionMs);
+  do {
+    n = await deleteFinishedDeliveries(deps.db.sql, before, batch);
+    swept.webhookDeliveries += n;
+  } while (n === batch);
+  if (swept.idempotencyKeys + swept.webhookDeliveries > 0) {
+    deps.logger.info(swept, 'expired idempotency records and old webhook deliveries deleted');
+  }
+  return swept;
 }

@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
 import { type Env, envBool } from '../../lib/config.ts';
 import type { KubeAccess } from '../../lib/kube/access.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
@@ -14,13 +13,16 @@ import { loadSigningSecret, SignedLinks } from '../outputs/output-links.ts';
 import type { ExecutorPort } from './executor.ts';
 import { InProcessExecutor } from './in-process-executor.ts';
 import { KubernetesExecutor } from './kubernetes-executor.ts';
-import { sweepExpiredOutputs, sweepRenderWork } from './output-sweeper.ts';
+import { DEFAULT_WEBHOOK_RETENTION_DAYS, sweepExpiredOutputs, sweepRenderWork, sweepRows } from './output-sweeper.ts';
+import { scratchDirs, sweepScratch } from './scratch-sweeper.ts';
 import { WebhookDispatcher } from './webhook-dispatcher.ts';
 
 /** What the pipeline reads from the environment, once, beside the API's own config. */
 export interface PipelineConfig {
   renderConcurrency: number;
   leaseMs: number;
+  /** WEBHOOK_RETENTION_DAYS: how long a finished webhook delivery is kept. */
+  webhookRetentionMs: number;
   allowPrivateUrls: boolean;
   signingSecret: string | undefined;
   s3: S3StoreOptions | undefined;
@@ -39,6 +41,7 @@ export function pipelineConfig(values: Env, env: NodeJS.ProcessEnv): PipelineCon
   return {
     renderConcurrency: values.RENDER_CONCURRENCY ? Number(values.RENDER_CONCURRENCY) : availableParallelism(),
     leaseMs: Number(values.RENDER_LEASE_SEC ?? '30') * 1000,
+    webhookRetentionMs: Number(values.WEBHOOK_RETENTION_DAYS ?? DEFAULT_WEBHOOK_RETENTION_DAYS) * 86_400_000,
     allowPrivateUrls: envBool(values.ALLOW_PRIVATE_URLS),
     signingSecret: values.SIGNING_SECRET,
     s3: s3OptionsFromEnv(values),
@@ -107,7 +110,7 @@ export async function createPipeline(deps: {
       db,
       objects,
       publicBaseUrl: api.publicBaseUrl,
-      scratchDir: path.join(api.dataDir, 'tmp', 'renders'),
+      scratchDir: scratchDirs(api.dataDir).renders,
       logger: logger.child({ component: 'executor' }),
       concurrency: config.renderConcurrency,
       leaseMs: config.leaseMs,
@@ -131,16 +134,38 @@ export async function createPipeline(deps: {
     ...(deps.metrics ? { onAttempt: countAttempt(deps.metrics) } : {}),
   });
   let sweeper: NodeJS.Timeout | undefined;
+  let afterLeases: NodeJS.Timeout | undefined;
+  const removed = (kind: string, n: number) => {
+    if (n > 0) deps.metrics?.retentionRemoved.inc({ kind }, n);
+  };
+  // What a serve killed outright left in DATA_DIR/tmp (its predecessor's, or another's sharing it).
+  const sweepScratchFiles = async () => {
+    if (!inProcess) return;
+    await sweepScratch({ db, dataDir: api.dataDir, logger, now }).then(
+      (n) => removed('scratch_file', n),
+      (err: unknown) => logger.error({ err }, 'sweeping scratch files failed'),
+    );
+  };
   const sweep = async () => {
-    await sweepExpiredOutputs({ db, objects, logger, now }).catch((err: unknown) =>
-      logger.error({ err }, 'sweeping expired outputs failed'),
+    await sweepExpiredOutputs({ db, objects, logger, now }).then(
+      (n) => removed('output', n),
+      (err: unknown) => logger.error({ err }, 'sweeping expired outputs failed'),
     );
     // Only renders spread over pods leave work objects, and only the cluster runs those.
     if (!inProcess) {
-      await sweepRenderWork({ db, objects, logger, now }).catch((err: unknown) =>
-        logger.error({ err }, 'sweeping render work failed'),
+      await sweepRenderWork({ db, objects, logger, now }).then(
+        (n) => removed('work_object', n),
+        (err: unknown) => logger.error({ err }, 'sweeping render work failed'),
       );
     }
+    await sweepScratchFiles();
+    await sweepRows({ db, logger, now, webhookRetentionMs: config.webhookRetentionMs }).then(
+      (swept) => {
+        removed('idempotency_key', swept.idempotencyKeys);
+        removed('webhook_delivery', swept.webhookDeliveries);
+      },
+      (err: unknown) => logger.error({ err }, 'sweeping expired rows failed'),
+    );
   };
   return {
     objects,
@@ -154,9 +179,13 @@ export async function createPipeline(deps: {
       void sweep();
       sweeper = setInterval(sweep, deps.sweepEveryMs ?? 3_600_000);
       sweeper.unref();
+      // By then the leases of a killed predecessor's attempts have run out: their files go.
+      afterLeases = setTimeout(sweepScratchFiles, 2 * (deps.executor?.leaseMs ?? config.leaseMs));
+      afterLeases.unref();
     },
     async close() {
       if (sweeper) clearInterval(sweeper);
+      if (afterLeases) clearTimeout(afterLeases);
       await executor.close();
       await dispatcher.close();
     },

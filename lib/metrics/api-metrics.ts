@@ -25,6 +25,7 @@ export class ApiMetrics {
   readonly rendersCreated: Counter;
   readonly webhookDeliveries: Counter<'outcome'>;
   readonly scriptGenerations: Counter<'outcome'>;
+  readonly retentionRemoved: Counter<'kind'>;
 
   constructor(
     readonly registry: Registry,
@@ -54,6 +55,12 @@ export class ApiMetrics {
       name: 'framewright_script_generations_total',
       help: 'Script generations (POST /v1/scripts model calls), by outcome (success, llm_failed, error).',
       labelNames: ['outcome'] as const,
+      registers,
+    });
+    this.retentionRemoved = new Counter({
+      name: 'framewright_retention_removed_total',
+      help: 'What the retention sweeper removed, by kind (output, work_object, idempotency_key, webhook_delivery).',
+      labelNames: ['kind'] as const,
       registers,
     });
     new Gauge({

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { bundledEntry } from '../bundled-entry.ts';
+import { processAlive } from './alive.ts';
 import type { FixtureRequest } from './supervised-child.fixture.ts';
 import { ChildCallError, ChildExitedError, SupervisedChild, type SupervisedChildOptions } from './supervised-child.ts';
 
@@ -34,16 +34,6 @@ function start(options: Partial<SupervisedChildOptions> = {}) {
   return child;
 }
 
-/** Whether `pid` runs (a zombie has ended). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
 describe('SupervisedChild', () => {
   it('is starting, then ready, then exited with its code and signal once its channel is closed', async () => {
     const child = start();
@@ -57,7 +47,7 @@ describe('SupervisedChild', () => {
     const exit = await child.exited;
     assert.equal(child.state, 'exited');
     assert.deepEqual(exit, { code: 0, signal: null, stderr: '' });
-    assert.equal(running(child.pid as number), false);
+    assert.equal(processAlive(child.pid as number), false);
   });
 
   it('sends calls made while it starts once it is ready', async () => {
@@ -197,7 +187,7 @@ describe('SupervisedChild', () => {
     await assert.rejects(child.call({ op: 'echo', value: 1 }), (err: unknown) => err === reason);
     const exit = await child.exited;
     assert.equal(exit.signal, 'SIGKILL');
-    assert.equal(running(pid), false);
+    assert.equal(processAlive(pid), false);
   });
 
   it("kills the child on a call's AbortSignal: that call rejects with the reason, the others as the exit", async () => {
@@ -229,15 +219,15 @@ describe('SupervisedChild', () => {
         });
         parent.once('exit', (code) => reject(new Error(`the parent exited (${code}) before its child was ready`)));
       });
-      assert.equal(running(pid), true);
+      assert.equal(processAlive(pid), true);
       parent.kill('SIGKILL');
       const deadline = Date.now() + 5_000;
-      while (running(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      assert.equal(running(pid), false, `the child ${pid} outlived its SIGKILLed parent`);
+      while (processAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(processAlive(pid), false, `the child ${pid} outlived its SIGKILLed parent`);
     } finally {
       parent.kill('SIGKILL');
       // A failing run leaves nothing running.
-      if (pid !== undefined && running(pid)) process.kill(pid, 'SIGKILL');
+      if (pid !== undefined && processAlive(pid)) process.kill(pid, 'SIGKILL');
     }
   });
 

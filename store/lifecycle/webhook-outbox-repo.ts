@@ -66,6 +66,20 @@ export async function pendingCount(sql: Queryable): Promise<number> {
   return row?.n ?? 0;
 }
 
+/**
+ * Deletes up to `limit` deliveries that finished (delivered or given up) before `before` and
+ * answers how many; deliveries still owed are never touched, however old.
+ */
+export async function deleteFinishedDeliveries(sql: Queryable, before: Date, limit: number): Promise<number> {
+  const rows = await sql`
+    DELETE FROM webhook_outbox WHERE id IN (
+      SELECT id FROM webhook_outbox
+      WHERE (delivered_at IS NOT NULL OR gave_up_at IS NOT NULL) AND coalesce(delivered_at, gave_up_at) < ${before}
+      LIMIT ${limit})
+    RETURNING 1`;
+  return rows.length;
+}
+
 /** The account's signing secret, created on first use by `create` (a concurrent creator wins). */
 export async function ensureWebhookSecret(sql: Queryable, accountId: string, create: () => string): Promise<string> {
   const [row] = await sql<{ webhookSecret: string }[]>`

@@ -17,7 +17,7 @@ export function scratchDirs(dataDir: string): { renders: string; uploads: string
 const ATTEMPT_FILE = /^(rnd_[0-9a-z]+)\.\d+-([0-9a-f]+)\.mp4(?:\..+)?$/;
 
 /** An upload staged and not written to for this long is one whose request is over. */
-export const STAGED_UPLOAD_MAX_IDLE_MS = 3_600_000;
+const STAGED_UPLOAD_MAX_IDLE_MS = 3_600_000;
 
 /**
  * Removes what a serve killed outright (SIGKILL, the OOM killer, a power cut: no `finally` ran)

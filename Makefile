@@ -72,7 +72,7 @@ bench-operator: install ## 1,000 Renders -> Jobs through the operator vs direct 
 bench-leases: install ## Claim, heartbeat and the abandoned sweep with 10,000 renders running vs the statements before
 	scripts/with-services.sh ./bin/framewright bench leases
 
-soak: install ## Random faults (database, Redis, S3, killed workers and serve) while renders run, SOAK_MINUTES (10); prints done, lost, charged twice
+soak: install ## Random faults (database, Redis, S3, killed workers and serve) while renders run, SOAK_MINUTES (10); prints done, lost, charged twice, what is left after retention, serve's memory
 	scripts/with-services.sh node --import tsx test/faults/soak.ts
 
 clean: ## Remove local data and scratch files

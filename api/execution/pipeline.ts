@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { type Env, envBool } from '../../lib/config.ts';
 import type { KubeAccess } from '../../lib/kube/access.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
@@ -141,7 +141,9 @@ export async function createPipeline(deps: {
   // What a serve killed outright left in DATA_DIR/tmp (its predecessor's, or another's sharing it).
   const sweepScratchFiles = async () => {
     if (!inProcess) return;
-    await sweepScratch({ db, dataDir: api.dataDir, logger, now }).then(
+    // The workers' temporary directory: theirs is this process's unless their environment says otherwise.
+    const workerTmp = workerEnv.TMPDIR || tmpdir();
+    await sweepScratch({ db, dataDir: api.dataDir, workerTmp, logger, now }).then(
       (n) => removed('scratch_file', n),
       (err: unknown) => logger.error({ err }, 'sweeping scratch files failed'),
     );

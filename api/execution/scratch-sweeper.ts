@@ -2,6 +2,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../lib/logger.ts';
 import type { Database } from '../../store/database.ts';
+import { sweepStaleTempDirs } from '../../worker/temp-dirs.ts';
 
 /** Where serve keeps files while it works, under DATA_DIR: the one place that spells them. */
 export function scratchDirs(dataDir: string): { renders: string; uploads: string } {
@@ -28,12 +29,17 @@ const STAGED_UPLOAD_MAX_IDLE_MS = 3_600_000;
  *   attempt's files stay, whichever process runs it (several serves may share DATA_DIR on
  *   PostgreSQL); a killed one's lease runs out within RENDER_LEASE_SEC, which is why serve sweeps
  *   again two leases after it started (pipeline.ts);
- * - in `uploads`, staged uploads not written to for STAGED_UPLOAD_MAX_IDLE_MS.
+ * - in `uploads`, staged uploads not written to for STAGED_UPLOAD_MAX_IDLE_MS;
+ * - in the workers' temporary directory (`workerTmp`), the scratch directories of workers that
+ *   have ended (worker/temp-dirs.ts): each worker sweeps it when it starts, but a worker killed
+ *   with its server may still be exiting when the next server's workers start, and none may start
+ *   for a long while after.
  * Anything else there is left alone. Never throws for a file it could not remove (logged).
  */
 export async function sweepScratch(deps: {
   db: Database;
   dataDir: string;
+  workerTmp: string;
   logger: Logger;
   now: () => Date;
 }): Promise<number> {
@@ -71,7 +77,8 @@ export async function sweepScratch(deps: {
     const info = await stat(file).catch(() => undefined);
     if (info && deps.now().getTime() - info.mtimeMs > STAGED_UPLOAD_MAX_IDLE_MS) removed += await remove(file);
   }
+  removed += sweepStaleTempDirs({ logger: deps.logger, root: deps.workerTmp, now: deps.now().getTime() });
   if (removed > 0)
-    deps.logger.info({ removed, dir: path.dirname(dirs.renders) }, 'scratch files left by a stopped server removed');
+    deps.logger.info({ removed, dataDir: deps.dataDir }, 'scratch files left by a stopped server removed');
   return removed;
 }

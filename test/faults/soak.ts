@@ -17,25 +17,34 @@
  * It prints renders done, failed (by code: a fault longer than a retry budget may fail a render,
  * refunded), lost (a submission that got no render, a render that never ended, a done render
  * whose output cannot be downloaded and decoded, a failed one that was charged) and charged
- * twice (more than one `render` row in the credit ledger), and exits 1 unless lost and charged
- * twice are both 0.
+ * twice (more than one `render` row in the credit ledger).
+ *
+ * Then what is left (issue 42): time is moved on for what retention measures (every output past
+ * its expiry, every idempotency record past its window, in the database) and serve is restarted,
+ * so that its start-up sweeps run; once they have, it counts the files left in DATA_DIR/tmp and in
+ * the workers' temporary directory, the objects left under each prefix of the bucket, and the rows
+ * left that retention promises to remove. And serve's memory (RSS, sampled every 15 s) at the
+ * start and the end of each incarnation that lived 5 minutes or more. It exits 1 unless lost,
+ * charged twice and every count left are 0.
  *
  *   SOAK_MINUTES (default 10)  how long faults are injected
  *   SOAK_SEED                  the random seed (printed, so that a run can be repeated)
+ *   SOAK_CLIENTS (default 3)   clients, each with one render in flight
+ *   SOAK_FAULTS                these faults in this order, round and round (default: any, at random)
  *
  * Needs TEST_REDIS_URL and TEST_S3_ENDPOINT (scripts/with-services.sh); PostgreSQL is its own.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { openDatabase } from '../../store/database.ts';
 import { logger, newAccount } from '../api/helpers.ts';
 import { freePort } from '../services/free-port.ts';
 import { PostgresServer } from '../services/postgres-server.ts';
-import { type ServeProcess, spawnServe, untilReady } from '../services/serve-process.ts';
+import { type ServeProcess, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 import { startTcpProxy } from '../services/tcp-proxy.ts';
 
 const run = promisify(execFile);
@@ -46,7 +55,12 @@ const SEED = Number(process.env.SOAK_SEED ?? Date.now() % 1_000_000);
 /** How long, after the faults stop, renders may take to end before one still running is lost. */
 const SETTLE_MS = 5 * 60_000;
 /** Renders kept in flight at once. */
-const IN_FLIGHT = 3;
+const IN_FLIGHT = Number(process.env.SOAK_CLIENTS ?? 3);
+const FAULTS = process.env.SOAK_FAULTS?.split(',').map((f) => f.trim());
+/** RENDER_LEASE_SEC of the soak's serve: a killed attempt's files go two leases after a start. */
+const LEASE_SEC = 10;
+/** Every prefix the product writes in the bucket (lib/storage/keys.ts). */
+const PREFIXES = ['renders/', 'posters/', 'thumbnails/', 'movies/', 'assets/', 'work/'];
 
 /** mulberry32: a small seeded generator, so that a run can be repeated from its seed. */
 function rng(seed: number): () => number {
@@ -72,7 +86,7 @@ function movie(n: number) {
     scenes: [
       {
         id: 's1',
-        duration: between(4, 12),
+        duration: between(2, 8),
         background: '#204080',
         elements: [
           { id: 't1', type: 'text', text: `Soak ${n}`, fontSize: 40, color: '#ffffff' },
@@ -101,17 +115,21 @@ async function main(): Promise<void> {
   const s3 = new URL(s3Endpoint);
   const s3Proxy = await startTcpProxy({ host: s3.hostname, port: Number(s3.port) });
   const bucket = `soak-${SEED}`;
-  await new S3Client({
+  const s3Client = new S3Client({
     endpoint: s3Endpoint,
     region: 'us-east-1',
     forcePathStyle: true,
     credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  }).send(new CreateBucketCommand({ Bucket: bucket }));
+  });
+  await s3Client.send(new CreateBucketCommand({ Bucket: bucket }));
 
   // The checks read the database directly, never through the proxy the faults go through.
   const db = await openDatabase({ databaseUrl: pg.url, dataDir: '.', logger, max: 2 });
   const { key: apiKey } = await newAccount(db, { plan: 'pro', credits: 1_000_000 });
   const dataDir = await mkdtemp(path.join(tmpdir(), 'fw-soak-'));
+  // The workers' temporary directory, the soak's own, so that what they leave can be counted.
+  const workerTmp = path.join(dataDir, 'worker-tmp');
+  await mkdir(workerTmp);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = {
@@ -127,12 +145,30 @@ async function main(): Promise<void> {
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: base,
     RENDER_CONCURRENCY: '2',
+    RENDER_LEASE_SEC: String(LEASE_SEC),
     LOG_LEVEL: 'warn',
+    TMPDIR: workerTmp,
   };
   let serve: ServeProcess = spawnServe(env);
   await untilReady(serve, base, 60_000);
   const serveLog: string[] = [];
   const keepLog = (s: ServeProcess) => () => serveLog.push(s.log());
+
+  /** serve's resident memory (MiB) every 15 s, by process: its first and last samples are compared. */
+  const memory = new Map<number, { from: number; at: number; first: number; last: number }>();
+  const sampleMemory = async () => {
+    const pid = serve.child.pid;
+    if (!pid) return;
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    if (!kb) return;
+    const mib = kb / 1024;
+    const seen = memory.get(pid);
+    if (seen) Object.assign(seen, { last: mib, at: Date.now() });
+    else memory.set(pid, { from: Date.now(), at: Date.now(), first: mib, last: mib });
+  };
+  await sampleMemory();
+  const sampler = setInterval(() => void sampleMemory(), 15_000);
 
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
   const submitted: Submitted[] = [];
@@ -243,13 +279,17 @@ async function main(): Promise<void> {
     },
   };
   const injected = new Map<string, number>();
+  const unknown = FAULTS?.filter((f) => !(f in faults));
+  if (unknown?.length)
+    throw new Error(`SOAK_FAULTS: no fault ${unknown.join(', ')} (${Object.keys(faults).join(', ')})`);
 
   const clients = Array.from({ length: IN_FLIGHT }, () => client());
   while (Date.now() < deadline) {
     await sleep(between(5, 25) * 1000);
     if (Date.now() >= deadline) break;
-    const names = Object.keys(faults);
-    const name = names[between(0, names.length - 1)] as string;
+    const name = FAULTS
+      ? (FAULTS[[...injected.values()].reduce((a, b) => a + b, 0) % FAULTS.length] as string)
+      : (Object.keys(faults)[between(0, Object.keys(faults).length - 1)] as string);
     injected.set(name, (injected.get(name) ?? 0) + 1);
     console.log(`soak: ${new Date().toISOString()} ${name}`);
     activeFault = name;
@@ -349,10 +389,86 @@ async function main(): Promise<void> {
   console.log(`renders charged twice ${twice.length} (must be 0)`);
   for (const [id, n] of twice.slice(0, 20)) console.log(`  ${id}: ${n} charges`);
 
+  // What is left once retention has run. Time moves on for what it measures (no output is kept
+  // for fewer than 30 days, no idempotency record for fewer than 24 hours, so the database is told),
+  // and serve restarts: its start-up sweeps run at once, and its scratch sweep again two leases later.
+  await sampleMemory();
+  clearInterval(sampler);
   keepLog(serve)();
-  serve.child.kill('SIGTERM');
-  await new Promise((resolve) => serve.child.once('exit', resolve));
-  if (lost.length || twice.length) {
+  await stopServe(serve);
+  await db.sql`UPDATE renders SET expires_at = now() - interval '1 second' WHERE expires_at IS NOT NULL`;
+  await db.sql`UPDATE idempotency_keys SET created_at = now() - interval '25 hours'`;
+  serve = spawnServe(env);
+  await untilReady(serve, base, 60_000);
+  const objectsLeft = async () => {
+    const left = new Map<string, number>();
+    for (const prefix of PREFIXES) {
+      let n = 0;
+      let token: string | undefined;
+      do {
+        const page = await s3Client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+        );
+        n += page.KeyCount ?? 0;
+        token = page.NextContinuationToken;
+      } while (token);
+      left.set(prefix, n);
+    }
+    return left;
+  };
+  const scratchLeft = async () => {
+    const list = (dir: string) => readdir(dir).catch(() => [] as string[]);
+    return new Map([
+      ['DATA_DIR/tmp/renders', (await list(path.join(dataDir, 'tmp', 'renders'))).length],
+      ['DATA_DIR/tmp/uploads', (await list(path.join(dataDir, 'tmp', 'uploads'))).length],
+      ['worker temporary directories', (await list(workerTmp)).filter((n) => n.startsWith('framewright-')).length],
+    ]);
+  };
+  const rowsLeft = async () => {
+    const [row] = await db.sql<{ outputs: number; idempotency: number; deliveries: number; unfinished: number }[]>`
+      SELECT
+        (SELECT count(*) FROM renders WHERE output_key IS NOT NULL AND output_deleted_at IS NULL)::int AS outputs,
+        (SELECT count(*) FROM idempotency_keys)::int AS idempotency,
+        (SELECT count(*) FROM webhook_outbox WHERE delivered_at IS NOT NULL OR gave_up_at IS NOT NULL)::int AS deliveries,
+        (SELECT count(*) FROM renders WHERE status NOT IN ('done', 'failed'))::int AS unfinished`;
+    return new Map([
+      ['renders with an expired output not deleted', row?.outputs ?? -1],
+      ['idempotency records past their window', row?.idempotency ?? -1],
+      ['finished webhook deliveries', row?.deliveries ?? -1],
+      ['renders not finished', row?.unfinished ?? -1],
+    ]);
+  };
+  const total = (...maps: Map<string, number>[]) => maps.flatMap((m) => [...m.values()]).reduce((a, b) => a + b, 0);
+  let objects = await objectsLeft();
+  let files = await scratchLeft();
+  let tables = await rowsLeft();
+  for (
+    const until = Date.now() + (2 * LEASE_SEC + 60) * 1000;
+    total(objects, files, tables) > 0 && Date.now() < until;
+  ) {
+    await sleep(2000);
+    [objects, files, tables] = [await objectsLeft(), await scratchLeft(), await rowsLeft()];
+  }
+  const left = total(objects, files, tables);
+  console.log(`left after retention  ${left} (must be 0)`);
+  console.log(`  objects: ${[...objects].map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(`  files: ${[...files].map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(`  rows: ${[...tables].map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  const lived = [...memory].filter(([, m]) => m.at - m.from >= 5 * 60_000);
+  console.log(
+    `serve memory (RSS)    ${
+      lived
+        .map(
+          ([pid, m]) =>
+            `pid ${pid}: ${m.first.toFixed(0)} -> ${m.last.toFixed(0)} MiB over ${((m.at - m.from) / 60_000).toFixed(0)} min`,
+        )
+        .join('; ') || 'no incarnation lived 5 minutes'
+    }`,
+  );
+
+  keepLog(serve)();
+  await stopServe(serve);
+  if (lost.length || twice.length || left) {
     const logFile = path.join(tmpdir(), `fw-soak-${SEED}.log`);
     await writeFile(logFile, serveLog.join('\n'));
     console.log(`serve's log: ${logFile}`);
@@ -362,7 +478,7 @@ async function main(): Promise<void> {
   await pg.destroy();
   await rm(dataDir, { recursive: true, force: true });
   await rm(scratch, { recursive: true, force: true });
-  process.exit(lost.length || twice.length ? 1 : 0);
+  process.exit(lost.length || twice.length || left ? 1 : 0);
 }
 
 main().catch((err) => {

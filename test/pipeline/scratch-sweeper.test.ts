@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { scratchDirs, sweepScratch } from '../../api/execution/scratch-sweeper.ts';
@@ -10,8 +12,8 @@ import { insertQueuedRender } from '../services/cluster-fixture.ts';
 /**
  * Issue 42: what a serve killed outright leaves under DATA_DIR/tmp. The sweep removes the files of
  * attempts that no longer hold their render (finished, taken by another attempt, lease run out) and
- * staged uploads idle for an hour; a live attempt's files, a fresh upload and names it does not
- * know stay. PostgreSQL and PGlite. (test/pipeline/crash-recovery.test.ts: after a real SIGKILL.)
+ * staged uploads idle for an hour and the scratch directories of workers that ended; a live
+ * attempt's files, a fresh upload, a live worker's directory and names it does not know stay. PostgreSQL and PGlite. (test/pipeline/crash-recovery.test.ts: after a real SIGKILL.)
  */
 test('the scratch sweep removes what no live attempt or upload owns, nothing else', async (t) => {
   await eachBackend(t, async (t, db) => {
@@ -48,10 +50,30 @@ test('the scratch sweep removes what no live attempt or upload owns, nothing els
     const idleSince = new Date(Date.now() - 61 * 60_000);
     await utimes(path.join(dirs.uploads, 'ast_idle.png'), idleSince, idleSince);
 
-    const removed = await sweepScratch({ db, dataDir, logger, now: () => new Date() });
-    assert.equal(removed, files.removed.length + 1);
+    // The workers' temporary directory: one of a worker that has ended, one of a live process.
+    const workerTmp = path.join(dataDir, 'worker-tmp');
+    await mkdir(workerTmp);
+    const ended = spawn('true');
+    await once(ended, 'exit');
+    for (const [name, pid] of [
+      ['framewright-render-ended', ended.pid],
+      ['framewright-render-alive', process.pid],
+    ] as const) {
+      await mkdir(path.join(workerTmp, name));
+      await writeFile(path.join(workerTmp, name, '.owner'), `${hostname()} ${pid}\n`);
+    }
+
+    const removed = await sweepScratch({
+      db,
+      dataDir,
+      workerTmp: path.join(dataDir, 'worker-tmp'),
+      logger,
+      now: () => new Date(),
+    });
+    assert.equal(removed, files.removed.length + 2);
+    assert.deepEqual(await readdir(workerTmp), ['framewright-render-alive']);
     assert.deepEqual((await readdir(dirs.renders)).sort(), [...files.kept].sort());
     assert.deepEqual(await readdir(dirs.uploads), ['ast_fresh.png']);
-    assert.equal(await sweepScratch({ db, dataDir, logger, now: () => new Date() }), 0, 'nothing more');
+    assert.equal(await sweepScratch({ db, dataDir, workerTmp, logger, now: () => new Date() }), 0, 'nothing more');
   });
 });

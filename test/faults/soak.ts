@@ -23,8 +23,9 @@
  * its expiry, every idempotency record past its window, in the database) and serve is restarted,
  * so that its start-up sweeps run; once they have, it counts the files left in DATA_DIR/tmp and in
  * the workers' temporary directory, the objects left under each prefix of the bucket, and the rows
- * left that retention promises to remove. And serve's memory (RSS, sampled every 15 s) at the
- * start and the end of each incarnation that lived 5 minutes or more. It exits 1 unless lost,
+ * left that retention promises to remove. And serve's memory (RSS, sampled every 15 s): its
+ * longest incarnation a minute after it started and at its end, and the first and the last
+ * incarnations a minute after they started (serve-kill restarts it). It exits 1 unless lost,
  * charged twice and every count left are 0.
  *
  *   SOAK_MINUTES (default 10)  how long faults are injected
@@ -154,8 +155,11 @@ async function main(): Promise<void> {
   const serveLog: string[] = [];
   const keepLog = (s: ServeProcess) => () => serveLog.push(s.log());
 
-  /** serve's resident memory (MiB) every 15 s, by process: its first and last samples are compared. */
-  const memory = new Map<number, { from: number; at: number; first: number; last: number }>();
+  /**
+   * serve's resident memory (MiB) every 15 s, by process: `settled` is its sample a minute after it
+   * started (workers warm, caches filled), compared with its last and with other incarnations'.
+   */
+  const memory = new Map<number, { from: number; at: number; first: number; last: number; settled?: number }>();
   const sampleMemory = async () => {
     const pid = serve.child.pid;
     if (!pid) return;
@@ -164,8 +168,10 @@ async function main(): Promise<void> {
     if (!kb) return;
     const mib = kb / 1024;
     const seen = memory.get(pid);
-    if (seen) Object.assign(seen, { last: mib, at: Date.now() });
-    else memory.set(pid, { from: Date.now(), at: Date.now(), first: mib, last: mib });
+    if (seen) {
+      Object.assign(seen, { last: mib, at: Date.now() });
+      if (seen.settled === undefined && seen.at - seen.from >= 60_000) seen.settled = mib;
+    } else memory.set(pid, { from: Date.now(), at: Date.now(), first: mib, last: mib });
   };
   await sampleMemory();
   const sampler = setInterval(() => void sampleMemory(), 15_000);
@@ -454,15 +460,16 @@ async function main(): Promise<void> {
   console.log(`  objects: ${[...objects].map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log(`  files: ${[...files].map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log(`  rows: ${[...tables].map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  const lived = [...memory].filter(([, m]) => m.at - m.from >= 5 * 60_000);
+  // Flat: no incarnation grows after its first minute, and the last starts where the first did.
+  const settled = [...memory.values()].filter((m) => m.settled !== undefined);
+  const mib = (n: number | undefined) => `${(n ?? 0).toFixed(0)} MiB`;
+  const longest = settled.sort((a, b) => b.at - b.from - (a.at - a.from))[0];
+  const byStart = [...settled].sort((a, b) => a.from - b.from);
   console.log(
-    `serve memory (RSS)    ${
-      lived
-        .map(
-          ([pid, m]) =>
-            `pid ${pid}: ${m.first.toFixed(0)} -> ${m.last.toFixed(0)} MiB over ${((m.at - m.from) / 60_000).toFixed(0)} min`,
-        )
-        .join('; ') || 'no incarnation lived 5 minutes'
+    `serve memory (RSS)    ${memory.size} incarnations; ${
+      longest
+        ? `the longest (${((longest.at - longest.from) / 60_000).toFixed(1)} min): ${mib(longest.settled)} after its first minute, ${mib(longest.last)} at its end; a minute after starting, the first ${mib(byStart[0]?.settled)}, the last ${mib(byStart.at(-1)?.settled)}`
+        : 'none lived a minute'
     }`,
   );
 

@@ -268,15 +268,15 @@ export class S3ObjectStore implements ObjectStore {
     return { size: data.length, contentType };
   }
 
-  async head(key: string, options: RetryOptions = {}): Promise<ObjectInfo | null> {
+  /** A read, retried as every call is; a missing object is null (a 404 is an answer, not an outage). */
+  private read<T>(key: string, options: RetryOptions, call: (Key: string) => Promise<T>): Promise<T | null> {
     const Key = this.keyOf(key);
     return this.retried(
       'read',
       key,
       async () => {
         try {
-          const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key }));
-          return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? 'application/octet-stream' };
+          return await call(Key);
         } catch (err) {
           if (isNotFound(err)) return null;
           throw err;
@@ -286,36 +286,32 @@ export class S3ObjectStore implements ObjectStore {
     );
   }
 
+  head(key: string, options: RetryOptions = {}): Promise<ObjectInfo | null> {
+    return this.read(key, options, async (Key) => {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key }));
+      return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? 'application/octet-stream' };
+    });
+  }
+
   /** Retried until the store answers; the body then streams as it comes (a cut then is the reader's error). */
-  async get(key: string, range?: ByteRange, options: RetryOptions = {}): Promise<ObjectBody | null> {
-    const Key = this.keyOf(key);
-    return this.retried(
-      'read',
-      key,
-      async () => {
-        try {
-          const out = await this.client.send(
-            new GetObjectCommand({
-              Bucket: this.bucket,
-              Key,
-              ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-            }),
-          );
-          const total = out.ContentRange ? Number(out.ContentRange.split('/')[1]) : (out.ContentLength ?? 0);
-          const body: ObjectBody = {
-            body: out.Body as Readable,
-            size: total,
-            contentType: out.ContentType ?? 'application/octet-stream',
-          };
-          if (range) body.range = range;
-          return body;
-        } catch (err) {
-          if (isNotFound(err)) return null;
-          throw err;
-        }
-      },
-      options,
-    );
+  get(key: string, range?: ByteRange, options: RetryOptions = {}): Promise<ObjectBody | null> {
+    return this.read(key, options, async (Key) => {
+      const out = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
+      const total = out.ContentRange ? Number(out.ContentRange.split('/')[1]) : (out.ContentLength ?? 0);
+      const body: ObjectBody = {
+        body: out.Body as Readable,
+        size: total,
+        contentType: out.ContentType ?? 'application/octet-stream',
+      };
+      if (range) body.range = range;
+      return body;
+    });
   }
 
   async delete(key: string, options: RetryOptions = {}): Promise<void> {

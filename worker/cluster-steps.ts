@@ -8,12 +8,12 @@ import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import { MANIFEST, readManifest, segmentName, TRANSFERS, type WorkManifest, workKey } from '../lib/render-work.ts';
 import type { ObjectStore } from '../lib/storage/object-store.ts';
+import { makeTempDir } from '../lib/temp-dirs.ts';
 import type { Movie } from '../movie/index.ts';
 import { joinSegments } from './ffmpeg-process.ts';
 import type { LayerPlan, RenderPlan } from './plan.ts';
 import { prepareRender, renderError, type WorkerConfig } from './render-movie.ts';
 import { SegmentChild } from './segment-pool.ts';
-import { makeTempDir } from './temp-dirs.ts';
 import { ensureDisplay } from './xvfb.ts';
 
 /**

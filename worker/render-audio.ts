@@ -1,9 +1,9 @@
 import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import { AppError } from '../lib/errors.ts';
 import { preparingProgress } from '../lib/render-progress.ts';
+import { makeTempDir } from '../lib/temp-dirs.ts';
 import { movieOutputFormat } from '../movie/output-kind.ts';
 import type { PreparedRender, PrepareRenderOptions, RenderOptions, RenderResult } from './render-movie.ts';
-import { makeTempDir } from './temp-dirs.ts';
 
 /**
  * An audio render (output.format mp3 or wav): the movie is prepared as for a video (assets,

@@ -5,6 +5,7 @@ import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { TrustedPrefix } from '../lib/net/trusted-prefixes.ts';
 import { preparingProgress, renderingProgress } from '../lib/render-progress.ts';
+import { makeTempDir } from '../lib/temp-dirs.ts';
 import type { Movie } from '../movie/index.ts';
 import { movieOutputFormat, outputKind, rendersAlpha } from '../movie/output-kind.ts';
 import { encodeMix } from './audio/loudness.ts';
@@ -19,7 +20,6 @@ import type { SegmentStats } from './render-segment.ts';
 import { SegmentChild } from './segment-pool.ts';
 import { type FrameRange, splitFrames } from './segments.ts';
 import { renderStill } from './still.ts';
-import { makeTempDir } from './temp-dirs.ts';
 import { type Display, ensureDisplay } from './xvfb.ts';
 
 /** Progress events, in order: preparing (0-20), rendering (20-99, by frames encoded), done (100). */

@@ -6,12 +6,12 @@ import { AppError, isErrorCode } from '../lib/errors.ts';
 import { ownModule } from '../lib/module-path.ts';
 import { ChildCallError, ChildExitedError, describeExit, SupervisedChild } from '../lib/process/supervised-child.ts';
 import { preparingProgress } from '../lib/render-progress.ts';
+import { makeTempDir } from '../lib/temp-dirs.ts';
 import { movieOutputFormat, rendersAlpha } from '../movie/output-kind.ts';
 import { prepare } from './prepare.ts';
 import type { RenderOptions, RenderProgress, RenderResult } from './render-movie.ts';
 import type { StillFrameJob } from './still-frame.ts';
 import { encodeImage, encodeThumbnail, frameIndexAt, type ImageFormat, rgbFromYuvFile } from './still-image.ts';
-import { makeTempDir } from './temp-dirs.ts';
 import { type Display, ensureDisplay } from './xvfb.ts';
 
 const CHILD = ownModule('./still-child.ts', import.meta.url);

@@ -1,8 +1,8 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../lib/logger.ts';
+import { sweepStaleTempDirs } from '../../lib/temp-dirs.ts';
 import type { Database } from '../../store/database.ts';
-import { sweepStaleTempDirs } from '../../worker/temp-dirs.ts';
 
 /** Where serve keeps files while it works, under DATA_DIR: the one place that spells them. */
 export function scratchDirs(dataDir: string): { renders: string; uploads: string } {
@@ -31,7 +31,7 @@ const STAGED_UPLOAD_MAX_IDLE_MS = 3_600_000;
  *   again two leases after it started (pipeline.ts);
  * - in `uploads`, staged uploads not written to for STAGED_UPLOAD_MAX_IDLE_MS;
  * - in the workers' temporary directory (`workerTmp`), the scratch directories of workers that
- *   have ended (worker/temp-dirs.ts): each worker sweeps it when it starts, but a worker killed
+ *   have ended (lib/temp-dirs.ts): each worker sweeps it when it starts, but a worker killed
  *   with its server may still be exiting when the next server's workers start, and none may start
  *   for a long while after.
  * Anything else there is left alone. Never throws for a file it could not remove (logged).

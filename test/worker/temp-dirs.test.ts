@@ -1,7 +1,7 @@
 /**
  * A render's scratch directory outlives a worker killed outright (no `finally` runs): the next
  * worker's sweep removes it, and leaves a live process's, another host's and a recent one made
- * without an owner note (worker/temp-dirs.ts). A real child process is made to own one and is
+ * without an owner note (lib/temp-dirs.ts). A real child process is made to own one and is
  * SIGKILLed.
  */
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { makeTempDir, sweepStaleTempDirs } from '../../worker/temp-dirs.ts';
+import { makeTempDir, sweepStaleTempDirs } from '../../lib/temp-dirs.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'fw-temp-dirs-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -23,7 +23,7 @@ async function killedOwner(): Promise<string> {
       '--import',
       'tsx',
       '-e',
-      `import('${join(process.cwd(), 'worker/temp-dirs.ts')}').then((m) => { console.log(m.makeTempDir('render', ${JSON.stringify(root)})); setInterval(() => {}, 1000); })`,
+      `import('${join(process.cwd(), 'lib/temp-dirs.ts')}').then((m) => { console.log(m.makeTempDir('render', ${JSON.stringify(root)})); setInterval(() => {}, 1000); })`,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -2,11 +2,11 @@ import { AppError } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { platformFault } from '../../lib/platform-fault.ts';
 import { answerCalls } from '../../lib/process/child-calls.ts';
+import { sweepStaleTempDirs } from '../../lib/temp-dirs.ts';
 import { validateMovie } from '../../movie/index.ts';
 import type { JobMessage, JobOutcome, JobProgress, WorkerMessage } from '../job-protocol.ts';
 import { posterFiles } from '../poster.ts';
 import { renderMovie, type WorkerConfig } from '../render-movie.ts';
-import { sweepStaleTempDirs } from '../temp-dirs.ts';
 import { workerConfigFromEnv } from './config.ts';
 
 /** `framewright worker`'s options, checked by bin/commands.ts. */

@@ -7,8 +7,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from '../lib/logger.ts';
-import { processAlive } from '../lib/process/alive.ts';
+import type { Logger } from './logger.ts';
+import { processAlive } from './process/alive.ts';
 
 const OWNER = '.owner';
 const PREFIX = /^framewright-(render|still|audio|step)-/;

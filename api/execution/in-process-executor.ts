@@ -58,6 +58,8 @@ interface WorkerProcess {
 
 interface Running {
   render: lifecycle.LeasedRender;
+  /** The attempt's id: its scratch files carry it (api/execution/scratch-sweeper.ts). */
+  attemptId: string;
   child: WorkerProcess['child'];
   attempt: Attempt;
   outcome: Promise<void>;
@@ -230,6 +232,15 @@ export class InProcessExecutor implements ExecutorPort {
     return this.running.size;
   }
 
+  /**
+   * The ids of the attempts this executor runs now. Their files are theirs whatever their lease
+   * says: a lease that ran out while the database was away is still its holder's until another
+   * claim takes it.
+   */
+  attemptIds(): string[] {
+    return [...this.running.values()].map((r) => r.attemptId);
+  }
+
   private async claimLoop(): Promise<void> {
     await this.failAbandoned();
     let failures = 0;
@@ -340,7 +351,7 @@ export class InProcessExecutor implements ExecutorPort {
         if (attempt.cancelled && !this.draining) void this.warm();
         this.wake?.();
       });
-    this.running.set(render.id, { render, child: worker.child, attempt, outcome });
+    this.running.set(render.id, { render, attemptId: lease.attemptId, child: worker.child, attempt, outcome });
     log.info('render started');
   }
 

@@ -140,10 +140,11 @@ export async function createPipeline(deps: {
   };
   // What a serve killed outright left in DATA_DIR/tmp (its predecessor's, or another's sharing it).
   const sweepScratchFiles = async () => {
-    if (!inProcess) return;
+    const pool = inProcess;
+    if (!pool) return;
     // The workers' temporary directory: theirs is this process's unless their environment says otherwise.
     const workerTmp = workerEnv.TMPDIR || tmpdir();
-    await sweepScratch({ db, dataDir: api.dataDir, workerTmp, logger, now }).then(
+    await sweepScratch({ db, dataDir: api.dataDir, workerTmp, running: () => pool.attemptIds(), logger, now }).then(
       (n) => removed('scratch_file', n),
       (err: unknown) => logger.error({ err }, 'sweeping scratch files failed'),
     );

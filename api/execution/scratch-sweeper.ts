@@ -28,7 +28,9 @@ const STAGED_UPLOAD_MAX_IDLE_MS = 3_600_000;
  *   lease whose owner ends with `.<attempt id>` (in-process-executor.ts newLease). So a live
  *   attempt's files stay, whichever process runs it (several serves may share DATA_DIR on
  *   PostgreSQL); a killed one's lease runs out within RENDER_LEASE_SEC, which is why serve sweeps
- *   again two leases after it started (pipeline.ts);
+ *   again two leases after it started (pipeline.ts). The attempts of the calling process are
+ *   kept whatever their lease says (`running`: one that ran out while the database was away is
+ *   still theirs until another claim takes it);
  * - in `uploads`, staged uploads not written to for STAGED_UPLOAD_MAX_IDLE_MS;
  * - in the workers' temporary directory (`workerTmp`), the scratch directories of workers that
  *   have ended (lib/temp-dirs.ts): each worker sweeps it when it starts, but a worker killed
@@ -40,6 +42,8 @@ export async function sweepScratch(deps: {
   db: Database;
   dataDir: string;
   workerTmp: string;
+  /** The attempts the calling process runs: kept whatever their lease (in-process-executor.ts). */
+  running: () => readonly string[];
   logger: Logger;
   now: () => Date;
 }): Promise<number> {
@@ -66,8 +70,9 @@ export async function sweepScratch(deps: {
       SELECT id, lease_owner FROM renders
       WHERE id = ANY(${ids}::text[]) AND status IN ('preparing', 'rendering') AND lease_expires_at > clock_timestamp()`;
     const owners = new Map(held.map((r) => [r.id, r.leaseOwner ?? '']));
+    const mine = new Set(deps.running());
     for (const a of attempts) {
-      if (owners.get(a.renderId)?.endsWith(`.${a.attemptId}`)) continue;
+      if (mine.has(a.attemptId) || owners.get(a.renderId)?.endsWith(`.${a.attemptId}`)) continue;
       removed += await remove(path.join(dirs.renders, a.name));
     }
   }

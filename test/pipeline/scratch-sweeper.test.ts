@@ -33,9 +33,16 @@ test('the scratch sweep removes what no live attempt or upload owns, nothing els
     const live = await render('rendering', 'exec-1-abc.aaaaaa111111', 30);
     const retaken = await render('rendering', 'exec-2-def.bbbbbb222222', 30);
     const expired = await render('preparing', 'exec-3-ghi.cccccc333333', -5);
+    // Run by the sweeping process itself, its lease run out while the database was away.
+    const mineExpired = await render('rendering', 'exec-4-jkl.ffffff666666', -5);
     const done = await render('done', null, 0);
     const files = {
-      kept: [`${live}.1-aaaaaa111111.mp4.part`, `${live}.1-aaaaaa111111.mp4.chunks`, 'notes.txt'],
+      kept: [
+        `${live}.1-aaaaaa111111.mp4.part`,
+        `${live}.1-aaaaaa111111.mp4.chunks`,
+        `${mineExpired}.1-ffffff666666.mp4.part`,
+        'notes.txt',
+      ],
       removed: [
         `${retaken}.1-999999999999.mp4.part`,
         `${expired}.1-cccccc333333.mp4.part`,
@@ -63,17 +70,13 @@ test('the scratch sweep removes what no live attempt or upload owns, nothing els
       await writeFile(path.join(workerTmp, name, '.owner'), `${hostname()} ${pid}\n`);
     }
 
-    const removed = await sweepScratch({
-      db,
-      dataDir,
-      workerTmp: path.join(dataDir, 'worker-tmp'),
-      logger,
-      now: () => new Date(),
-    });
+    const sweep = () =>
+      sweepScratch({ db, dataDir, workerTmp, running: () => ['ffffff666666'], logger, now: () => new Date() });
+    const removed = await sweep();
     assert.equal(removed, files.removed.length + 2);
     assert.deepEqual(await readdir(workerTmp), ['framewright-render-alive']);
     assert.deepEqual((await readdir(dirs.renders)).sort(), [...files.kept].sort());
     assert.deepEqual(await readdir(dirs.uploads), ['ast_fresh.png']);
-    assert.equal(await sweepScratch({ db, dataDir, workerTmp, logger, now: () => new Date() }), 0, 'nothing more');
+    assert.equal(await sweep(), 0, 'nothing more');
   });
 });

@@ -40,7 +40,7 @@ test('a short soak: nothing lost, nothing charged twice, nothing left after rete
       .filter((l) => !l.startsWith('soak: 2'))
       .join('\n'),
   );
-  assert.match(stdout, /faults injected: .*serve-kill 1/);
+  assert.match(stdout, /faults injected: .*serve-kill [1-9]/);
   assert.match(stdout, /renders lost {9}0 /);
   assert.match(stdout, /renders charged twice 0 /);
   assert.match(stdout, /left after retention {2}0 /);

@@ -26,6 +26,22 @@ export function makeTempDir(kind: 'render' | 'still' | 'audio' | 'step', root = 
 }
 
 /**
+ * Removes a directory made by makeTempDir, its owner note last: a process killed while removing
+ * it (a SIGKILL in the middle of a large directory) leaves a directory that still names its dead
+ * owner, which the next sweep removes, never an unowned one kept for a day.
+ */
+export function removeTempDir(dir: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name !== OWNER) rmSync(join(dir, name), { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/**
  * Removes the scratch directories under `root` (the temporary directory by default) whose owner is a process of this host that no
  * longer runs (and those without an owner note older than a day); another host's (a shared
  * volume) and live ones are left. Answers how many it removed; never throws.

@@ -1,5 +1,4 @@
 import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
@@ -8,7 +7,7 @@ import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import { MANIFEST, readManifest, segmentName, TRANSFERS, type WorkManifest, workKey } from '../lib/render-work.ts';
 import type { ObjectStore } from '../lib/storage/object-store.ts';
-import { makeTempDir } from '../lib/temp-dirs.ts';
+import { makeTempDir, removeTempDir } from '../lib/temp-dirs.ts';
 import type { Movie } from '../movie/index.ts';
 import { joinSegments } from './ffmpeg-process.ts';
 import type { LayerPlan, RenderPlan } from './plan.ts';
@@ -47,7 +46,7 @@ async function withScratch<T>(ctx: StepContext, fn: (dir: string) => Promise<T>)
     if (ctx.signal?.aborted) throw ctx.signal.reason;
     throw err;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 }
 

@@ -1,7 +1,7 @@
 import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import { AppError } from '../lib/errors.ts';
 import { preparingProgress } from '../lib/render-progress.ts';
-import { makeTempDir } from '../lib/temp-dirs.ts';
+import { makeTempDir, removeTempDir } from '../lib/temp-dirs.ts';
 import { movieOutputFormat } from '../movie/output-kind.ts';
 import type { PreparedRender, PrepareRenderOptions, RenderOptions, RenderResult } from './render-movie.ts';
 
@@ -79,6 +79,6 @@ export async function renderAudio(
     stopAudio.abort();
     await encoded.catch(() => {});
     rmSync(`${opts.output}.part`, { force: true });
-    rmSync(tmpDir, { recursive: true, force: true });
+    removeTempDir(tmpDir);
   }
 }

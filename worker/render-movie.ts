@@ -1,11 +1,10 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { AppError } from '../lib/errors.ts';
 import type { Logger } from '../lib/logger.ts';
 import type { TrustedPrefix } from '../lib/net/trusted-prefixes.ts';
 import { preparingProgress, renderingProgress } from '../lib/render-progress.ts';
-import { makeTempDir } from '../lib/temp-dirs.ts';
+import { makeTempDir, removeTempDir } from '../lib/temp-dirs.ts';
 import type { Movie } from '../movie/index.ts';
 import { movieOutputFormat, outputKind, rendersAlpha } from '../movie/output-kind.ts';
 import { encodeMix } from './audio/loudness.ts';
@@ -347,7 +346,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     await warm.catch(() => {});
     for (const c of children) c.kill();
     await display?.stop();
-    rmSync(tmpDir, { recursive: true, force: true });
+    removeTempDir(tmpDir);
   }
 }
 

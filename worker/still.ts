@@ -6,7 +6,7 @@ import { AppError, isErrorCode } from '../lib/errors.ts';
 import { ownModule } from '../lib/module-path.ts';
 import { ChildCallError, ChildExitedError, describeExit, SupervisedChild } from '../lib/process/supervised-child.ts';
 import { preparingProgress } from '../lib/render-progress.ts';
-import { makeTempDir } from '../lib/temp-dirs.ts';
+import { makeTempDir, removeTempDir } from '../lib/temp-dirs.ts';
 import { movieOutputFormat, rendersAlpha } from '../movie/output-kind.ts';
 import { prepare } from './prepare.ts';
 import type { RenderOptions, RenderProgress, RenderResult } from './render-movie.ts';
@@ -139,7 +139,7 @@ export async function renderStill(opts: RenderOptions & { thumbnail?: string | u
     child?.kill();
     await display?.stop();
     rmSync(`${opts.output}.part`, { force: true });
-    rmSync(tmpDir, { recursive: true, force: true });
+    removeTempDir(tmpDir);
   }
 }
 

@@ -459,6 +459,16 @@ async function main(): Promise<void> {
   console.log(`left after retention  ${left} (must be 0)`);
   console.log(`  objects: ${[...objects].map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log(`  files: ${[...files].map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  // What is left, named, with what each scratch directory says of its owner: enough to find why.
+  for (const dir of [path.join(dataDir, 'tmp', 'renders'), path.join(dataDir, 'tmp', 'uploads'), workerTmp]) {
+    for (const name of (await readdir(dir).catch(() => [] as string[])).slice(0, 10)) {
+      const owner = await readFile(path.join(dir, name, '.owner'), 'utf8').catch(() => 'no owner note');
+      const inside = await readdir(path.join(dir, name)).catch(() => [] as string[]);
+      console.log(
+        `    ${path.relative(dataDir, path.join(dir, name))}: owner ${owner.trim()}; holds ${inside.join(' ')}`,
+      );
+    }
+  }
   console.log(`  rows: ${[...tables].map(([k, v]) => `${k} ${v}`).join(', ')}`);
   // Flat: no incarnation grows after its first minute, and the last starts where the first did.
   const settled = [...memory.values()].filter((m) => m.settled !== undefined);

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { makeTempDir, sweepStaleTempDirs } from '../../lib/temp-dirs.ts';
+import { makeTempDir, removeTempDir, sweepStaleTempDirs } from '../../lib/temp-dirs.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'fw-temp-dirs-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -69,4 +69,14 @@ test('the sweep removes the scratch of dead processes of this host and keeps the
 
 test('a missing root is no error', () => {
   assert.equal(sweepStaleTempDirs({ root: join(root, 'absent') }), 0);
+});
+
+test('removeTempDir removes a scratch directory whole, its owner note last; a missing one is no error', () => {
+  const dir = makeTempDir('render', root);
+  mkdirSync(join(dir, 'chunks'));
+  writeFileSync(join(dir, 'chunks', '0.h264'), 'x');
+  writeFileSync(join(dir, 'frame.rgba'), 'x');
+  removeTempDir(dir);
+  assert.equal(existsSync(dir), false);
+  removeTempDir(dir);
 });

@@ -19,6 +19,7 @@ import { isTerminal } from '../../store/lifecycle/transitions.ts';
 import type { RenderRow } from '../../store/types.ts';
 import type { JobMessage, JobOutcome, JobProgress } from '../../worker/job-protocol.ts';
 import type { ExecutorPort } from './executor.ts';
+import { attemptOutput } from './scratch-sweeper.ts';
 
 const CLI = ownModule('../../bin/cli.ts', import.meta.url);
 /** Built, the worker runs on bare Node; from the sources, through tsx (a development dependency). */
@@ -334,7 +335,7 @@ export class InProcessExecutor implements ExecutorPort {
     // The attempt's own files (the worker derives its .part, chunks and lists from this name):
     // two attempts of one render, here or in another process on the same DATA_DIR, never share
     // one, even with the same attempt number (a handed-back render's next claim reuses it).
-    const output = path.join(this.opts.scratchDir, `${render.id}.${render.attempts}-${lease.attemptId}.mp4`);
+    const output = attemptOutput(this.opts.scratchDir, render.id, render.attempts, lease.attemptId);
     const worker = this.idle.pop() ?? this.spawnWorker();
     worker.jobs++;
     const attempt: Attempt = { cancelled: false };

@@ -14,7 +14,13 @@ export function scratchDirs(dataDir: string): { renders: string; uploads: string
   };
 }
 
-/** The name of an attempt's output: `<render id>.<attempt>-<attempt id>.mp4`, with suffixes after it. */
+/**
+ * Where an attempt writes its output: `<render id>.<attempt>-<attempt id>.mp4` in the renders
+ * scratch directory; the worker's files beside it add suffixes. ATTEMPT_FILE reads the name back.
+ */
+export function attemptOutput(rendersDir: string, renderId: string, attempt: number, attemptId: string): string {
+  return path.join(rendersDir, `${renderId}.${attempt}-${attemptId}.mp4`);
+}
 const ATTEMPT_FILE = /^(rnd_[0-9a-z]+)\.\d+-([0-9a-f]+)\.mp4(?:\..+)?$/;
 
 /** An upload staged and not written to for this long is one whose request is over. */

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Kubernetes the cluster tests run against, v1.33.13, from the Go module proxy into
 # .cache/kube/bin, when missing: the control plane (kube-apiserver, kube-controller-manager,
-# kube-scheduler) and the node (kubelet, kube-proxy: test/services/real-node.ts runs them with
-# Debian's containerd and runc).
+# kube-scheduler), the node (kubelet, kube-proxy: test/services/real-node.ts runs them with
+# Debian's containerd and runc) and kubectl, of the same release (the tests and the chart's NOTES run
+# it; a kubectl more than one minor from the apiserver is unsupported).
 # 1.33 because kubelets from 1.35 refuse cgroup v1 by default, which some nodes (and this machine)
 # still have. First build: about 10 minutes on 2 cores (peak ~2 GB); with Go's caches warm, under a minute.
 # etcd is Debian's etcd-server (scripts/install.sh). Run by `make install`; idempotent.
@@ -13,7 +14,7 @@ KUBE_VERSION=v1.33.13
 OUT=.cache/kube/bin
 stamp="$OUT/.version"
 want="$KUBE_VERSION $(sha256sum tools/kube/go.mod tools/kube/go.sum | sha256sum | cut -c1-16)"
-CMDS=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy)
+CMDS=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl)
 have=1
 for cmd in "${CMDS[@]}"; do [ -x "$OUT/$cmd" ] || have=; done
 if [ -n "$have" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then

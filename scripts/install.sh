@@ -153,8 +153,10 @@ if [ ! -d "${site_packages[0]}/openapi_python_client-$PY_CLIENT_GENERATOR_VERSIO
     "ruff==$PY_CLIENT_RUFF_VERSION" 'httpx==0.28.*' 'attrs==26.*' 'python-dateutil==2.*'
 fi
 
-# kube-apiserver and kube-controller-manager for the cluster tests, built from Go modules when missing.
+# Kubernetes for the cluster tests (control plane, node, kubectl), built from Go modules when missing.
 scripts/control-plane.sh
+# Traefik, the ingress controller the real-node tests send API clients through, likewise.
+scripts/ingress-controller.sh
 
 # helm v3.16.4 for the chart tests (test/chart), built from its Go module into .cache/helm/bin when
 # missing or another version: about 1.5 minutes cold on 2 cores, a few seconds with Go's caches warm.

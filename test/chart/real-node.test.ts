@@ -1,6 +1,8 @@
 // The chart on a real one-node cluster. First its NOTES followed from `helm install` to a
 // downloaded MP4; then what only a real node shows: a long movie over 4 segment pods, the faults a
-// kubelet and containerd make possible, and the GPU worker Job's scheduling. The cluster: the control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler:
+// kubelet and containerd make possible, the GPU worker Job's scheduling, and API clients through
+// the chart's Ingress served by a real ingress controller (Traefik, built from its Go module:
+// test/services/ingress.ts). The cluster: the control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler:
 // test/services/control-plane.ts) and a real node (kubelet, kube-proxy, containerd, runc, CNI:
 // test/services/real-node.ts) running the images `make images` built (framewright,
 // framewright-worker), loaded into containerd, nothing pulled. The namespace enforces the restricted
@@ -22,7 +24,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { V1Job, V1Pod } from '@kubernetes/client-node';
@@ -31,10 +32,12 @@ import { type Database, openDatabase } from '../../store/database.ts';
 import { renderCredits } from '../../store/lifecycle/pricing.ts';
 import { logger, newAccount } from '../api/helpers.ts';
 import { assertSameAsOneMachine, longMovie } from '../cluster/long-movie.ts';
+import { scrape } from '../metrics/exposition.ts';
 import { tinyMovie } from '../pipeline/harness.ts';
 import { testBucket, until } from '../services/cluster-fixture.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
-import { NODE_ADDRESS, type RealNode, realNodeUnavailable, startRealNode } from '../services/real-node.ts';
+import { type IngressController, ingressControllerUnavailable, startIngressController } from '../services/ingress.ts';
+import { buildImages, NODE_ADDRESS, type RealNode, realNodeUnavailable, startRealNode } from '../services/real-node.ts';
 import { CHART, helm } from './chart-helpers.ts';
 
 const NS = 'fw-walk';
@@ -65,16 +68,15 @@ function table(stdout: string): Record<string, string>[] {
   );
 }
 
-/** Where the images `make images` builds are: this test runs them, and builds them first if need be. */
-const IMAGES_SCRIPT = fileURLToPath(new URL('../../scripts/images.sh', import.meta.url));
-const unavailable = realNodeUnavailable();
+const unavailable = realNodeUnavailable() ?? ingressControllerUnavailable();
 
-describe('the chart on a real node: the NOTES walked through, segments, faults, GPU scheduling', {
+describe('the chart on a real node: the NOTES walked through, segments, faults, GPU scheduling, an ingress', {
   timeout: 1_800_000,
   skip: unavailable && `no real node here: ${unavailable}`,
 }, () => {
   let cp: ControlPlane;
   let node: RealNode;
+  let ingress: IngressController;
   let portForward: ChildProcess | undefined;
   /** The S3 server as pods reach it (the node's address). */
   let podS3Endpoint = '';
@@ -145,6 +147,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
       `--- events ---\n${(await kubectl(['get', '-n', NS, 'events']).catch((e: Error) => e.message)).slice(-4000)}`,
     );
     out.push(node?.logs(2000) ?? '');
+    out.push(ingress?.logs(2000) ?? '');
     return out.join('\n');
   };
   before(async () => {
@@ -160,13 +163,14 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     s3Client = s3.client;
 
     // The images, as a platform team builds them (incremental: seconds when nothing changed).
-    await promisify(execFile)(IMAGES_SCRIPT, [], { maxBuffer: 16 * 1024 * 1024, timeout: 1_800_000 });
+    await buildImages();
     cp = await startControlPlane({
       namespace: NS,
       controllers: ['deployment-controller', 'replicaset-controller'],
       node: { name: 'fw-node', advertiseAddress: NODE_ADDRESS },
     });
     node = await startRealNode(cp);
+    ingress = await startIngressController(cp, NS);
     // The namespace as the NOTES advise: the restricted Pod Security level, enforced.
     await kubectl(['label', 'namespace', NS, 'pod-security.kubernetes.io/enforce=restricted']);
     // Pods reach this machine's PostgreSQL and S3 server at the node's address.
@@ -212,6 +216,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
   after(async () => {
     portForward?.kill();
     await db?.close();
+    await ingress?.stop();
     await node?.stop();
     await cp?.stop();
     if (admin) {
@@ -433,6 +438,73 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     assert.match(row.ACCOUNT ?? '', /^acc_/);
     assert.ok(row.JOB, 'the Job it ran in');
   });
+  it("Prometheus's view: the API and operator pods' /metrics at their pod addresses count the first render once", async () => {
+    /** The release's pods of a component, with their pod addresses (what a ServiceMonitor scrapes). */
+    const podsOf = async (component: string) =>
+      (
+        JSON.parse(
+          await kubectl(['get', '-n', NS, 'pods', '-l', `app.kubernetes.io/component=${component}`, '-o', 'json']),
+        ) as { items: V1Pod[] }
+      ).items.filter((p) => p.status?.phase === 'Running' && p.status.podIP);
+    const apis = await podsOf('api');
+    const operators = await podsOf('operator');
+    assert.equal(apis.length, 2, 'two API replicas');
+    assert.equal(operators.length, 2, 'two operator replicas');
+    // The API serves metrics on its own port, never on the one the Service and an Ingress reach.
+    const apiPod = apis[0]?.status?.podIP;
+    assert.equal((await fetch(`http://${apiPod}:8080/metrics`)).status, 404, 'never on the public port');
+    const api = await Promise.all(apis.map((p) => scrape(`http://${p.status?.podIP}:9090/metrics`)));
+    const sum = (name: string, labels?: Record<string, string>) => api.reduce((n, m) => n + m.value(name, labels), 0);
+    assert.equal(sum('framewright_renders_created_total'), 1, 'one render created, on one of the replicas');
+    assert.equal(sum('framewright_renders_completed_total'), 0, 'counted by the operator, not by the API');
+    for (const m of api) {
+      assert.equal(m.value('framewright_renders', { state: 'done' }), 1, 'the database, as each replica reads it');
+    }
+    assert.equal(
+      sum('framewright_http_request_duration_seconds_count', {
+        route: '/v1/renders',
+        method: 'POST',
+        status_code: '201',
+      }),
+      1,
+    );
+    await database();
+    const charged = (await row(renderId))?.chargedCredits;
+
+    // The operator: the Lease's holder leads and counts; the other stands by, ready.
+    const lease = JSON.parse(await kubectl(['get', '-n', NS, 'lease', 'framewright-operator', '-o', 'json'])) as {
+      spec: { holderIdentity: string };
+    };
+    const leader = operators.find((p) => p.metadata?.name === lease.spec.holderIdentity);
+    assert.ok(leader, `the Lease names a running operator pod: ${lease.spec.holderIdentity}`);
+    for (const p of operators) {
+      const base = `http://${p.status?.podIP}:9090`;
+      assert.equal((await fetch(`${base}/healthz`)).status, 200);
+      assert.equal((await fetch(`${base}/readyz`)).status, 200);
+      assert.equal((await fetch(`${base}/nothing`)).status, 404);
+      const m = await scrape(`${base}/metrics`);
+      const leads: number = p === leader ? 1 : 0;
+      assert.equal(m.value('leader_election_master_status', { name: 'framewright-operator' }), leads);
+      assert.equal(m.find('framewright_build_info').length, 1);
+      assert.equal(m.types.get('controller_runtime_reconcile_time_seconds'), 'HISTOGRAM');
+      if (!leads) continue;
+      assert.equal(m.value('framewright_operator_jobs_created_total'), 1);
+      assert.equal(m.value('framewright_operator_render_to_job_seconds_count'), 1);
+      assert.ok(m.value('controller_runtime_reconcile_total', { controller: 'render', result: 'success' }) >= 2);
+      assert.equal(m.value('controller_runtime_reconcile_total', { controller: 'render', result: 'error' }), 0);
+      assert.ok(m.value('controller_runtime_reconcile_time_seconds_count', { controller: 'render' }) >= 2);
+      assert.ok(m.value('workqueue_adds_total', { name: 'render' }) >= 1);
+      assert.ok(m.value('workqueue_queue_duration_seconds_count', { name: 'render' }) >= 2);
+      assert.ok(m.value('workqueue_work_duration_seconds_count', { name: 'render' }) >= 2);
+      assert.equal(m.find('workqueue_retries_total', { name: 'render' }).length, 1);
+      assert.equal(m.value('framewright_credits_charged_total', { reason: 'render' }), charged);
+      assert.equal(m.find('workqueue_depth', { name: 'render' }).length, 1);
+      assert.equal(m.value('framewright_renders_completed_total'), 1, 'the operator completed it, once');
+      assert.equal(m.value('framewright_render_queue_wait_seconds_count'), 1);
+      assert.equal(m.value('framewright_render_duration_seconds_count', { outcome: 'done' }), 1);
+    }
+  });
+
   // ---- Beyond the NOTES: what only a real node shows. ----------------------------------------
 
   /** The release's database, opened once the API pods have migrated it (after step 1). */
@@ -604,55 +676,6 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     assert.deepEqual(await charges(accountId), { count: 1, balance: 1000 - done.chargedCredits });
   });
 
-  it('a 90 MiB asset through the API Service (the path an ingress takes): stored, downloaded the same', async () => {
-    await database();
-    const { key } = await newAccount(db, { plan: 'pro', credits: 1000 });
-    // From this machine to the Service's cluster IP: kube-proxy's rules pick an API pod, as they
-    // do for an ingress controller's pods.
-    const svc = JSON.parse(await kubectl(['get', '-n', NS, 'svc', 'fw-api', '-o', 'json'])) as {
-      spec: { clusterIP: string; ports: { name: string; port: number }[] };
-    };
-    const base = `http://${svc.spec.clusterIP}:${svc.spec.ports.find((p) => p.name === 'http')?.port}`;
-    const dir = await mkdtemp(path.join(tmpdir(), 'fw-asset-'));
-    try {
-      // 491 s of 48 kHz stereo PCM: 94,272,044 bytes (89.9 MiB), under the 100 MiB default limit.
-      const wav = path.join(dir, 'long.wav');
-      await promisify(execFile)('ffmpeg', [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=frequency=440:sample_rate=48000:duration=491',
-        '-ac',
-        '2',
-        wav,
-      ]);
-      const bytes = await readFile(wav);
-      assert.ok(bytes.length > 90 * 1024 * 1024 * 0.99, `${bytes.length} bytes`);
-      const res = await fetch(`${base}/v1/assets?name=long.wav`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' },
-        body: bytes,
-      });
-      const asset = (await res.json()) as { id: string; kind: string; size: number; url: string };
-      assert.equal(res.status, 201, JSON.stringify(asset));
-      assert.deepEqual([asset.kind, asset.size], ['audio', bytes.length]);
-      // The signed content URL, at the same path: a redirect to the object store, which serves it.
-      const content = new URL(asset.url);
-      const download = await fetch(`${base}${content.pathname}${content.search}`);
-      assert.equal(download.status, 200);
-      const got = Buffer.from(await download.arrayBuffer());
-      assert.equal(
-        createHash('sha256').update(got).digest('hex'),
-        createHash('sha256').update(bytes).digest('hex'),
-        'the bytes downloaded are the bytes uploaded',
-      );
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-
   it('an API pod killed mid-render: the render is done and charged once, the API answers through the other', async () => {
     await database();
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
@@ -724,6 +747,153 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
         'worker.tolerations=[]',
       ]);
     }
+  });
+
+  it('API clients over a real ingress controller (Traefik): create, poll, download the output, a 90 MiB asset up and down', async (t) => {
+    await database();
+    // The Ingress enabled as a platform team without TLS at the controller enables it: the
+    // controller's IngressClass, and the public address clients use (outputUrl, asset URLs).
+    await upgrade([
+      '--set',
+      'api.ingress.enabled=true',
+      '--set',
+      `api.ingress.className=${ingress.className}`,
+      '--set',
+      'publicBaseUrl=http://framewright.local',
+    ]);
+    await kubectl(['-n', NS, 'rollout', 'status', 'deploy/fw-api', '--timeout=180s']);
+    // The NOTES now point clients at the Ingress, not a port-forward.
+    const upgraded = await helm(['get', 'notes', RELEASE, '--namespace', NS, '--kubeconfig', cp.adminKubeconfig]);
+    const [, base] = noteLine(upgraded.stdout, /^\s*export FRAMEWRIGHT_URL=(\S+)$/m);
+    assert.equal(base, 'http://framewright.local');
+    assert.doesNotMatch(upgraded.stdout, /port-forward/);
+    const host = new URL(base ?? '').host;
+    // The controller took the Ingress: it publishes its address in the Ingress's status.
+    await until(
+      'the Ingress to carry the controller address',
+      async () => {
+        const ing = JSON.parse(await kubectl(['get', '-n', NS, 'ingress', 'fw-api', '-o', 'json'])) as {
+          status?: { loadBalancer?: { ingress?: { ip?: string }[] } };
+        };
+        return ing.status?.loadBalancer?.ingress?.[0]?.ip === '127.0.0.1' || undefined;
+      },
+      60_000,
+      250,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${ingress.logs()}`);
+    });
+    await until(
+      'the ingress to route to the API',
+      async () => (await ingress.request(host, 'GET', '/healthz', { timeoutMs: 5000 })).status === 200 || undefined,
+      60_000,
+      250,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${ingress.logs()}`);
+    });
+    const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
+    const auth = { authorization: `Bearer ${key}` };
+    const json = (r: { body: Buffer }) => JSON.parse(r.body.toString('utf8'));
+    /**
+     * GET of a public URL's path through the controller: the bytes, served by the API (an asset)
+     * or by the object store it redirects to (an output).
+     */
+    const download = async (publicUrl: string): Promise<Buffer> => {
+      const u = new URL(publicUrl);
+      assert.equal(u.origin, base, `${publicUrl} is at the public address`);
+      const res = await ingress.request(host, 'GET', `${u.pathname}${u.search}`);
+      if (res.status === 200) return res.body;
+      assert.equal(res.status, 302, res.body.subarray(0, 500).toString());
+      const stored = await fetch(String(res.headers.location));
+      assert.equal(stored.status, 200);
+      return Buffer.from(await stored.arrayBuffer());
+    };
+
+    // Create and poll, as the NOTES' curl lines do, through the controller.
+    const created = await ingress.request(host, 'POST', '/v1/renders', {
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ movie: tinyMovie({ duration: 2 }) }),
+    });
+    assert.equal(created.status, 201, created.body.toString());
+    const id = json(created).id as string;
+    const done = await until(
+      `render ${id} to finish (polled through the ingress)`,
+      async () => {
+        const j = json(await ingress.request(host, 'GET', `/v1/renders/${id}`, { headers: auth }));
+        return j.status === 'done' || j.status === 'failed' ? (j as { status: string; outputUrl?: string }) : undefined;
+      },
+      300_000,
+      500,
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await logs()}`);
+    });
+    assert.equal(done.status, 'done', JSON.stringify(done));
+    // outputUrl is at the public address; through the controller it leads to the MP4.
+    const mp4 = await download(done.outputUrl ?? '');
+    const file = path.join(cp.dir, 'ingress.mp4');
+    await writeFile(file, mp4);
+    const { stdout } = await promisify(execFile)('ffprobe', [
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=codec_name:format=duration',
+      '-of',
+      'json',
+      file,
+    ]);
+    const probe = JSON.parse(stdout) as { streams: { codec_name: string }[]; format: { duration: string } };
+    assert.equal(probe.streams[0]?.codec_name, 'h264');
+    assert.ok(Math.abs(Number(probe.format.duration) - 2) < 0.2, `duration ${probe.format.duration}`);
+    assert.deepEqual(await charges(accountId), { count: 1, balance: 1000 - (await row(id))!.chargedCredits });
+
+    // A 90 MiB upload in one request body: ingress-nginx would refuse it without the chart's
+    // annotations (1 MiB); Traefik has no body limit, and its entry point waits 600 s, not 60.
+    const dir = await mkdtemp(path.join(tmpdir(), 'fw-asset-'));
+    try {
+      // 491 s of 48 kHz stereo PCM: 94,272,044 bytes (89.9 MiB), under the 100 MiB default limit.
+      const wav = path.join(dir, 'long.wav');
+      await promisify(execFile)('ffmpeg', [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:sample_rate=48000:duration=491',
+        '-ac',
+        '2',
+        wav,
+      ]);
+      const bytes = await readFile(wav);
+      assert.ok(bytes.length > 90 * 1024 * 1024 * 0.99, `${bytes.length} bytes`);
+      const started = Date.now();
+      const uploaded = await ingress.request(host, 'POST', '/v1/assets?name=long.wav', {
+        headers: { ...auth, 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+      t.diagnostic(`a 90 MiB upload through the ingress: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const asset = json(uploaded) as { kind: string; size: number; url: string };
+      assert.equal(uploaded.status, 201, JSON.stringify(asset));
+      assert.deepEqual([asset.kind, asset.size], ['audio', bytes.length]);
+      // The signed content URL at the public address, through the controller.
+      const got = await download(asset.url);
+      assert.equal(
+        createHash('sha256').update(got).digest('hex'),
+        createHash('sha256').update(bytes).digest('hex'),
+        'the bytes downloaded are the bytes uploaded',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // Each of those requests went through the controller: its access log has them, answered.
+    const access = ingress.logs(200_000);
+    for (const line of [
+      `"POST /v1/renders HTTP/1.1" 201`,
+      `"GET /v1/renders/${id} HTTP/1.1" 200`,
+      `"POST /v1/assets?name=long.wav HTTP/1.1" 201`,
+    ]) {
+      assert.ok(access.includes(line), `the controller's access log has ${line}`);
+    }
+    // The API pods rolled: the port-forward the later cases use follows them.
+    await forward();
   });
 
   it('a worker over its memory limit is OOMKilled: the Job retries it, then the render fails with a clear code, nothing charged', async () => {

@@ -13,8 +13,8 @@ import { freePort } from './free-port.ts';
  * free loopback ports, everything under one temporary directory. With `node`, also kube-scheduler,
  * the controllers a node's Services need (endpoints, EndpointSlices), credentials for a kubelet and
  * kube-proxy, and the apiserver advertised at an address pods reach: real-node.ts then runs pods
- * on a kubelet with containerd. Without it, a test that needs pods to run starts a NodeHarness
- * (node-harness.ts) beside it.
+ * on a kubelet with containerd. Without it, no pod runs, but for the hollow node of
+ * `make bench-operator` (node-harness.ts).
  */
 export interface ControlPlane {
   readonly server: string;
@@ -52,7 +52,8 @@ interface NodeCredentials {
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const KUBE_BIN = path.join(REPO, '.cache/kube/bin');
 const ETCD = process.env.ETCD_BIN ?? '/usr/bin/etcd';
-const KUBECTL = process.env.KUBECTL_BIN ?? 'kubectl';
+/** kubectl of the control plane's release, built beside it by scripts/control-plane.sh. */
+const KUBECTL = process.env.KUBECTL_BIN ?? path.join(KUBE_BIN, 'kubectl');
 const ISSUER = 'https://kubernetes.default.svc.cluster.local';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

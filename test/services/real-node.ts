@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { V1Pod } from '@kubernetes/client-node';
 import { type ControlPlane, type Proc, spawnLogged, tail, terminate, until } from './control-plane.ts';
 import { freePort } from './free-port.ts';
 
@@ -43,6 +44,13 @@ export interface RealNode {
   ctr(args: string[]): Promise<{ stdout: string; stderr: string }>;
   /** Restarts containerd (pods keep running: their shims outlive it). */
   restartContainerd(): Promise<void>;
+  /** The pods of `namespace` whose names start with `prefix`, as the apiserver has them. */
+  pods(namespace: string, prefix?: string): Promise<V1Pod[]>;
+  /**
+   * Sends `signal` to a pod's first container's init process through containerd, as the kernel's
+   * OOM killer or a crashed process ends one: the kubelet sees it exit (137 for SIGKILL).
+   */
+  kill(namespace: string, pod: string, signal?: NodeJS.Signals): Promise<void>;
   /** The logs of the node's processes, last chars of each. */
   logs(chars?: number): string;
   stop(): Promise<void>;
@@ -51,6 +59,7 @@ export interface RealNode {
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const KUBE_BIN = path.join(REPO, '.cache/kube/bin');
 const IMAGES = path.join(REPO, '.cache/images');
+const IMAGES_SCRIPT = path.join(REPO, 'scripts/images.sh');
 const STATE = '/var/lib/framewright-node';
 const RUN = '/run/framewright-node';
 const BRIDGE = 'fw-node0';
@@ -60,6 +69,20 @@ const PAUSE_IMAGE = 'framewright.local/pause:catatonit';
 const CNI_BIN = '/usr/lib/cni';
 const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function podsOf(cp: ControlPlane, namespace: string, prefix: string): Promise<V1Pod[]> {
+  const { stdout } = await cp.kubectl(['get', 'pods', '-n', namespace, '-o', 'json']);
+  return (JSON.parse(stdout) as { items: V1Pod[] }).items.filter((p) => p.metadata?.name?.startsWith(prefix));
+}
+
+/**
+ * Builds the images the node runs (`make images`: seconds when they are current), for a test file
+ * to call in its `before` (scripts/test.sh builds them first for a whole run), so that a file run
+ * alone never starts pods of stale images.
+ */
+export async function buildImages(): Promise<void> {
+  await run(IMAGES_SCRIPT, [], { maxBuffer: 16 * 1024 * 1024, timeout: 1_800_000 });
+}
 
 /** Why a real node cannot start here (not root, a missing binary), or undefined when it can. */
 export function realNodeUnavailable(): string | undefined {
@@ -416,6 +439,13 @@ export async function startRealNode(cp: ControlPlane): Promise<RealNode> {
       async restartContainerd() {
         await terminate(procs.containerd, 5000);
         await startContainerd();
+      },
+      pods: (namespace, prefix = '') => podsOf(cp, namespace, prefix),
+      async kill(namespace, pod, signal = 'SIGKILL') {
+        const [p] = (await podsOf(cp, namespace, pod)).filter((x) => x.metadata?.name === pod);
+        const id = p?.status?.containerStatuses?.[0]?.containerID?.replace(/^containerd:\/\//, '');
+        if (!id) throw new Error(`pod ${namespace}/${pod} has no running container: ${JSON.stringify(p?.status)}`);
+        await ctr(['tasks', 'kill', '--signal', signal, id]);
       },
       logs(chars = 3000) {
         return ['containerd', 'kubelet', 'kube-proxy'].map((n) => `--- ${n} ---\n${tail(logOf(n), chars)}`).join('\n');

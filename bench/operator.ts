@@ -199,7 +199,7 @@ export async function main(argv: string[]): Promise<number> {
       // are exempt, so an admin baseline would not be the same client.
       ...identityObjects('operator', NS_DIRECT),
     ];
-    await cp.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    await cp.apply(...items);
     const operatorKubeconfig = await cp.serviceAccountKubeconfig(NS_OPERATOR, 'framewright-operator');
     // Watches and Render creates as admin; the baseline's Job creates as the operator would be.
     const kc = new KubeConfig();

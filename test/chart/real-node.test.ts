@@ -182,34 +182,27 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     const s3Url = new URL(s3Endpoint);
     podS3Endpoint = `http://${await node.expose(Number(s3Url.port))}`;
     // The production way the values describe: Secrets of one's own, named at install.
-    await kubectl(
-      ['apply', '-f', '-'],
-      JSON.stringify({
+    await cp.apply(
+      {
         apiVersion: 'v1',
-        kind: 'List',
-        items: [
-          {
-            apiVersion: 'v1',
-            kind: 'Secret',
-            metadata: { name: 'framewright', namespace: NS },
-            stringData: {
-              DATABASE_URL: podDbUrl,
-              SIGNING_SECRET: randomBytes(32).toString('hex'),
-              S3_ACCESS_KEY_ID: s3.env.S3_ACCESS_KEY_ID,
-              S3_SECRET_ACCESS_KEY: s3.env.S3_SECRET_ACCESS_KEY,
-            },
-          },
-          {
-            apiVersion: 'v1',
-            kind: 'Secret',
-            metadata: { name: 'framewright-worker', namespace: NS },
-            stringData: {
-              S3_ACCESS_KEY_ID: s3.env.S3_ACCESS_KEY_ID,
-              S3_SECRET_ACCESS_KEY: s3.env.S3_SECRET_ACCESS_KEY,
-            },
-          },
-        ],
-      }),
+        kind: 'Secret',
+        metadata: { name: 'framewright', namespace: NS },
+        stringData: {
+          DATABASE_URL: podDbUrl,
+          SIGNING_SECRET: randomBytes(32).toString('hex'),
+          S3_ACCESS_KEY_ID: s3.env.S3_ACCESS_KEY_ID,
+          S3_SECRET_ACCESS_KEY: s3.env.S3_SECRET_ACCESS_KEY,
+        },
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'framewright-worker', namespace: NS },
+        stringData: {
+          S3_ACCESS_KEY_ID: s3.env.S3_ACCESS_KEY_ID,
+          S3_SECRET_ACCESS_KEY: s3.env.S3_SECRET_ACCESS_KEY,
+        },
+      },
     );
   });
 

@@ -1,5 +1,7 @@
 // The test control plane (real etcd, kube-apiserver and kube-controller-manager v1.33) and the
-// node harness that plays the kubelet: what the cluster tests build on, proven on the real thing.
+// hollow node that plays the kubelet for `make bench-operator` (node-harness.ts; every test that
+// runs pods uses the real node, test/services/real-node.ts): what the bench builds on, proven on
+// the real control plane.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -196,27 +198,20 @@ test('a ServiceAccount kubeconfig is subject to RBAC', { timeout: 60_000 }, asyn
   const target = node.history[0]!.pod; // the hello pod (Succeeded, still there)
   await assert.rejects(asReader.readNamespacedPod({ name: target, namespace: NS }), (err) => code(err) === 403);
 
-  await cp.kubectl(
-    ['apply', '-f', '-'],
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'List',
-      items: [
-        {
-          apiVersion: 'rbac.authorization.k8s.io/v1',
-          kind: 'Role',
-          metadata: { name: 'pod-getter', namespace: NS },
-          rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
-        },
-        {
-          apiVersion: 'rbac.authorization.k8s.io/v1',
-          kind: 'RoleBinding',
-          metadata: { name: 'reader-gets-pods', namespace: NS },
-          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'pod-getter' },
-          subjects: [{ kind: 'ServiceAccount', name: 'reader', namespace: NS }],
-        },
-      ],
-    }),
+  await cp.apply(
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'pod-getter', namespace: NS },
+      rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'reader-gets-pods', namespace: NS },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'pod-getter' },
+      subjects: [{ kind: 'ServiceAccount', name: 'reader', namespace: NS }],
+    },
   );
   // RBAC reads roles from informers: the grant lands within moments.
   const got = await waitFor('get pods allowed', 15_000, () =>

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import type { V1Job } from '@kubernetes/client-node';
+import type { V1Job, V1Pod } from '@kubernetes/client-node';
 import postgres from 'postgres';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
@@ -22,17 +22,20 @@ import { logger, newAccount } from '../api/helpers.ts';
 import { freePort, tinyMovie } from '../pipeline/harness.ts';
 import { insertQueuedRender, testBucket, until } from '../services/cluster-fixture.ts';
 import { type ControlPlane, startControlPlane } from '../services/control-plane.ts';
-import { NodeHarness } from '../services/node-harness.ts';
+import { buildImages, NODE_ADDRESS, type RealNode, realNodeUnavailable, startRealNode } from '../services/real-node.ts';
 import { type ServeProcess, spawnFramewright, spawnServe, stopServe, untilReady } from '../services/serve-process.ts';
 import { startTcpProxy, type TcpProxy } from '../services/tcp-proxy.ts';
 import { assertSameAsOneMachine, longMovie } from './long-movie.ts';
 
 /**
- * The cluster shape end to end, on a real kube-apiserver, etcd and Job controller: the API
- * (RENDER_EXECUTOR=kubernetes) creates Renders, `framewright operator` (a child process, with
- * only its Role's permissions) reconciles them into Jobs, the node harness runs each pod's
- * `framewright worker --render NAME` as a local process with the worker's identity, and the
- * outcome lands in S3, in the Render's status and in PostgreSQL, exactly once.
+ * The cluster shape end to end, on a real kube-apiserver, etcd and Job controller and a real node
+ * (kubelet, containerd: test/services/real-node.ts): the API (RENDER_EXECUTOR=kubernetes) creates
+ * Renders, `framewright operator` (a child process, with only its Role's permissions) reconciles
+ * them into Jobs, each pod runs `framewright worker --render NAME` in the worker image `make images`
+ * built, with the worker's ServiceAccount, and the outcome lands in S3, in the Render's status and
+ * in PostgreSQL, exactly once. The API and the operator run as processes of this checkout, so that
+ * a test can stop, kill, restart and cut them off from the apiserver (a proxy that refuses);
+ * test/chart/real-node.test.ts runs them as the chart's pods.
  */
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -62,11 +65,14 @@ async function kubeconfigVia(file: string, server: string): Promise<string> {
   return out;
 }
 
+const unavailable = realNodeUnavailable();
+
 describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S3, Render status and Postgres', {
-  timeout: 900_000,
+  timeout: 1_200_000,
+  skip: unavailable && `no real node here: ${unavailable}`,
 }, () => {
   let cp: ControlPlane;
-  let node: NodeHarness;
+  let node: RealNode;
   let db: Database;
   let admin: postgres.Sql;
   let dbName: string;
@@ -98,20 +104,39 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     ({ bucket, client: s3, options: s3Options } = testS3);
     const s3Env = testS3.env;
 
-    cp = await startControlPlane({ namespace: NS });
+    await buildImages();
+    cp = await startControlPlane({ namespace: NS, node: { name: 'fw-node', advertiseAddress: NODE_ADDRESS } });
     await cp.kubectl(['apply', '-f', path.join(REPO, 'crds/renders.framewright.dev.yaml')]);
     await cp.kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/renders.framewright.dev']);
     // Each identity gets exactly its Role (operator/rbac.ts), as the Helm chart binds it.
     const items = (['api', 'operator', 'worker'] as const).flatMap((id) => identityObjects(id, NS));
-    await cp.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    await cp.apply(...items);
     for (const id of ['api', 'operator', 'worker'] as const) {
       kubeconfigs[id] = await cp.serviceAccountKubeconfig(NS, `framewright-${id}`);
     }
 
-    node = await NodeHarness.start(cp, {
-      namespace: NS,
-      env: { ...s3Env, ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
-    });
+    node = await startRealNode(cp);
+    // The worker pods' environment, as the chart gives it (a ConfigMap and a Secret the operator
+    // names in each Job); they reach this machine's S3 server at the node's address.
+    const podS3 = new URL(s3Endpoint as string);
+    podS3.host = await node.expose(Number(podS3.port));
+    const { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, ...s3Settings } = s3Env;
+    await cp.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'framewright-worker-env', namespace: NS },
+        data: { ...s3Settings, S3_ENDPOINT: podS3.origin, ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'info' },
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'framewright-worker', namespace: NS },
+        stringData: { S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY },
+      },
+    );
+    const workerImage = node.images.find((ref) => /\/framewright-worker:/.test(ref));
+    assert.ok(workerImage, `the worker image is on the node: ${node.images.join(', ')}`);
 
     receiver = createServer((req, res) => {
       let body = '';
@@ -150,7 +175,13 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
       KUBECONFIG: kubeconfigs.operator,
       KUBE_NAMESPACE: NS,
       PUBLIC_BASE_URL: base,
-      WORKER_IMAGE: 'framewright:test',
+      WORKER_IMAGE: workerImage,
+      WORKER_IMAGE_PULL_POLICY: 'Never',
+      WORKER_ENV_CONFIGMAP: 'framewright-worker-env',
+      WORKER_ENV_SECRET: 'framewright-worker',
+      // This node has 2 CPUs and no GPU.
+      WORKER_GPUS: '0',
+      WORKER_RESOURCES: JSON.stringify({ requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '2Gi' } }),
       LEASE_DURATION_SEC: '4',
       RENEW_DEADLINE_SEC: '3',
       RETRY_PERIOD_SEC: '1',
@@ -177,14 +208,39 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     }
   });
 
-  /** Diagnostics for a failing case: the operator's and the pods' logs. */
-  const logs = () =>
-    [
+  /** Diagnostics for a failing case: the operator's and the API's logs, the last pods' and the node's. */
+  const logs = async () => {
+    const pods = (await node.pods(NS).catch(() => [])).slice(-3);
+    const podLogs = await Promise.all(
+      pods.map(async (p) => {
+        const log = await kubectl('logs', `pod/${p.metadata?.name}`, '--tail=40').catch((e: Error) => e.message);
+        return `--- pod ${p.metadata?.name} (${JSON.stringify(ended(p) ?? p.status?.phase)}) ---\n${log.slice(-2000)}`;
+      }),
+    );
+    return [
       ...operators.map((o, i) => `--- operator ${i} ---\n${o.log().slice(-3000)}`),
       `--- api ---\n${api.log().slice(-2000)}`,
-      ...node.history.slice(-3).map((h) => `--- pod ${h.pod} (exit ${h.exitCode}) ---\n${h.output().slice(-2000)}`),
-      `--- node problems ---\n${node.problems.join('\n')}`,
+      ...podLogs,
+      node.logs(1500),
     ].join('\n');
+  };
+  /** How a pod's container ended: its exit code and the kubelet's reason. */
+  const ended = (p: V1Pod) => {
+    const st = p.status?.containerStatuses?.[0];
+    const t = st?.state?.terminated ?? st?.lastState?.terminated;
+    return t ? { exitCode: t.exitCode, reason: t.reason } : undefined;
+  };
+  /** The name of a pod of `prefix` that runs (its container started, not being deleted). */
+  const runningPod = async (prefix: string) =>
+    (await node.pods(NS, prefix)).find(
+      (p) =>
+        p.status?.phase === 'Running' &&
+        p.status.containerStatuses?.[0]?.state?.running &&
+        !p.metadata?.deletionTimestamp,
+    )?.metadata?.name;
+  /** Whether a pod of `prefix` still has a container that has not ended. */
+  const anyRunning = async (prefix: string) =>
+    (await node.pods(NS, prefix)).some((p) => p.status?.phase === 'Running' || p.status?.phase === 'Pending');
 
   async function post(key: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
     const res = await fetch(`${api.base}/v1/renders`, {
@@ -220,7 +276,7 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
         timeoutMs,
       );
     } catch (err) {
-      throw new Error(`${(err as Error).message}\n${logs()}`);
+      throw new Error(`${(err as Error).message}\n${await logs()}`);
     }
   }
 
@@ -304,7 +360,12 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     assert.equal(download.status, 200);
   });
 
-  const segmentPods = (name: string) => node.history.filter((h) => h.pod.startsWith(`${name}-segments-`));
+  /** The segment pods of a render that ended, with their exit codes. */
+  const segmentPods = async (name: string) =>
+    (await node.pods(NS, `${name}-segments-`)).map((p) => ({
+      pod: p.metadata?.name ?? '',
+      exitCode: ended(p)?.exitCode,
+    }));
 
   it('a long movie: prepare, 4 segment pods, join; the same frames and audio as the one-pod render, charged the same', async () => {
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
@@ -326,8 +387,12 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     assert.equal(segments?.status?.succeeded, 4);
     assert.equal(joined?.status?.succeeded, 1);
     assert.equal(joined?.spec?.template.spec?.containers[0]?.resources?.limits?.['nvidia.com/gpu'], undefined);
-    assert.equal(segmentPods(name).length, 4);
-    assert.ok(segmentPods(name).every((h) => h.exitCode === 0));
+    const ran = await segmentPods(name);
+    assert.equal(ran.length, 4, JSON.stringify(ran));
+    assert.ok(
+      ran.every((h) => h.exitCode === 0),
+      JSON.stringify(ran),
+    );
     assert.equal(await job(name), null, 'no single Job');
 
     const status = await until('the Render to say done', async () => {
@@ -357,22 +422,18 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     const created = await post(key, { movie: await longMovie() });
     const id = created.body.id as string;
     const name = renderName(id);
-    const victim = await until(
-      'a segment pod to run',
-      async () => node.running().find((p) => p.startsWith(`${name}-segments-2-`)),
-      240_000,
-    );
-    assert.ok(node.kill(victim, 'SIGKILL'));
+    const victim = await until('a segment pod to run', async () => runningPod(`${name}-segments-2-`), 240_000);
+    await node.kill(NS, victim, 'SIGKILL');
     const done = await finished(id, 300_000);
     assert.equal(done.status, 'done', JSON.stringify(done.error));
-    const pods = segmentPods(name);
+    const pods = await segmentPods(name);
     const byIndex = (i: number) => pods.filter((h) => h.pod.startsWith(`${name}-segments-${i}-`));
     assert.deepEqual(
       [0, 1, 2, 3].map((i) => byIndex(i).length),
       [1, 1, 2, 1],
       pods.map((h) => `${h.pod}: ${h.exitCode}`).join(', '),
     );
-    assert.equal(byIndex(2)[0]?.exitCode, 137);
+    assert.equal(pods.find((h) => h.pod === victim)?.exitCode, 137);
     const segments = await job(`${name}-segments`);
     assert.equal(segments?.status?.failed, 1);
     assert.equal(segments?.status?.succeeded, 4);
@@ -406,15 +467,16 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     const created = await post(key, { movie: tinyMovie({ duration: 20 }) });
     const id = created.body.id as string;
     const name = renderName(id);
-    const pod = await until('the first pod to run', async () => node.running().find((p) => p.startsWith(name)), 60_000);
+    const pod = await until('the first pod to run', async () => runningPod(name), 60_000);
     await until('the pod to report progress', async () => {
       const r = await row(id);
       return r && r.status !== 'queued' ? r : undefined;
     });
-    assert.ok(node.kill(pod, 'SIGKILL'));
+    await node.kill(NS, pod, 'SIGKILL');
     const done = await finished(id);
     assert.equal(done.status, 'done', JSON.stringify(done.error));
-    assert.equal(node.history.find((h) => h.pod === pod)?.exitCode, 137);
+    const killed = (await node.pods(NS, pod)).find((p) => p.metadata?.name === pod);
+    assert.equal(killed && ended(killed)?.exitCode, 137);
     const status = JSON.parse(await kubectl('get', 'render', name, '-o', 'json')).status;
     assert.equal(status.attempts, 2);
     const ledger = await db.sql<{ n: number; sum: number }[]>`
@@ -450,7 +512,7 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
     const id = (await post(key, { movie: tinyMovie({ duration: 60 }) })).body.id as string;
     const name = renderName(id);
-    await until('the pod to run', async () => node.running().find((p) => p.startsWith(name)), 60_000);
+    await until('the pod to run', async () => runningPod(name), 60_000);
     assert.ok((await renderJobs(name)).length >= 1, 'its Jobs run');
     await kubectl('delete', 'render', name, '--wait=true');
     const failed = await finished(id, 60_000);
@@ -459,14 +521,14 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     assert.equal(failed.reservedCredits, 0);
     assert.equal(await balance(accountId), 1000);
     await until('its Jobs to be gone', async () => (await renderJobs(name)).length === 0, 60_000);
-    await until('the pod process to stop', async () => !node.running().some((p) => p.startsWith(name)), 60_000);
+    await until('the pod to stop', async () => !(await anyRunning(name)), 60_000);
   });
 
   it('POST /v1/renders/{id}/cancel while it renders: the Render, its Job and pod go; failed RENDER_CANCELLED, nothing charged', async () => {
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
     const id = (await post(key, { movie: tinyMovie({ duration: 60 }) })).body.id as string;
     const name = renderName(id);
-    await until('the pod to run', async () => node.running().find((p) => p.startsWith(name)), 60_000);
+    await until('the pod to run', async () => runningPod(name), 60_000);
     await until('the render to be rendering', async () => (await row(id))?.status === 'rendering', 60_000);
     const jobs = await renderJobs(name);
     assert.ok(jobs.length >= 1, `its Jobs run: ${jobs.join(', ')}`);
@@ -484,7 +546,7 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
       30_000,
     );
     await until('its Jobs to be gone', async () => (await renderJobs(name)).length === 0, 60_000);
-    await until('the pod processes to stop', async () => !node.running().some((p) => p.startsWith(name)), 60_000);
+    await until('the pods to stop', async () => !(await anyRunning(name)), 60_000);
     const failed = await row(id);
     assert.equal(failed?.status, 'failed');
     assert.equal(failed?.error?.code, 'RENDER_CANCELLED');
@@ -505,7 +567,7 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     const { key, accountId } = await newAccount(db, { plan: 'pro', credits: 1000 });
     const id = (await post(key, { movie: tinyMovie({ duration: 10 }) })).body.id as string;
     const name = renderName(id);
-    await until('the pod to run', async () => node.running().find((p) => p.startsWith(name)), 60_000);
+    await until('the pod to run', async () => runningPod(name), 60_000);
     const first = operators.pop() as Child;
     await stopChild(first, 'SIGKILL');
     // The render finishes while no operator runs; the restarted one records it.
@@ -613,7 +675,7 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
         estimatedDurationSec: 1,
       },
     };
-    await cp.kubectl(['apply', '-f', '-'], JSON.stringify(render));
+    await cp.apply(render);
     await until(
       'the orphan Render to be deleted',
       async () => {

@@ -351,7 +351,7 @@ test('a 5 MB movie travels by object-store reference; inline, the apiserver and 
     description: 'The movie inline.',
     'x-kubernetes-preserve-unknown-fields': true,
   } as never;
-  await cp.kubectl(['apply', '-f', '-'], JSON.stringify(inline));
+  await cp.apply(inline);
   await cp.kubectl(['wait', '--for=condition=Established', `crd/${inline.metadata.name}`, '--timeout=60s']);
   const createInline = async (bytes: number) => {
     const m = { scenes: [{ src: `data:image/png;base64,${'A'.repeat(bytes)}` }] };

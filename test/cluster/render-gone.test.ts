@@ -50,7 +50,7 @@ before(
     await cp.kubectl(['apply', '-f', CRD_PATH]);
     await cp.kubectl(['wait', '--for=condition=Established', `crd/${CRD_NAME}`, '--timeout=60s']);
     const items = identityObjects('api', NS);
-    await cp.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    await cp.apply(...items);
     const kc = loadKubeConfig({ KUBECONFIG: await cp.serviceAccountKubeconfig(NS, 'framewright-api') });
     executor = new KubernetesExecutor({
       db,

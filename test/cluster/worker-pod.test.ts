@@ -38,7 +38,7 @@ before(
     await cp.kubectl(['apply', '-f', CRD_PATH]);
     await cp.kubectl(['wait', '--for=condition=Established', `crd/${CRD_NAME}`, '--timeout=60s']);
     const items = identityObjects('worker', NS);
-    await cp.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    await cp.apply(...items);
     workerKubeconfig = await cp.serviceAccountKubeconfig(NS, 'framewright-worker');
     renders = new RendersClient(loadKubeConfig({ KUBECONFIG: cp.adminKubeconfig }), NS);
   },

@@ -25,6 +25,8 @@ export interface ControlPlane {
   serviceAccountKubeconfig(namespace: string, name: string): Promise<string>;
   /** Runs kubectl with the admin kubeconfig; throws (with stderr) when it exits non-zero. */
   kubectl(args: string[], input?: string): Promise<{ stdout: string; stderr: string }>;
+  /** `kubectl apply` of these objects (one List), with the admin kubeconfig. */
+  apply(...objects: object[]): Promise<void>;
   /** Starts kubectl with the admin kubeconfig and leaves it running (port-forward, watch). */
   spawnKubectl(args: string[]): ChildProcessWithoutNullStreams;
   /** Stops and starts kube-apiserver on the same port and etcd (an apiserver restart), `downMs` apart. */
@@ -472,6 +474,9 @@ export async function startControlPlane(
         await writeFile(tmp, kubeconfig(server, `system:serviceaccount:${ns}:${name}`, token, ns), { mode: 0o600 });
         await rename(tmp, file);
         return file;
+      },
+      async apply(...objects) {
+        await this.kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }));
       },
       spawnKubectl(args) {
         return spawn(KUBECTL, [`--kubeconfig=${adminKubeconfig}`, ...args]);

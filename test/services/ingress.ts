@@ -54,41 +54,37 @@ export function ingressControllerUnavailable(): string | undefined {
 }
 
 /** Traefik's own RBAC for its Kubernetes Ingress provider (its documentation's ClusterRole). */
-function rbac(name: string, serviceAccountNamespace: string): object {
-  return {
-    apiVersion: 'v1',
-    kind: 'List',
-    items: [
-      {
-        apiVersion: 'networking.k8s.io/v1',
-        kind: 'IngressClass',
-        metadata: { name: 'traefik' },
-        spec: { controller: 'traefik.io/ingress-controller' },
-      },
-      {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'ClusterRole',
-        metadata: { name },
-        rules: [
-          { apiGroups: [''], resources: ['services', 'secrets', 'nodes'], verbs: ['get', 'list', 'watch'] },
-          { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] },
-          {
-            apiGroups: ['extensions', 'networking.k8s.io'],
-            resources: ['ingresses', 'ingressclasses'],
-            verbs: ['get', 'list', 'watch'],
-          },
-          { apiGroups: ['extensions', 'networking.k8s.io'], resources: ['ingresses/status'], verbs: ['update'] },
-        ],
-      },
-      {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'ClusterRoleBinding',
-        metadata: { name },
-        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
-        subjects: [{ kind: 'ServiceAccount', name, namespace: serviceAccountNamespace }],
-      },
-    ],
-  };
+function rbac(name: string, serviceAccountNamespace: string): object[] {
+  return [
+    {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'IngressClass',
+      metadata: { name: 'traefik' },
+      spec: { controller: 'traefik.io/ingress-controller' },
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name },
+      rules: [
+        { apiGroups: [''], resources: ['services', 'secrets', 'nodes'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] },
+        {
+          apiGroups: ['extensions', 'networking.k8s.io'],
+          resources: ['ingresses', 'ingressclasses'],
+          verbs: ['get', 'list', 'watch'],
+        },
+        { apiGroups: ['extensions', 'networking.k8s.io'], resources: ['ingresses/status'], verbs: ['update'] },
+      ],
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+      subjects: [{ kind: 'ServiceAccount', name, namespace: serviceAccountNamespace }],
+    },
+  ];
 }
 
 /**
@@ -99,7 +95,7 @@ export async function startIngressController(cp: ControlPlane, namespace: string
   if (!cp.node) throw new Error('startIngressController: the control plane has no node');
   const name = 'traefik';
   const saNamespace = 'kube-system';
-  await cp.kubectl(['apply', '-f', '-'], JSON.stringify(rbac(name, saNamespace)));
+  await cp.apply(...rbac(name, saNamespace));
   const kubeconfig = JSON.parse(await readFile(await cp.serviceAccountKubeconfig(saNamespace, name), 'utf8')) as {
     users: { user: { token: string } }[];
   };

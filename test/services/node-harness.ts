@@ -88,7 +88,12 @@ function describe(err: unknown): string {
 }
 
 /**
- * Plays a Kubernetes node (there is no kubelet here): registers a Ready Node with GPUs, binds every
+ * A hollow node for `make bench-operator` (bench/operator.ts) only, as Kubernetes' own scale tests
+ * use kubemark's: the bench runs 1,000 worker pods at once, which a real node of this machine's 2
+ * CPUs (and the kubelet's 110-pod limit) cannot. Every test that runs pods uses the real node
+ * (real-node.ts); test/cluster/control-plane.test.ts holds this harness to what the bench needs.
+ *
+ * Plays a Kubernetes node without a kubelet: registers a Ready Node with GPUs, binds every
  * unscheduled pod of the namespace to itself (there is no scheduler either), runs each bound pod's
  * first container as a local process with the pod's env and identity (a ServiceAccount kubeconfig
  * in KUBECONFIG), reports Running (Ready once an HTTP readiness probe answers) and then

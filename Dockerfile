@@ -86,12 +86,12 @@ WORKDIR /app
 # ---------------------------------------------------------------------------------------------
 FROM runtime AS worker
 ARG DEBIAN_FRONTEND=noninteractive
-# Xvfb: the X display headless-gl renders on (worker/xvfb.ts starts it; xvfb brings xkb-data and
+# Xvfb: the X display headless-gl renders on (worker/draw/backend/xvfb.ts starts it; xvfb brings xkb-data and
 # xkbcomp, without which it cannot start). Mesa: libGL.so.1, which headless-gl loads, with the
 # llvmpipe driver (libgl1-mesa-dri, through libglx-mesa0). libx11-6 and libxext6: what webgl.node
 # links (ldd). The fonts (@fontsource/*) and espeak-ng come in node_modules: espeak-ng (GPL-3.0)
 # is @echogarden/espeak-ng-emscripten, run only as a separate child process that talks to
-# Framewright through messages (worker/tts/espeak-child.ts), never linked into it; Debian's
+# Framewright through messages (worker/prepare/speech/espeak-child.ts), never linked into it; Debian's
 # espeak-ng and system fonts would go unused.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \

@@ -4,8 +4,8 @@
  * BT.709), and the movie pointed at it.
  */
 import type { Movie } from '../movie/index.ts';
-import { QUIET } from '../worker/ffmpeg-args.ts';
-import { runFfmpeg } from '../worker/ffmpeg-process.ts';
+import { QUIET } from '../worker/encode/ffmpeg-args.ts';
+import { runFfmpeg } from '../worker/encode/ffmpeg-process.ts';
 
 /** The address examples/bench-motion.ts writes for the keyed clip. */
 const PLACEHOLDER = 'http://127.0.0.1/green-screen.mp4';

@@ -17,9 +17,9 @@ import { LocalObjectStore } from '../lib/storage/local-store.ts';
 import { type Movie, validateMovie } from '../movie/index.ts';
 import { frameMd5s } from '../test/worker/media.ts';
 import { workerConfigFromEnv } from '../worker/cli/config.ts';
-import { joinStep, prepareStep, segmentStep } from '../worker/cluster-steps.ts';
-import type { RenderPlan } from '../worker/plan.ts';
-import { splitFrames } from '../worker/segments.ts';
+import type { RenderPlan } from '../worker/plan/plan.ts';
+import { splitFrames } from '../worker/plan/segments.ts';
+import { joinStep, prepareStep, segmentStep } from '../worker/run/cluster-steps.ts';
 import { measure } from './measure.ts';
 
 const run = promisify(execFile);

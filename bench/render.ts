@@ -38,11 +38,11 @@ const execFileP = promisify(execFile);
 
 import { type Movie, validateMovie } from '../movie/index.ts';
 import { workerConfigFromEnv } from '../worker/cli/config.ts';
-import { chooseCodec } from '../worker/encoder-probe.ts';
-import { codecArgs, QUIET } from '../worker/ffmpeg-args.ts';
-import { runFfmpeg } from '../worker/ffmpeg-process.ts';
-import type { EncodeQuality, VideoCodec } from '../worker/plan.ts';
-import { renderMovie, type WorkerConfig } from '../worker/render-movie.ts';
+import { chooseCodec } from '../worker/encode/encoder-probe.ts';
+import { codecArgs, QUIET } from '../worker/encode/ffmpeg-args.ts';
+import { runFfmpeg } from '../worker/encode/ffmpeg-process.ts';
+import type { EncodeQuality, VideoCodec } from '../worker/plan/plan.ts';
+import { renderMovie, type WorkerConfig } from '../worker/run/render-movie.ts';
 import { measure } from './measure.ts';
 import { greenScreenClip, withKeyedClip } from './motion.ts';
 

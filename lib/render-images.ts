@@ -4,7 +4,7 @@ import type { ObjectStore } from './storage/object-store.ts';
 
 /**
  * A finished render's poster and thumbnail files (docs/api.md, posterUrl and thumbnailUrl): the
- * worker writes them beside its output (worker/poster.ts, worker/still.ts) and whoever stores the
+ * worker writes them beside its output (worker/encode/poster.ts, worker/run/still.ts) and whoever stores the
  * output stores them with it: the executor of one machine, the worker or join pod of a cluster.
  * Kept free of the renderer's imports, for the API's executor.
  */

@@ -8,7 +8,7 @@ import type { ObjectStore } from './storage/object-store.ts';
 export { workKey };
 
 /**
- * The work objects of a render spread over pods (worker/cluster-steps.ts), under
+ * The work objects of a render spread over pods (worker/run/cluster-steps.ts), under
  * `work/<renderId>/` in the object store: the prepare pod's manifest and files, each segment pod's
  * segment. Kept free of the renderer's imports: the API's sweeper removes what a failed render
  * left (api/execution/output-sweeper.ts).
@@ -16,7 +16,7 @@ export { workKey };
 
 /**
  * What the prepare pod leaves for the others, at `work/<renderId>/manifest.json`. `Plan` is the
- * worker's RenderPlan (worker/plan.ts); this module needs only the names and the segment count.
+ * worker's RenderPlan (worker/plan/plan.ts); this module needs only the names and the segment count.
  */
 export interface WorkManifest<Plan = unknown> {
   version: 1;

@@ -27,7 +27,7 @@ export interface SegmentSettings {
 /**
  * The most segments a render may be cut into, from the length estimated before rendering: one
  * per `minSegmentSec` of movie, at most `maxSegments`. 1 means a single pod. The prepare pod cuts
- * the real movie into at most this many segments, on encoder chunk boundaries (worker/segments.ts),
+ * the real movie into at most this many segments, on encoder chunk boundaries (worker/plan/segments.ts),
  * so a movie shorter than its estimate gets fewer.
  */
 export function segmentBudget(estimatedDurationSec: number | undefined, s: SegmentSettings): number {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { validateMovie } from '../movie/index.ts';
 import { frameRgb } from '../test/worker/media.ts';
-import { renderMovie } from '../worker/render-movie.ts';
+import { renderMovie } from '../worker/run/render-movie.ts';
 
 const W = 640;
 const H = 180;

@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { animationState, REST, SLIDE_FRACTION, ZOOM_FROM } from './animate.ts';
-import { DUCK_ATTACK_SEC, DUCK_RELEASE_SEC, duckWeight, mixClips } from './audio/mix.ts';
-import { groupCaptions } from './captions.ts';
-import { parseColor } from './color.ts';
-import { dirtyRects } from './dirty-rects.ts';
-import { audioEncodeArgs, codecArgs, concatList, finalMuxArgs, segmentEncodeArgs } from './ffmpeg-args.ts';
-import { frameState, indexPlan, videoTimeAt } from './frame-state.ts';
-import type { LayerState } from './gpu/frame-renderer.ts';
-import { planeCoefficients, rgbToYuv709, yuvLayout, yuvRegions } from './gpu/yuv-layout.ts';
-import { fitSize } from './media/fit.ts';
-import type { EncodeQuality, LayerPlan, RenderPlan } from './plan.ts';
-import { chunksOf, splitFrames } from './segments.ts';
-import { timeWords } from './tts/word-timing.ts';
+import { dirtyRects } from './draw/dirty-rects.ts';
+import type { LayerState } from './draw/gpu/frame-renderer.ts';
+import { planeCoefficients, rgbToYuv709, yuvLayout, yuvRegions } from './draw/gpu/yuv-layout.ts';
+import { DUCK_ATTACK_SEC, DUCK_RELEASE_SEC, duckWeight, mixClips } from './encode/audio/mix.ts';
+import { audioEncodeArgs, codecArgs, concatList, finalMuxArgs, segmentEncodeArgs } from './encode/ffmpeg-args.ts';
+import { animationState, REST, SLIDE_FRACTION, ZOOM_FROM } from './plan/animate.ts';
+import { parseColor } from './plan/color.ts';
+import { frameState, indexPlan, videoTimeAt } from './plan/frame-state.ts';
+import type { EncodeQuality, LayerPlan, RenderPlan } from './plan/plan.ts';
+import { chunksOf, splitFrames } from './plan/segments.ts';
+import { groupCaptions } from './prepare/captions.ts';
+import { fitSize } from './prepare/fit.ts';
+import { timeWords } from './prepare/speech/word-timing.ts';
 
 describe('yuvLayout', () => {
   const cases: [number, number, number, number, boolean][] = [

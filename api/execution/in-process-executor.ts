@@ -505,7 +505,7 @@ export class InProcessExecutor implements ExecutorPort {
     const beat = setInterval(() => lifecycle.heartbeat(this.deps, render.id, lease).catch(() => {}), this.leaseMs / 3);
     try {
       await this.opts.objects.putFile(key, output, contentType(format));
-      // The poster and thumbnail the worker wrote beside it (worker/poster.ts), under their keys.
+      // The poster and thumbnail the worker wrote beside it (worker/encode/poster.ts), under their keys.
       await storePosterImages(this.opts.objects, render.id, output);
     } catch (err) {
       log.error({ err }, 'uploading the output failed');

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { issueKey } from '../../api/auth/provision.ts';
 import { adjustCredits, ledgerSum } from '../../store/accounts-repo.ts';
 import type { Database } from '../../store/database.ts';
 import { countScripts } from '../../store/scripts-repo.ts';
 import { type Call, client, eachBackend, newAccount, startApp, testConfig } from '../../test/api/helpers.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../test/fakes/openai-server.ts';
 import { makeDraft } from '../../test/fakes/script-drafts.ts';
+import { issueKey } from '../auth/provision.ts';
 import type { Clock } from './model-client.ts';
 import type { ScriptsConfig } from './scripts-config.ts';
 

@@ -22,12 +22,12 @@ export function outputKey(renderId: string, extension = 'mp4'): string {
   return `renders/${segment(renderId, 'render id')}.${checkedExtension(extension)}`;
 }
 
-/** A video render's poster: a JPEG of the frame at `output.posterTime`, full frame size (worker/poster.ts). */
+/** A video render's poster: a JPEG of the frame at `output.posterTime`, full frame size (worker/encode/poster.ts). */
 export function posterKey(renderId: string): string {
   return `posters/${segment(renderId, 'render id')}.jpg`;
 }
 
-/** A finished video or still render's thumbnail: a WebP, 320 px on the long side (worker/poster.ts). */
+/** A finished video or still render's thumbnail: a WebP, 320 px on the long side (worker/encode/poster.ts). */
 export function thumbnailKey(renderId: string): string {
   return `thumbnails/${segment(renderId, 'render id')}.webp`;
 }

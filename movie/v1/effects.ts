@@ -2,8 +2,8 @@
  * Visual effects of image and video elements (v1): blur, a blurred fill behind a contained
  * picture, rounded corners and a border, colour filters, opacity and a chroma key. Every field is
  * optional and its default is "no effect", so a document without them renders as before. The
- * shaders are worker/gpu/effects-shader.ts; how the fields become a layer's plan,
- * worker/layer-effects.ts.
+ * shaders are worker/draw/gpu/effects-shader.ts; how the fields become a layer's plan,
+ * worker/plan/layer-effects.ts.
  */
 import { Type } from '@sinclair/typebox';
 import { Color, fw } from './parts.ts';

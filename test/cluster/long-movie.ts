@@ -6,7 +6,7 @@ import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { posterFiles } from '../../lib/render-images.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { renderMovie } from '../../worker/render-movie.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { frameMd5s, pcm } from '../worker/media.ts';
 
 /**

@@ -274,7 +274,7 @@ describe('Dockerfile', () => {
     assert.ok(prod.includes('@echogarden/espeak-ng-emscripten'));
     assert.ok(prod.filter((d) => d.startsWith('@fontsource/')).length >= 10);
     // Its own process: a supervised child, which forks (tied to its parent) through forkTied.
-    assert.match(readFileSync(join(ROOT, 'worker/tts/espeak.ts'), 'utf8'), /new SupervisedChild\(/);
+    assert.match(readFileSync(join(ROOT, 'worker/prepare/speech/espeak.ts'), 'utf8'), /new SupervisedChild\(/);
     assert.match(readFileSync(join(ROOT, 'lib/process/supervised-child.ts'), 'utf8'), /forkTied\(/);
   });
 

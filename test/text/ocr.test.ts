@@ -12,8 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { FONT_FAMILIES } from '../../movie/fonts.ts';
 import { validateMovie, voiceById } from '../../movie/index.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
-import { EspeakClient } from '../../worker/tts/espeak.ts';
+import { EspeakClient } from '../../worker/prepare/speech/espeak.ts';
+import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
 import { frameAt, type OcrPrepareOptions, ocr, prepareForOcr, similarity } from './ocr.ts';
 
 const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env };
@@ -284,7 +284,7 @@ describe('OCR: captions of spoken sentences, 48 px black on white', () => {
     // The voices' lengths, from the same espeak-ng the renderer speaks with: each scene lasts its
     // voice plus at least half a second, and is read 0.1 s after the voice ends. The whole
     // sentence is one caption line (wordsPerLine 20), up from its first word until 0.6 s after
-    // its last (worker/captions.ts), so that frame shows all of it.
+    // its last (worker/prepare/captions.ts), so that frame shows all of it.
     const espeak = new EspeakClient();
     let voiceSecs: number[];
     try {

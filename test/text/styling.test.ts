@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { validateMovie, voiceById } from '../../movie/index.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
-import { EspeakClient } from '../../worker/tts/espeak.ts';
-import { timeWords } from '../../worker/tts/word-timing.ts';
+import { EspeakClient } from '../../worker/prepare/speech/espeak.ts';
+import { timeWords } from '../../worker/prepare/speech/word-timing.ts';
+import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
 import { frameRgb } from '../worker/media.ts';
 import { ocr, prepareForOcr, similarity } from './ocr.ts';
 

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { alignWords, type Features, mfcc, warp } from '../../worker/tts/align.ts';
-import { EspeakClient } from '../../worker/tts/espeak.ts';
-import { OPENAI_PCM_RATE } from '../../worker/tts/openai-tts.ts';
+import { alignWords, type Features, mfcc, warp } from '../../worker/prepare/speech/align.ts';
+import { EspeakClient } from '../../worker/prepare/speech/espeak.ts';
+import { OPENAI_PCM_RATE } from '../../worker/prepare/speech/openai-tts.ts';
 import { espeakSpeech, pausedClip } from './speech-clips.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-align-test-'));

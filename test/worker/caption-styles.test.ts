@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { validateMovie } from '../../movie/index.ts';
-import { prepare } from '../../worker/prepare.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
+import { prepare } from '../../worker/prepare/prepare.ts';
+import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
 import { frameRgb, pixel } from './media.ts';
 
 // The four caption styles told apart on decoded frames, in the middle of the second word: white

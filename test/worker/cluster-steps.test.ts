@@ -1,5 +1,5 @@
 /**
- * The steps of a render spread over pods (worker/cluster-steps.ts) run one after another in this
+ * The steps of a render spread over pods (worker/run/cluster-steps.ts) run one after another in this
  * process, as the prepare, segment and join pods run them, through a real object store directory:
  * the joined MP4 must be the one-process render of the same movie, frame for frame and sample for
  * sample, with a video clip (the backdrop path), a crossfade, a sound and a soundtrack crossing the
@@ -16,9 +16,9 @@ import { after, before, test } from 'node:test';
 import { removeWork } from '../../lib/render-work.ts';
 import { LocalObjectStore } from '../../lib/storage/local-store.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { joinStep, prepareStep, segmentStep } from '../../worker/cluster-steps.ts';
-import { runFfmpeg } from '../../worker/ffmpeg-process.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
+import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
+import { joinStep, prepareStep, segmentStep } from '../../worker/run/cluster-steps.ts';
+import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
 import { frameMd5s, pcm } from './media.ts';
 
 const config: WorkerConfig = { ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe', allowPrivateUrls: true, env: process.env };

@@ -1,5 +1,5 @@
 /**
- * Visual effects of image and video elements (movie/v1/effects.ts, worker/gpu/effects-shader.ts),
+ * Visual effects of image and video elements (movie/v1/effects.ts, worker/draw/gpu/effects-shader.ts),
  * rendered with the real ffmpeg and headless-gl on tiny frames and read back from the decoded MP4:
  * blur measured on an edge, the blurred background of a contained picture, rounded corners and a
  * border, colour filters and opacity against their formulas, a chroma key on a green-screen clip
@@ -16,8 +16,8 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { validateMovie } from '../../movie/index.ts';
 import { sigmaOfRadius } from '../../movie/v1/effects.ts';
-import { runFfmpeg } from '../../worker/ffmpeg-process.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
+import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
+import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
 import { frameMd5s, frameRgb, pixel } from './media.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-effects-test-'));

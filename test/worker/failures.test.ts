@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppError } from '../../lib/errors.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { chooseCodec } from '../../worker/encoder-probe.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
+import { chooseCodec } from '../../worker/encode/encoder-probe.ts';
+import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
 import { silentMovie, solidPngBytes } from './fixtures.ts';
 import { probe } from './media.ts';
 

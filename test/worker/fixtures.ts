@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import sharp from 'sharp';
-import { type Display, ensureDisplay } from '../../worker/xvfb.ts';
+import { type Display, ensureDisplay } from '../../worker/draw/backend/xvfb.ts';
 
 /**
- * For a file of tests that draw with headless-gl: an X display (worker/xvfb.ts) started before
+ * For a file of tests that draw with headless-gl: an X display (worker/draw/backend/xvfb.ts) started before
  * them, and a scratch directory; both gone after them.
  */
 export function glTestEnvironment(prefix: string): {

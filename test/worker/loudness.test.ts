@@ -16,10 +16,10 @@ import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import { runMediaTool } from '../../lib/process/ffmpeg-runner.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { audioEncodeArgs } from '../../worker/ffmpeg-args.ts';
-import { runFfmpeg } from '../../worker/ffmpeg-process.ts';
-import { prepare } from '../../worker/prepare.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
+import { audioEncodeArgs } from '../../worker/encode/ffmpeg-args.ts';
+import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
+import { prepare } from '../../worker/prepare/prepare.ts';
+import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
 import { pcm, probe } from './media.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-loudness-test-'));

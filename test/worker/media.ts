@@ -1,5 +1,5 @@
 /** Helpers for the renderer's tests: probe files and read decoded pixels with the real ffmpeg. */
-import { runFfmpeg } from '../../worker/ffmpeg-process.ts';
+import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
 
 export interface Probe {
   streams: {

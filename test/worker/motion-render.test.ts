@@ -17,8 +17,8 @@ import { after, before, describe, it } from 'node:test';
 import { AppError } from '../../lib/errors.ts';
 import { ease, easingOf, springAt, stepsAt } from '../../movie/easing.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { runFfmpeg } from '../../worker/ffmpeg-process.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
+import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
+import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
 import { solidPngBytes } from './fixtures.ts';
 import { frameMd5s } from './media.ts';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runMediaTool } from '../../lib/process/ffmpeg-runner.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { type RenderResult, renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
+import { type RenderResult, renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
 import { solidPngBytes } from './fixtures.ts';
 import { frameMd5s, frameRgb, near, pixel, probe } from './media.ts';
 

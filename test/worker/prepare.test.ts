@@ -8,8 +8,8 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppError } from '../../lib/errors.ts';
 import { VOICE_TAIL_SEC, validateMovie } from '../../movie/index.ts';
-import { type PrepareOptions, prepare } from '../../worker/prepare.ts';
-import { EspeakClient } from '../../worker/tts/espeak.ts';
+import { type PrepareOptions, prepare } from '../../worker/prepare/prepare.ts';
+import { EspeakClient } from '../../worker/prepare/speech/espeak.ts';
 import { type Clip, pausedClip } from './speech-clips.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-prepare-test-'));

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EspeakClient } from '../../worker/tts/espeak.ts';
-import { OPENAI_PCM_RATE } from '../../worker/tts/openai-tts.ts';
-import { timeWords } from '../../worker/tts/word-timing.ts';
+import type { EspeakClient } from '../../worker/prepare/speech/espeak.ts';
+import { OPENAI_PCM_RATE } from '../../worker/prepare/speech/openai-tts.ts';
+import { timeWords } from '../../worker/prepare/speech/word-timing.ts';
 
 export interface Clip {
   /** s16le mono at 24 kHz, like OpenAI's `pcm` format. */

@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { validateMovie } from '../../movie/index.ts';
-import { runFfmpeg } from '../../worker/ffmpeg-process.ts';
-import { posterFiles } from '../../worker/poster.ts';
-import { type RenderProgress, renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
-import { encodeThumbnail, frameIndexAt } from '../../worker/still-image.ts';
+import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
+import { posterFiles } from '../../worker/encode/poster.ts';
+import { encodeThumbnail, frameIndexAt } from '../../worker/encode/still-image.ts';
+import { type RenderProgress, renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
 import { near, pixel } from './media.ts';
 
 const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env };

@@ -16,10 +16,10 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { AppError } from '../../lib/errors.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { animatedFrameAt } from '../../worker/assets/animated-image.ts';
-import { sanitiseSvg } from '../../worker/assets/svg-image.ts';
-import { runFfmpeg } from '../../worker/ffmpeg-process.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/render-movie.ts';
+import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
+import { animatedFrameAt } from '../../worker/prepare/assets/animated-image.ts';
+import { sanitiseSvg } from '../../worker/prepare/assets/svg-image.ts';
+import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
 import { frameRgb, near, pixel } from './media.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-svg-gif-test-'));

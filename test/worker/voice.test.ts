@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { VOICE_TAIL_SEC, validateMovie } from '../../movie/index.ts';
-import { prepare } from '../../worker/prepare.ts';
-import { renderMovie } from '../../worker/render-movie.ts';
-import { EspeakClient } from '../../worker/tts/espeak.ts';
+import { prepare } from '../../worker/prepare/prepare.ts';
+import { EspeakClient } from '../../worker/prepare/speech/espeak.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { frameRgb, probe } from './media.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-voice-test-'));

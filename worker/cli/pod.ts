@@ -16,10 +16,10 @@ import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { STOPPED_EXIT, workerExitCode } from '../../lib/worker-exit.ts';
 import { validateMovie } from '../../movie/index.ts';
 import { contentType, DEFAULT_OUTPUT_FORMAT, formatOfKey } from '../../movie/output-kind.ts';
-import { joinStep, prepareStep, segmentStep } from '../cluster-steps.ts';
+import { posterFiles, posterTime, storePosterImages, writePosterImages } from '../encode/poster.ts';
 import type { WorkerMessage } from '../job-protocol.ts';
-import { posterFiles, posterTime, storePosterImages, writePosterImages } from '../poster.ts';
-import type { WorkerConfig } from '../render-movie.ts';
+import { joinStep, prepareStep, segmentStep } from '../run/cluster-steps.ts';
+import type { WorkerConfig } from '../run/render-movie.ts';
 import { workerConfigFromEnv } from './config.ts';
 import { runJob } from './worker.ts';
 
@@ -40,7 +40,7 @@ interface StepDeps {
 }
 
 /**
- * One step of a render spread over pods (worker/cluster-steps.ts). Each reports on the Render's
+ * One step of a render spread over pods (worker/run/cluster-steps.ts). Each reports on the Render's
  * status what the operator needs for the next: the prepare its segment plan, a segment pod its
  * frames under its own key of segmentFrames (merge patches of different keys do not collide),
  * the join the MP4. A failure is reported as for a whole render; exit 0 only with the report made.
@@ -96,7 +96,7 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
     const output = path.join(d.scratch, 'output.mp4');
     const manifest = await readManifest(d.objects, renderId);
     const { durationSec } = await joinStep({ ...ctx, output });
-    // The poster and thumbnail of the joined file (worker/poster.ts), stored with it.
+    // The poster and thumbnail of the joined file (worker/encode/poster.ts), stored with it.
     const frame = manifest?.plan as { width: number; height: number; fps: number; totalFrames: number } | undefined;
     if (frame) {
       await writePosterImages(d.config.ffmpegPath, output, posterTime(movie), frame, posterFiles(output), d.signal);

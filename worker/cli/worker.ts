@@ -4,9 +4,9 @@ import { platformFault } from '../../lib/platform-fault.ts';
 import { answerCalls } from '../../lib/process/child-calls.ts';
 import { sweepStaleTempDirs } from '../../lib/temp-dirs.ts';
 import { validateMovie } from '../../movie/index.ts';
+import { posterFiles } from '../encode/poster.ts';
 import type { JobMessage, JobOutcome, JobProgress, WorkerMessage } from '../job-protocol.ts';
-import { posterFiles } from '../poster.ts';
-import { renderMovie, type WorkerConfig } from '../render-movie.ts';
+import { renderMovie, type WorkerConfig } from '../run/render-movie.ts';
 import { workerConfigFromEnv } from './config.ts';
 
 /** `framewright worker`'s options, checked by bin/commands.ts. */
@@ -86,7 +86,7 @@ export async function runJob(
     const result = await renderMovie({
       movie: checked.value,
       output: job.output,
-      // Beside the output: the executor (or the pod) stores them with it (worker/poster.ts).
+      // Beside the output: the executor (or the pod) stores them with it (worker/encode/poster.ts).
       posterFiles: posterFiles(job.output),
       watermark: job.watermark,
       draft: job.draft,

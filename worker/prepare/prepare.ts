@@ -1,0 +1,873 @@
+import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { limitConcurrency } from '../../lib/concurrency.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { type FileCue, parseSubtitleFile } from '../../lib/subtitle-file.ts';
+import {
+  buildTimeline,
+  DEFAULT_DUCKING,
+  DEFAULT_FONT,
+  type Element,
+  type Movie,
+  type OutputFormat,
+  outputFormat,
+  type SubtitlesElement,
+  type Timeline,
+  VOICE_TAIL_SEC,
+  type VoiceElement,
+} from '../../movie/index.ts';
+import { compositeChunk } from '../draw/composite.ts';
+import { rasteriseShape } from '../draw/shapes/shape-raster.ts';
+import { textStyleOf } from '../draw/text/element-style.ts';
+import { fontRegistry, type UserFont } from '../draw/text/fonts.ts';
+import {
+  boxPadding,
+  lineCount,
+  type Raster,
+  rasteriseCaption,
+  rasteriseText,
+  rasteriseTextUnits,
+  type TextRaster,
+  type TextStyle,
+} from '../draw/text/text-raster.ts';
+import { textLayers } from '../draw/text/text-reveal.ts';
+import { type LoudnessTarget, loudnessTarget } from '../encode/audio/loudness.ts';
+import { type Clip, MIX_RATE, mixClips, type Span } from '../encode/audio/mix.ts';
+import { parseColor } from '../plan/color.ts';
+import { indexPlan } from '../plan/frame-state.ts';
+import { layerEffectsOf } from '../plan/layer-effects.ts';
+import { boxOrigin, elementMotion, type MotionFields, volumeGain } from '../plan/motion-plan.ts';
+import type { AnimationPreset, EncodeQuality, LayerPlan, RenderPlan, TextureRef, VideoCodec } from '../plan/plan.ts';
+import { chunkFramesFor, chunksOf } from '../plan/segments.ts';
+import { animatedLayerPlan, imageAnimation } from './assets/animated-image.ts';
+import { type FetchPolicy, fetchAsset } from './assets/fetch-asset.ts';
+import { decodeImage, IMAGE_TYPES } from './assets/image-asset.ts';
+import { groupCaptions } from './captions.ts';
+import { fitSize } from './fit.ts';
+import { decodeAudio, fetchMedia, type MediaInfo, playedSec, probeMedia } from './media-file.ts';
+import { type Speech, type SpeechConfig, SpeechSynthesizer } from './speech/speech.ts';
+import type { TimedWord } from './speech/word-timing.ts';
+import { transcribeWords } from './transcribe.ts';
+
+export interface PrepareOptions {
+  movie: Movie;
+  tmpDir: string;
+  draft: boolean;
+  watermark: boolean;
+  codec: VideoCodec;
+  /** Overrides the movie's `quality` (benchmarks: `lossless`). */
+  quality?: EncodeQuality | undefined;
+  fetchPolicy: FetchPolicy;
+  speech: SpeechConfig;
+  /** ffmpeg and ffprobe, for video and audio sources (default: from PATH). */
+  ffmpegPath?: string | undefined;
+  ffprobePath?: string | undefined;
+  /** 0..1 of the preparing phase. */
+  onStep?: (fraction: number) => void;
+  /** Called once the voiceover is mixed (before textures are made), when there is one. */
+  onAudio?: (audio: NonNullable<Prepared['audio']>) => void;
+  /** `false`: no sound decoded or mixed (a still: worker/run/still.ts); speech still times the scenes. */
+  audio?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+  logger?: Logger | undefined;
+}
+
+export interface Prepared {
+  plan: RenderPlan;
+  timeline: Timeline;
+  format: OutputFormat;
+  /** The one mix of voiceover, sounds, clips' sound and soundtrack, when the movie has any. */
+  audio?: { file: string; sampleRate: number; channels: 1 | 2; loudness: LoudnessTarget | undefined } | undefined;
+  /** Word timings per subtitles element path, absolute seconds (what the captions show). */
+  captions: Map<string, { text: string; startSec: number; endSec: number }[]>;
+}
+
+const FONT_TYPES = [
+  'font/ttf',
+  'font/otf',
+  'font/woff',
+  'font/woff2',
+  'application/font-woff',
+  'application/font-woff2',
+  'application/x-font-ttf',
+  'application/x-font-otf',
+  'application/vnd.ms-opentype',
+  'font/sfnt',
+];
+
+/** Media sources fetched and probed (and sounds decoded) at once. */
+const MEDIA_CONCURRENCY = 4;
+
+const elementPath = (s: number, e: number) => `scenes[${s}].elements[${e}]`;
+
+/**
+ * Preparation: fetches and decodes assets, synthesises speech, fixes every duration, rasterises
+ * text and captions, mixes the audio. Output is a RenderPlan (plain JSON and texture files in
+ * `tmpDir`) that any number of segment renderers can draw from.
+ */
+export async function prepare(opts: PrepareOptions): Promise<Prepared> {
+  const { movie, tmpDir, signal } = opts;
+  const format = outputFormat(movie, { draft: opts.draft });
+  const full = outputFormat({ ...movie, draft: false });
+  // Positions and sizes in the document are full-size output pixels; drafts scale them.
+  const k = format.width / full.width;
+  const W = format.width;
+  const H = format.height;
+
+  const voices: { s: number; e: number; el: VoiceElement }[] = [];
+  movie.scenes.forEach((scene, s) => {
+    scene.elements.forEach((el, e) => {
+      if (el.type === 'voice') voices.push({ s, e, el });
+    });
+  });
+  const images = new Map<string, Promise<Raster>>();
+  let steps = 0;
+  const totalSteps = voices.length + movie.scenes.reduce((n, sc) => n + sc.elements.length, 0) + 1;
+  const step = () => opts.onStep?.(Math.min(1, ++steps / totalSteps));
+
+  // Image fetches run while speech is synthesised: they are independent, and the network waits.
+  movie.scenes.forEach((scene, s) => {
+    scene.elements.forEach((el, e) => {
+      if (el.type !== 'image') return;
+      const path = elementPath(s, e);
+      const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
+      const boxH = Math.max(1, Math.round((el.height ?? full.height) * k));
+      const p = fetchAsset(el.src, `${path}.src`, (t) => IMAGE_TYPES.includes(t), opts.fetchPolicy, signal).then((a) =>
+        decodeImage(a.bytes, boxW, boxH, el.fit ?? 'contain', `${path}.src`),
+      );
+      p.catch(() => {});
+      images.set(path, p);
+    });
+  });
+
+  // Video and audio sources: fetched and probed while speech is synthesised, once per URL.
+  const ffmpeg = opts.ffmpegPath ?? 'ffmpeg';
+  const ffprobe = opts.ffprobePath ?? 'ffprobe';
+  const sources = new Map<string, Promise<{ file: string; info: MediaInfo }>>();
+  // A few at a time: each is a download and an ffprobe process, and a document may name thousands.
+  const mediaSlot = limitConcurrency(MEDIA_CONCURRENCY);
+  const media = new Map<string, Promise<{ file: string; info: MediaInfo }>>();
+  const useMedia = (url: string, path: string, kind: 'video' | 'audio') => {
+    let source = sources.get(`${kind} ${url}`);
+    if (!source) {
+      source = mediaSlot(async () => {
+        const file = await fetchMedia(url, path, kind, opts.fetchPolicy, tmpDir, signal);
+        return { file, info: await probeMedia(ffprobe, file, path, signal) };
+      });
+      sources.set(`${kind} ${url}`, source);
+    }
+    const checked = source.then((m) => {
+      if (kind === 'video' && !m.info.video)
+        throw new AppError('ASSET_INVALID', 'The file has no video stream', { path });
+      if (kind === 'audio' && !m.info.audio)
+        throw new AppError('ASSET_INVALID', 'The file has no audio stream', { path });
+      return m;
+    });
+    checked.catch(() => {});
+    media.set(path, checked);
+  };
+  movie.scenes.forEach((scene, s) => {
+    scene.elements.forEach((el, e) => {
+      if (el.type === 'video' || el.type === 'audio') useMedia(el.src, `${elementPath(s, e)}.src`, el.type);
+    });
+  });
+  if (movie.soundtrack) useMedia(movie.soundtrack.src, 'soundtrack.src', 'audio');
+  const speeches = new Map<string, Speech>();
+  const synth = new SpeechSynthesizer(tmpDir, opts.speech);
+  try {
+    for (const v of voices) {
+      if (signal?.aborted) throw signal.reason;
+      const path = elementPath(v.s, v.e);
+      speeches.set(path, await synth.synthesize(v.el, path, signal));
+      step();
+    }
+  } finally {
+    synth.close();
+  }
+
+  const mediaAt = (path: string) => media.get(`${path}.src`)!;
+  const soundtrack = movie.soundtrack ? await media.get('soundtrack.src')! : undefined;
+  const mediaInfo = new Map<string, { file: string; info: MediaInfo; playedSec: number }>();
+  for (const [s, scene] of movie.scenes.entries()) {
+    for (const [e, el] of scene.elements.entries()) {
+      if (el.type !== 'video' && el.type !== 'audio') continue;
+      const path = elementPath(s, e);
+      const m = await mediaAt(path);
+      mediaInfo.set(path, { ...m, playedSec: playedSec(m.info, el.trimStart ?? 0, el.trimDuration, path) });
+    }
+  }
+
+  const durations = movie.scenes.map((scene, s) => {
+    if (typeof scene.duration === 'number') return scene.duration;
+    let end = 0;
+    if (scene.duration === 'video') {
+      scene.elements.forEach((el, e) => {
+        if (el.type !== 'video') return;
+        end = Math.max(end, (el.start ?? 0) + (el.duration ?? mediaInfo.get(elementPath(s, e))!.playedSec));
+      });
+      return end;
+    }
+    scene.elements.forEach((el, e) => {
+      if (el.type !== 'voice') return;
+      end = Math.max(end, (el.start ?? 0) + speeches.get(elementPath(s, e))!.durationSec);
+    });
+    return end + VOICE_TAIL_SEC;
+  });
+  const timeline = buildTimeline(movie, durations, format.fps);
+
+  /** When an element starts and ends on the movie timeline (cut at its scene's end). */
+  const spanOf = (s: number, e: number): Span => {
+    const el = movie.scenes[s]!.elements[e]!;
+    const ts = timeline.scenes[s]!;
+    const startSec = ts.startSec + (el.start ?? 0);
+    let end = ts.endSec;
+    if (el.type !== 'voice' && el.duration !== undefined) end = startSec + el.duration;
+    else if ((el.type === 'video' || el.type === 'audio') && !el.loop)
+      end = startSec + mediaInfo.get(elementPath(s, e))!.playedSec;
+    return { startSec, endSec: Math.min(ts.endSec, end) };
+  };
+
+  // The audio is final once the timeline is: it is mixed now and handed over (onAudio), so its
+  // encoding runs while the frames' textures are still being made.
+  const clips: Clip[] = [];
+  const voiceSpans: Span[] = [];
+  // Decoded in parallel, mixed in document order (float sums depend on order: same input, same bytes).
+  const decodes: Promise<Clip>[] = [];
+  const totalSec = timeline.totalFrames / format.fps;
+  for (const [s, scene] of (opts.audio === false ? [] : movie.scenes).entries()) {
+    for (const [e, el] of scene.elements.entries()) {
+      const path = elementPath(s, e);
+      if (el.type === 'voice') {
+        const sp = speeches.get(path)!;
+        const startSec = timeline.scenes[s]!.startSec + (el.start ?? 0);
+        clips.push({ pcm: sp.pcm, sampleRate: sp.sampleRate, startSec });
+        voiceSpans.push({ startSec, endSec: startSec + sp.pcm.length / sp.sampleRate });
+      } else if (el.type === 'audio' || (el.type === 'video' && !el.muted && (el.volume ?? 1) > 0)) {
+        const m = mediaInfo.get(path)!;
+        if (el.type === 'video' && !m.info.audio) continue; // a silent clip
+        const span = spanOf(s, e);
+        // No more of the source than plays (one pass at most: the mix loops it).
+        const decodeSec = Math.min(m.playedSec, span.endSec - span.startSec);
+        if (decodeSec <= 0) continue;
+        decodes.push(
+          mediaSlot(() =>
+            decodeAudio(
+              ffmpeg,
+              m.file,
+              el.trimStart ?? 0,
+              decodeSec,
+              MIX_RATE,
+              channelsOf(m.info),
+              `${path}.src`,
+              signal,
+            ),
+          ).then((pcm) => ({
+            pcm,
+            channels: channelsOf(m.info),
+            sampleRate: MIX_RATE,
+            startSec: span.startSec,
+            durationSec: span.endSec - span.startSec,
+            loop: el.loop === true,
+            volume: el.volume ?? 1,
+            ...(el.type === 'audio' ? { fadeInSec: el.fadeIn ?? 0, fadeOutSec: el.fadeOut ?? 0 } : {}),
+            // animate.volume: the keyframed gain (worker/plan/motion-plan.ts).
+            ...gainOf(el as MotionFields, span.endSec - span.startSec, path),
+          })),
+        );
+      }
+    }
+  }
+  if (opts.audio !== false && movie.soundtrack && soundtrack) {
+    const st = movie.soundtrack;
+    const length = Math.min(playedSec(soundtrack.info, st.trimStart ?? 0, undefined, 'soundtrack'), totalSec);
+    decodes.push(
+      mediaSlot(() =>
+        decodeAudio(
+          ffmpeg,
+          soundtrack.file,
+          st.trimStart ?? 0,
+          length,
+          MIX_RATE,
+          channelsOf(soundtrack.info),
+          'soundtrack.src',
+          signal,
+        ),
+      ).then((pcm) => ({
+        pcm,
+        channels: channelsOf(soundtrack.info),
+        sampleRate: MIX_RATE,
+        startSec: 0,
+        durationSec: totalSec,
+        loop: st.loop ?? true,
+        volume: st.volume ?? 1,
+        fadeInSec: st.fadeIn ?? 0,
+        fadeOutSec: st.fadeOut ?? 0,
+        duck: { gain: st.ducking ?? DEFAULT_DUCKING, under: voiceSpans },
+      })),
+    );
+  }
+  clips.push(...(await Promise.all(decodes)));
+  let audio: Prepared['audio'];
+  if (clips.length > 0) {
+    // Stereo once music or a recorded sound is in it; voiceover alone stays mono.
+    const channels = clips.length > voiceSpans.length ? 2 : 1;
+    const pcm = mixClips(clips, totalSec, MIX_RATE, channels);
+    const file = join(tmpDir, 'mix.pcm');
+    writeFileSync(file, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+    // Normalised where it is encoded (worker/encode/audio/loudness.ts), once for every segment.
+    audio = { file, sampleRate: MIX_RATE, channels, loudness: loudnessTarget(movie) };
+    opts.onAudio?.(audio);
+  }
+
+  let texN = 0;
+  const writeTexture = (r: Raster): TextureRef => {
+    const file = join(tmpDir, `tex-${texN++}.rgba`);
+    writeFileSync(file, r.data);
+    return { file, width: r.width, height: r.height };
+  };
+  // A font by URL is fetched once per render and registered once per distinct file.
+  const userFonts = new Map<string, Promise<UserFont>>();
+  const fontFor = (font: string | undefined, path: string): Promise<string | UserFont> => {
+    const name = font ?? DEFAULT_FONT;
+    if (!/^(https?:|data:)/.test(name)) return Promise.resolve(name);
+    let hit = userFonts.get(name);
+    if (!hit) {
+      hit = (async () => {
+        const asset = await fetchAsset(name, `${path}.font`, (t) => FONT_TYPES.includes(t), opts.fetchPolicy, signal);
+        const registry = await fontRegistry();
+        try {
+          return registry.userFont(asset.bytes);
+        } catch (err) {
+          throw new AppError('ASSET_INVALID', `The font could not be read: ${(err as Error).message}`, {
+            path: `${path}.font`,
+            cause: err,
+          });
+        }
+      })();
+      userFonts.set(name, hit);
+    }
+    return hit;
+  };
+
+  /**
+   * The words an audio or video element of scene `s` says (subtitles `from`), on the movie's
+   * timeline: its sound as it plays (from trimStart, one pass, repeated while a looping element
+   * plays on) transcribed through the OpenAI-protocol endpoint.
+   */
+  const transcribe = (pcm: Int16Array, rate: number, language: string | undefined, at: string) =>
+    transcribeWords(
+      pcm,
+      rate,
+      language,
+      {
+        apiKey: opts.speech.openaiApiKey,
+        baseUrl: opts.speech.transcribeBaseUrl ?? opts.speech.openaiBaseUrl,
+        model: opts.speech.transcribeModel,
+      },
+      at,
+      signal,
+    );
+  /** Words repeated every `passSec` (a looping source) from `fromSec` until `untilSec`. */
+  const repeat = (words: TimedWord[], fromSec: number, passSec: number, untilSec: number, loop: boolean) => {
+    const out: TimedWord[] = [];
+    for (let pass = fromSec; pass < untilSec; pass += passSec) {
+      for (const w of words) {
+        if (w.startSec >= passSec || pass + w.startSec >= untilSec) continue;
+        out.push({ ...w, startSec: pass + w.startSec, endSec: pass + Math.min(w.endSec, passSec) });
+      }
+      if (!loop) break;
+    }
+    return out;
+  };
+  // The soundtrack is transcribed once, however many subtitles elements caption it.
+  const soundtrackWords = new Map<string, Promise<TimedWord[]>>();
+  const transcribedWords = async (s: number, id: string, language: string | undefined, at: string) => {
+    if (id === 'soundtrack') {
+      const st = movie.soundtrack;
+      if (!st || !soundtrack) {
+        throw new AppError('VALIDATION_ERROR', 'The movie has no soundtrack to transcribe', { path: at });
+      }
+      const key = language ?? '';
+      let hit = soundtrackWords.get(key);
+      if (!hit) {
+        const passSec = Math.min(playedSec(soundtrack.info, st.trimStart ?? 0, undefined, 'soundtrack'), totalSec);
+        hit = (async () => {
+          const rate = 16_000;
+          const pcm = await decodeAudio(
+            ffmpeg,
+            soundtrack.file,
+            st.trimStart ?? 0,
+            passSec,
+            rate,
+            1,
+            'soundtrack.src',
+            signal,
+          );
+          return repeat(await transcribe(pcm, rate, language, at), 0, passSec, totalSec, st.loop ?? true);
+        })();
+        soundtrackWords.set(key, hit);
+      }
+      return hit;
+    }
+    const j = movie.scenes[s]!.elements.findIndex((o) => o.id === id);
+    const target = movie.scenes[s]!.elements[j];
+    if (!target || (target.type !== 'audio' && target.type !== 'video')) {
+      throw new AppError('VALIDATION_ERROR', `No audio or video element "${id}" in this scene to transcribe`, {
+        path: at,
+      });
+    }
+    const m = mediaInfo.get(elementPath(s, j))!;
+    if (!m.info.audio) {
+      throw new AppError('ASSET_INVALID', `The ${target.type} element "${id}" has no sound to transcribe`, {
+        path: at,
+      });
+    }
+    const span = spanOf(s, j);
+    const passSec = Math.min(m.playedSec, span.endSec - span.startSec);
+    if (passSec <= 0) return [];
+    const rate = 16_000;
+    const pcm = await decodeAudio(
+      ffmpeg,
+      m.file,
+      target.trimStart ?? 0,
+      passSec,
+      rate,
+      1,
+      `${elementPath(s, j)}.src`,
+      signal,
+    );
+    const words = await transcribe(pcm, rate, language, at);
+    return repeat(words, span.startSec, m.playedSec, span.endSec, 'loop' in target && target.loop === true);
+  };
+
+  const layers: LayerPlan[] = [];
+  const captions = new Map<string, { text: string; startSec: number; endSec: number }[]>();
+  for (const [s, scene] of movie.scenes.entries()) {
+    const ts = timeline.scenes[s]!;
+    for (const [e, el] of scene.elements.entries()) {
+      if (signal?.aborted) throw signal.reason;
+      const path = elementPath(s, e);
+      const { startSec, endSec } = spanOf(s, e);
+      const animation = animationOf(el);
+      const place = (r: { width: number; height: number }, boxW = r.width, boxH = r.height) => {
+        const pos = 'position' in el ? el.position : undefined;
+        const bx = pos && pos !== 'center' ? pos.x * k : (W - boxW) / 2;
+        const by = pos && pos !== 'center' ? pos.y * k : (H - boxH) / 2;
+        // Whole pixels: a texel lands on a pixel, so still frames are sharp.
+        return { x: Math.round(bx + (boxW - r.width) / 2), y: Math.round(by + (boxH - r.height) / 2) };
+      };
+      // Keyframes and entry/exit presets as tracks (worker/plan/motion-plan.ts); x and y keys are the box's edges.
+      const motionFor = (boxW: number, boxH: number): Pick<LayerPlan, 'motion'> => {
+        const pos = 'position' in el ? el.position : undefined;
+        const frame = {
+          k,
+          width: W,
+          height: H,
+          lengthSec: endSec - startSec,
+          path,
+          ...boxOrigin(pos, boxW, boxH, k, W, H),
+        };
+        const motion = elementMotion(el as MotionFields, frame);
+        return motion ? { motion } : {};
+      };
+      if (el.type === 'text') {
+        const style = textStyleOf(el, k, W, await fontFor(el.font, path));
+        // A word-by-word or letter-by-letter reveal: the same raster, with each unit's rectangles (text-reveal.ts).
+        const reveal = el.textAnimation && (await rasteriseTextUnits(el.text, style, el.textAnimation.unit));
+        const r = reveal ? reveal.raster : await rasteriseText(el.text, style);
+        noteMissing(opts.logger, path, r.missing);
+        // Placed by its text box; the raster holds the ink wherever it reaches around the box.
+        const at = place({ width: r.boxWidth, height: r.boxHeight });
+        const whole: LayerPlan = {
+          path,
+          sceneIndex: s,
+          texture: writeTexture(r),
+          x: at.x + r.offsetX,
+          y: at.y + r.offsetY,
+          width: r.width,
+          height: r.height,
+          startSec,
+          endSec,
+          ...animation,
+          ...motionFor(r.boxWidth, r.boxHeight),
+        };
+        layers.push(...textLayers(whole, reveal, el.textAnimation));
+      } else if (el.type === 'image') {
+        const r = await images.get(path)!;
+        const frames = imageAnimation(r);
+        const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
+        const boxH = Math.max(1, Math.round((el.height ?? full.height) * k));
+        const at = place(r, boxW, boxH);
+        const box = { ...place({ width: boxW, height: boxH }), width: boxW, height: boxH };
+        const effects = layerEffectsOf(el, k, { ...at, width: r.width, height: r.height }, box);
+        layers.push({
+          path,
+          sceneIndex: s,
+          texture: writeTexture(r),
+          ...at,
+          width: r.width,
+          height: r.height,
+          startSec,
+          endSec,
+          ...animation,
+          ...motionFor(boxW, boxH),
+          ...(effects ? { effects } : {}),
+        });
+        // An animated GIF or WebP: every frame a texture, picked per output frame (frame-state.ts).
+        const shown = layers[layers.length - 1]!;
+        if (frames) shown.frames = await animatedLayerPlan(frames, shown.texture, writeTexture);
+      } else if (el.type === 'shape') {
+        const docWidth = el.width ?? full.width;
+        const docHeight = el.height ?? full.height;
+        const box = {
+          boxWidth: Math.max(1, Math.round(docWidth * k)),
+          boxHeight: Math.max(1, Math.round(docHeight * k)),
+        };
+        const r = await rasteriseShape(el, { docWidth, docHeight, ...box }, path);
+        const at = place({ width: r.boxWidth, height: r.boxHeight });
+        layers.push({
+          path,
+          sceneIndex: s,
+          texture: writeTexture(r),
+          x: at.x + r.offsetX,
+          y: at.y + r.offsetY,
+          width: r.width,
+          height: r.height,
+          startSec,
+          endSec,
+          ...animation,
+          ...motionFor(r.boxWidth, r.boxHeight),
+        });
+      } else if (el.type === 'video') {
+        const m = mediaInfo.get(path)!;
+        const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
+        const boxH = Math.max(1, Math.round((el.height ?? full.height) * k));
+        const size = fitSize(m.info.video!, boxW, boxH, el.fit ?? 'contain');
+        const at = place(size, boxW, boxH);
+        const box = { ...place({ width: boxW, height: boxH }), width: boxW, height: boxH };
+        const effects = layerEffectsOf(el, k, { ...at, ...size }, box, m.info.video!.matrix);
+        layers.push({
+          path,
+          sceneIndex: s,
+          texture: { file: `video:${path}`, width: size.width, height: size.height },
+          video: {
+            file: m.file,
+            startSec: m.info.startSec,
+            matrix: m.info.video!.matrix,
+            ...size,
+            trimStartSec: el.trimStart ?? 0,
+            lengthSec: m.playedSec,
+            loop: el.loop === true,
+          },
+          ...at,
+          width: size.width,
+          height: size.height,
+          startSec,
+          endSec,
+          ...animation,
+          ...motionFor(boxW, boxH),
+          ...(effects ? { effects } : {}),
+        });
+      } else if (el.type === 'subtitles' && el.src !== undefined) {
+        const file = await fetchAsset(el.src, `${path}.src`, isSubtitleType, opts.fetchPolicy, signal);
+        const at = ts.startSec + (el.start ?? 0);
+        const cues = (await parseSubtitleFile(file.bytes, `${path}.src`)).map((c) => ({
+          ...c,
+          startSec: at + c.startSec,
+          endSec: at + c.endSec,
+        }));
+        captions.set(path, cues);
+        const style = textStyleOf(el, k, W, await fontFor(el.font, path));
+        layers.push(
+          ...(await fileCaptionLayers(el, cues, path, s, startSec, endSec, k, W, H, style, writeTexture, opts.logger)),
+        );
+      } else if (el.type === 'subtitles') {
+        const words =
+          el.from !== undefined
+            ? await transcribedWords(s, el.from, el.language, `${path}.from`)
+            : scene.elements.flatMap((v, j) => {
+                const sp = v.type === 'voice' ? speeches.get(elementPath(s, j)) : undefined;
+                if (!sp || v.type !== 'voice') return [];
+                const at = ts.startSec + (v.start ?? 0);
+                return sp.words.map((w) => ({ ...w, startSec: at + w.startSec, endSec: at + w.endSec }));
+              });
+        captions.set(path, words);
+        layers.push(
+          ...(await captionLayers(
+            el,
+            words,
+            path,
+            s,
+            startSec,
+            endSec,
+            k,
+            W,
+            H,
+            textStyleOf(el, k, W, await fontFor(el.font, path)),
+            writeTexture,
+            opts.logger,
+          )),
+        );
+      }
+      step();
+    }
+  }
+  if (opts.watermark || opts.draft) {
+    const r = await watermarkRaster(k * full.height);
+    const tex = writeTexture(r);
+    const margin = Math.round(H * 0.03);
+    for (const ts of timeline.scenes) {
+      layers.push({
+        path: 'watermark',
+        sceneIndex: ts.index,
+        texture: tex,
+        x: W - r.width - margin,
+        y: margin,
+        width: r.width,
+        height: r.height,
+        startSec: ts.startSec,
+        endSec: ts.endSec,
+      });
+    }
+  }
+
+  step();
+  const plan: RenderPlan = {
+    width: W,
+    height: H,
+    fps: format.fps,
+    totalFrames: timeline.totalFrames,
+    scenes: timeline.scenes.map((ts) => {
+      const [r, g, b] = parseColor(movie.scenes[ts.index]!.background ?? '#000000');
+      return {
+        index: ts.index,
+        startFrame: ts.startFrame,
+        endFrame: ts.endFrame,
+        startSec: ts.startSec,
+        transition: ts.transition,
+        background: [r, g, b],
+      };
+    }),
+    layers,
+    codec: opts.codec,
+    quality: opts.quality ?? movie.quality ?? 'balanced',
+    chunkFrames: chunkFramesFor(format.fps),
+    encoderThreads: availableParallelism(),
+  };
+  plan.encoderThreads = encoderThreadsFor(plan, availableParallelism());
+  return { plan, timeline, format, audio, captions };
+}
+
+/**
+ * x264 threads for every chunk of a render (its bytes depend on them, so prepare decides once):
+ * one per core; half that when most chunks are composited by ffmpeg (composite.ts), since two
+ * chunks' processes then run at once, each decoding and encoding on its own (measured here: two
+ * processes with one thread each take 6% less CPU and 8% less time than with two each).
+ */
+export function encoderThreadsFor(plan: RenderPlan, cores: number): number {
+  const index = indexPlan(plan);
+  const chunks = chunksOf({ from: 0, to: plan.totalFrames }, plan.chunkFrames);
+  const composited = chunks.filter((c) => compositeChunk(index, c)).length;
+  return composited * 2 > chunks.length ? Math.max(1, Math.floor(cores / 2)) : cores;
+}
+
+/** Mono sources stay mono (the mix plays them in both channels); the rest mix as stereo. */
+const channelsOf = (info: MediaInfo): 1 | 2 => (info.audio?.channels === 1 ? 1 : 2);
+
+/** A clip's keyframed gain (`animate.volume`), as the mix takes it. */
+function gainOf(el: MotionFields, lengthSec: number, path: string): { gainAt?: (sec: number) => number } {
+  const gainAt = volumeGain(el, lengthSec, path);
+  return gainAt ? { gainAt } : {};
+}
+
+function animationOf(el: Element): Pick<LayerPlan, 'animation'> {
+  if (el.type !== 'text' && el.type !== 'image' && el.type !== 'video' && el.type !== 'shape') return {};
+  // A single preset (the old form); animation.in / .out are tracks (motionFor).
+  if (!el.animation?.preset) return {};
+  return { animation: { preset: el.animation.preset as AnimationPreset, durationSec: el.animation.duration ?? 0.6 } };
+}
+
+/**
+ * Characters no font of the chain has are drawn as U+FFFD (visible, never a silent gap); the
+ * render logs which, at the element's path. Template writes warn about them beforehand.
+ */
+function noteMissing(logger: Logger | undefined, path: string, missing: string[]): void {
+  if (missing.length === 0) return;
+  const codes = missing.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+  logger?.warn({ path, characters: codes }, 'characters no font covers are drawn as U+FFFD');
+}
+
+async function captionLayers(
+  el: SubtitlesElement,
+  words: { text: string; startSec: number; endSec: number }[],
+  path: string,
+  sceneIndex: number,
+  startSec: number,
+  endSec: number,
+  k: number,
+  W: number,
+  H: number,
+  style: TextStyle,
+  writeTexture: (r: Raster) => TextureRef,
+  logger: Logger | undefined,
+): Promise<LayerPlan[]> {
+  const shown = words.filter((w) => w.endSec > startSec && w.startSec < endSec);
+  // A caption holds the words that fit in maxLines lines; a word that needs more starts the next
+  // caption, and a single word wider than the box (CJK is written without spaces) wraps. No
+  // caption is ever cut: the lines it draws are not limited.
+  const registry = await fontRegistry();
+  const maxLines = style.maxLines ?? 1;
+  const unlimited = { ...style, maxLines: undefined };
+  const fits = (ws: { text: string }[]) => lineCount(registry, ws.map((w) => w.text).join(' '), unlimited) <= maxLines;
+  const cues = groupCaptions(shown, el.wordsPerLine ?? 6, fits);
+  const highlight = parseColor(el.highlightColor ?? '#ffd400');
+  const pad = boxPadding(style, style.fontSize);
+  const mode = el.style ?? 'karaoke';
+  const out: LayerPlan[] = [];
+  // pop and boxed: one word at a time, alone, from its start until the next word of its caption
+  // starts (or the caption ends); boxed puts it on the box (highlightColor when none is given).
+  const wordStyle =
+    mode === 'pop'
+      ? { ...unlimited, color: highlight }
+      : { ...unlimited, background: unlimited.background ?? { color: highlight, radius: 0 } };
+  for (const cue of cues) {
+    const from = Math.max(startSec, cue.startSec);
+    const to = Math.min(endSec, cue.endSec);
+    if (to <= from) continue;
+    if (mode === 'pop' || mode === 'boxed') {
+      for (const [i, w] of cue.words.entries()) {
+        const wStart = Math.max(from, w.startSec);
+        const wEnd = Math.min(to, cue.words[i + 1]?.startSec ?? to);
+        if (wEnd <= wStart) continue;
+        const r = await rasteriseText(w.text, wordStyle);
+        noteMissing(logger, path, r.missing);
+        out.push({
+          path,
+          sceneIndex,
+          texture: writeTexture(r),
+          ...captionOrigin(el, r, boxPadding(wordStyle, wordStyle.fontSize), k, W, H),
+          width: r.width,
+          height: r.height,
+          startSec: wStart,
+          endSec: wEnd,
+          ...(mode === 'pop' ? { animation: { preset: 'zoom-in' as const, durationSec: POP_SEC } } : {}),
+        });
+      }
+      continue;
+    }
+    const line = await rasteriseCaption(cue.words, unlimited, highlight);
+    noteMissing(logger, path, line.raster.missing);
+    const r = line.raster;
+    // Placed by its text box (and the box's padding around it).
+    const { x, y } = captionOrigin(el, r, pad, k, W, H);
+    out.push({
+      path,
+      sceneIndex,
+      texture: writeTexture(r),
+      x,
+      y,
+      width: r.width,
+      height: r.height,
+      startSec: from,
+      endSec: to,
+    });
+    if (mode === 'lines') continue;
+    const litTex = writeTexture(line.lit);
+    cue.words.forEach((w, i) => {
+      const wStart = Math.max(from, w.startSec);
+      const wEnd = Math.min(to, cue.words[i + 1]?.startSec ?? to);
+      if (wEnd <= wStart) return;
+      for (const rect of line.words[i] ?? []) {
+        out.push({
+          path,
+          sceneIndex,
+          texture: litTex,
+          x: x + rect.x0,
+          y: y + rect.y0,
+          width: rect.x1 - rect.x0,
+          height: rect.y1 - rect.y0,
+          crop: rect,
+          startSec: wStart,
+          endSec: wEnd,
+        });
+      }
+    });
+  }
+  return out;
+}
+
+/** How long a word of `pop` captions takes to zoom in to its size. */
+const POP_SEC = 0.12;
+
+/** Media types a subtitle file may be served as (servers label SRT in many ways; the content decides). */
+function isSubtitleType(t: string): boolean {
+  return t.startsWith('text/') || t === 'application/x-subrip' || t === 'application/octet-stream' || t === '';
+}
+
+/** Where a caption's text box goes: `position` (its padded box's top-left), centred, or bottom centre. */
+function captionOrigin(el: SubtitlesElement, r: TextRaster, pad: number, k: number, W: number, H: number) {
+  const pos = el.position;
+  const bx = Math.round(pos && pos !== 'center' ? pos.x * k + pad : (W - r.boxWidth) / 2);
+  const by = Math.round(
+    pos && pos !== 'center' ? pos.y * k + pad : pos === 'center' ? (H - r.boxHeight) / 2 : H * 0.9 - r.boxHeight - pad,
+  );
+  return { x: bx + r.offsetX, y: by + r.offsetY };
+}
+
+/** The cues of a subtitle file: each shown as the file times it, its lines as written and wrapped at maxWidth. */
+async function fileCaptionLayers(
+  el: SubtitlesElement,
+  cues: FileCue[],
+  path: string,
+  sceneIndex: number,
+  startSec: number,
+  endSec: number,
+  k: number,
+  W: number,
+  H: number,
+  style: TextStyle,
+  writeTexture: (r: Raster) => TextureRef,
+  logger: Logger | undefined,
+): Promise<LayerPlan[]> {
+  // A cue is never cut: it draws every line it needs, whatever maxLines says.
+  const unlimited = { ...style, maxLines: undefined };
+  const pad = boxPadding(style, style.fontSize);
+  const out: LayerPlan[] = [];
+  for (const cue of cues) {
+    const from = Math.max(startSec, cue.startSec);
+    const to = Math.min(endSec, cue.endSec);
+    if (to <= from) continue;
+    const r = await rasteriseText(cue.text, unlimited);
+    noteMissing(logger, path, r.missing);
+    const at = captionOrigin(el, r, pad, k, W, H);
+    out.push({
+      path,
+      sceneIndex,
+      texture: writeTexture(r),
+      ...at,
+      width: r.width,
+      height: r.height,
+      startSec: from,
+      endSec: to,
+    });
+  }
+  return out;
+}
+
+/** "FRAMEWRIGHT PREVIEW" badge, sized from the frame height: white text on a translucent dark box. */
+async function watermarkRaster(frameHeight: number): Promise<Raster> {
+  const fontSize = Math.max(10, frameHeight * 0.045);
+  const white: [number, number, number, number] = [255, 255, 255, 235];
+  return rasteriseText('FRAMEWRIGHT PREVIEW', {
+    font: DEFAULT_FONT,
+    weight: 800,
+    fontSize,
+    lineHeight: 1.3,
+    align: 'left',
+    maxWidth: 1e6,
+    color: white,
+    background: { color: [0, 0, 0, 150], padding: Math.round(fontSize * 0.3), radius: 0 },
+  });
+}

@@ -58,6 +58,39 @@ module.exports = {
         dependencyTypesNot: ['type-only'],
       },
     },
+    // The worker's stages (worker/README.md): each imports its own folder and those below it,
+    // never one above; plan/ is the vocabulary the others share, run/ and cli/ compose them.
+    only(
+      'worker-plan-is-the-bottom',
+      '^worker/plan/',
+      '^(worker/plan|lib|movie)/',
+      'worker/plan/ is pure: lib/ and movie/ only.',
+    ),
+    only(
+      'worker-prepare-takes-plan-encode',
+      '^worker/prepare/',
+      '^(worker/(prepare|plan|encode)|lib|movie)/',
+      'worker/prepare/ (assets, speech, text and shapes made textures, the sound track) uses worker/plan/, and worker/encode/ for the sound it encodes and the media it probes.',
+    ),
+    only(
+      'worker-draw-takes-plan',
+      '^worker/draw/',
+      '^(worker/(draw|plan)|lib|movie)/',
+      'worker/draw/ (frames on the GPU, the drawing backend) uses worker/plan/ only of the worker.',
+    ),
+    only(
+      'worker-encode-takes-plan',
+      '^worker/encode/',
+      '^(worker/(encode|plan)|lib|movie)/',
+      'worker/encode/ (ffmpeg: video, sound, images) uses worker/plan/ only of the worker.',
+    ),
+    {
+      name: 'no-circular',
+      comment: 'No module imports itself through others: a circle has no order to read it in, or to build it.',
+      severity: 'error',
+      from: { path: SOURCES },
+      to: { circular: true },
+    },
     {
       name: 'no-product-to-tests',
       comment: 'Product code never imports tests, benchmarks or scripts.',

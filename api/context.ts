@@ -1,19 +1,12 @@
 import type { Database } from '../store/database.ts';
-import type { KeyMode, Plan } from '../store/types.ts';
+import type { Plan } from '../store/types.ts';
+import type { AuthContext } from './auth/auth-context.ts';
 import type { KeyCache } from './auth/key-cache.ts';
 import type { PlanRules } from './billing/plans.ts';
 import type { ApiConfig } from './config.ts';
 import type { ExecutorPort } from './execution/executor.ts';
 import type { IdempotencyService } from './plugins/idempotency.ts';
 import type { LimitDecision, RateLimiter } from './rate-limit/limiter.ts';
-
-/** Who is calling: set by the auth plugin on every authenticated request. */
-export interface AuthContext {
-  accountId: string;
-  keyId: string;
-  mode: KeyMode;
-  plan: Plan;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {

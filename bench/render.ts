@@ -42,7 +42,8 @@ import { chooseCodec } from '../worker/encode/encoder-probe.ts';
 import { codecArgs, QUIET } from '../worker/encode/ffmpeg-args.ts';
 import { runFfmpeg } from '../worker/encode/ffmpeg-process.ts';
 import type { EncodeQuality, VideoCodec } from '../worker/plan/plan.ts';
-import { renderMovie, type WorkerConfig } from '../worker/run/render-movie.ts';
+import type { WorkerConfig } from '../worker/run/prepare-render.ts';
+import { renderMovie } from '../worker/run/render-movie.ts';
 import { measure } from './measure.ts';
 import { greenScreenClip, withKeyedClip } from './motion.ts';
 

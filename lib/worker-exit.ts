@@ -1,16 +1,16 @@
-import { ERROR_CATALOG, type ErrorCode } from './errors.ts';
+import { ERROR_CATALOG, type ErrorCode, retriesAttempt } from './errors.ts';
 
 /**
  * How a worker process ends, read by the Job's podFailurePolicy. A failure the worker reports
- * itself (bad input, an unreachable asset, a renderer error) exits with its catalogue code's exit
- * status and ends the render at once, as on one machine; anything else (a crash, an OOM kill,
- * exit 137) counts against the Job's backoffLimit and is retried.
+ * itself exits with its catalogue code's exit status; the catalogue's `retry` column decides: a
+ * 'final' code ends the render at once (FailJob), as on one machine, and an 'attempt' code exits
+ * 1, which counts against the Job's backoffLimit and is retried, as a crash, an OOM kill or exit
+ * 137 is.
  */
-const RETRIED: ReadonlySet<ErrorCode> = new Set(['INTERNAL', 'SERVICE_UNAVAILABLE']);
 
 /** The exit status of a worker that failed with `code`. */
 export function workerExitCode(code: ErrorCode): number {
-  return RETRIED.has(code) ? 1 : ERROR_CATALOG[code].exit;
+  return retriesAttempt(code) ? 1 : ERROR_CATALOG[code].exit;
 }
 
 /**
@@ -23,7 +23,7 @@ export const STOPPED_EXIT = 143;
 export const FINAL_EXIT_CODES: readonly number[] = [
   ...new Set(
     (Object.keys(ERROR_CATALOG) as ErrorCode[])
-      .filter((c) => !RETRIED.has(c) && ERROR_CATALOG[c].exit > 1)
+      .filter((c) => !retriesAttempt(c) && ERROR_CATALOG[c].exit > 1)
       .map((c) => ERROR_CATALOG[c].exit),
   ),
 ].sort((a, b) => a - b);

@@ -7,7 +7,7 @@ import { DEFAULT_FONT, FONT_FAMILIES } from './fonts.ts';
  * What the bundled fonts are and what they draw, read from their @fontsource packages. Each
  * package ships its family cut into subset files (Latin, Cyrillic, ... or a hundred numbered
  * slices of a CJK font), and unicode.json gives each subset's Unicode ranges. The renderer loads
- * the files a text needs from this (worker/draw/text/fonts.ts); template checks warn from it about
+ * the files a text needs from this (worker/prepare/text/fonts.ts); template checks warn from it about
  * characters no font draws. One catalogue for both.
  */
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dirtyRects } from './draw/dirty-rects.ts';
-import type { LayerState } from './draw/gpu/frame-renderer.ts';
 import { planeCoefficients, rgbToYuv709, yuvLayout, yuvRegions } from './draw/gpu/yuv-layout.ts';
 import { DUCK_ATTACK_SEC, DUCK_RELEASE_SEC, duckWeight, mixClips } from './encode/audio/mix.ts';
 import { audioEncodeArgs, codecArgs, concatList, finalMuxArgs, segmentEncodeArgs } from './encode/ffmpeg-args.ts';
 import { animationState, REST, SLIDE_FRACTION, ZOOM_FROM } from './plan/animate.ts';
 import { parseColor } from './plan/color.ts';
+import { dirtyRects } from './plan/dirty-rects.ts';
+import type { LayerState } from './plan/frame-state.ts';
 import { frameState, indexPlan, videoTimeAt } from './plan/frame-state.ts';
 import type { EncodeQuality, LayerPlan, RenderPlan } from './plan/plan.ts';
 import { chunksOf, splitFrames } from './plan/segments.ts';

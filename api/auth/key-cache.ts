@@ -1,4 +1,4 @@
-import type { AuthContext } from '../context.ts';
+import type { AuthContext } from './auth-context.ts';
 
 /**
  * Verified keys by hash, each for `ttlMs`, so a hot key costs no database round trip. Only

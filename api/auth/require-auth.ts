@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
-import type { AuthContext } from '../context.ts';
+import type { AuthContext } from './auth-context.ts';
 
 /** The caller of an authenticated route (the auth hook has run, so this only guards mistakes). */
 export function requireAuth(request: FastifyRequest): AuthContext {

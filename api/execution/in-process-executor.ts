@@ -440,6 +440,7 @@ export class InProcessExecutor implements ExecutorPort {
     const tail = child.stderrTail().trim().split('\n').slice(-3).join(' | ');
     const decision = decideOutcome({
       outcome,
+      code: result?.type === 'failed' ? result.error.code : undefined,
       attempt: render.attempts,
       maxAttempts: this.maxAttempts,
       stopping: this.stopping.has(render.id),
@@ -459,8 +460,9 @@ export class InProcessExecutor implements ExecutorPort {
         log.info('render handed back while draining');
         break;
       case 'retry':
-        // A crash: the render is claimed again at once and runs from the start.
-        log.error(died, 'worker process died; retrying the render');
+        // A crash, or a failure the catalogue retries: claimed again at once, run from the start.
+        if (result?.type === 'failed') log.warn({ error: result.error }, 'render failed; retrying it');
+        else log.error(died, 'worker process died; retrying the render');
         await this.record('crash retry', log, () => lifecycle.retryAfterCrash(this.deps, render.id, lease));
         break;
       case 'fail': {

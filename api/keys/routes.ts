@@ -3,9 +3,9 @@ import type { Static } from '@sinclair/typebox';
 import { AppError } from '../../lib/errors.ts';
 import { getKey, type KeyScope, listScopedKeys, revokeKey } from '../../store/api-keys-repo.ts';
 import type { ApiKeyRow, KeyMode } from '../../store/types.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
 import { issueKey, rollApiKey } from '../auth/provision.ts';
 import { requireAuth } from '../auth/require-auth.ts';
-import type { AuthContext } from '../context.ts';
 import { emptyBodyAsObject, errorResponses, IdParams } from '../http/schemas.ts';
 import {
   ApiKeySchema,

@@ -5,10 +5,10 @@ import { AppError } from '../../lib/errors.ts';
 import { EVICT_ALL_KEYS, findKeyByHash, KEY_CHANGES_CHANNEL } from '../../store/api-keys-repo.ts';
 import { listenForChanges } from '../../store/database.ts';
 import { hashApiKey, KEY_PATTERN } from '../auth/api-key.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
 import { KeyCache } from '../auth/key-cache.ts';
 import { LastUsedRecorder } from '../auth/last-used.ts';
 import { UNAUTHORIZED_MESSAGE } from '../auth/require-auth.ts';
-import type { AuthContext } from '../context.ts';
 import { type GatedDecision, type LimitDecision, retryAfterSec, type Window } from '../rate-limit/limiter.ts';
 import { rateWindow } from './rate-limit.ts';
 

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { Queryable } from '../../store/database.ts';
 import { findIdempotencyRecord, lockIdempotencyKey, saveIdempotencyRecord } from '../../store/idempotency-repo.ts';
 import type { KeyMode } from '../../store/types.ts';
-import type { AuthContext } from '../context.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
 import { canonicalJson } from '../http/canonical-json.ts';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '../http/schemas.ts';
 

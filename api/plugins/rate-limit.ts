@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
-import type { AuthContext } from '../context.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
 import { type LimitDecision, retryAfterSec, type Window } from '../rate-limit/limiter.ts';
 
 export const RATE_WINDOW_MS = 60_000;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, type ErrorBody } from '../../lib/errors.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
 import type { RenderRow } from '../../store/types.ts';
-import type { AuthContext } from '../context.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
 
 /** The message of a render cancelled through the API (its error, RENDER_CANCELLED). */
 const CANCELLED_BY_REQUEST =

@@ -5,8 +5,8 @@ import { estimateDurationSec, outputFormat, resolveMovie } from '../../movie/ind
 import { priceRender } from '../../store/lifecycle/pricing.ts';
 import { getRender, insertRenderIfAllowed, type NewRender } from '../../store/renders-repo.ts';
 import type { RenderRow } from '../../store/types.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
 import { gateError, gateRules, withAccountLock } from '../billing/gate.ts';
-import type { AuthContext } from '../context.ts';
 import { checkWebhookUrl } from './webhook-url.ts';
 
 export interface CreateRenderInput {

@@ -1,4 +1,4 @@
-import type { AuthContext } from '../context.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
 import type { RenderResource } from './render-resource.ts';
 
 interface Entry {

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { getScript, insertScript, type ScriptRow } from '../../store/scripts-repo.ts';
+import type { AuthContext } from '../auth/auth-context.ts';
 import { availableCredits, chargeCredits, withAccountLock } from '../billing/gate.ts';
-import type { AuthContext } from '../context.ts';
 import { generateScript } from './generate-script.ts';
 import { maxScriptCredits, scriptCredits } from './script-credits.ts';
 import type { ScriptsConfig } from './scripts-config.ts';

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../../lib/errors.ts';
+import { type ErrorBody, type ErrorCode, retriesAttempt } from '../../lib/errors.ts';
 
 /**
  * What an executor's observations mean for a render, as pure functions. Executors report what
@@ -28,14 +28,16 @@ export function stoppedUnexpectedly(times: number, detail?: string): string {
 // (a) The in-process executor: one attempt of a worker process ended.
 
 /**
- * How one attempt ended: `done` (the worker answered with its output), `failed` (the worker's own
- * error: bad input or an asset; running it again would fail the same way), `crashed` (it died or
- * was stopped without an answer, a timeout included).
+ * How one attempt ended: `done` (the worker answered with its output), `failed` (the worker
+ * answered with an error, `code`), `crashed` (it died or was stopped without an answer, a timeout
+ * included).
  */
 export type AttemptOutcome = 'done' | 'failed' | 'crashed';
 
 export interface AttemptReport {
   outcome: AttemptOutcome;
+  /** The code of a `failed` attempt's error: the catalogue's `retry` says whether it runs again. */
+  code?: ErrorCode | undefined;
   /** Which attempt this was, from 1 (the render row's `attempts` after the claim). */
   attempt: number;
   maxAttempts: number;
@@ -65,15 +67,21 @@ export type OutcomeDecision =
  * What an attempt's end means. A cancelled render records nothing more, whatever its worker
  * answered (the cancellation ended it). A finished output is always kept, even while draining; a render
  * stopped by its own draining executor is handed back whatever the worker said on its way out
- * (a SIGTERM may surface as an error); the worker's own error is final; a crash is retried while
- * attempts are left, then fails with INTERNAL.
+ * (a SIGTERM may surface as an error). The worker's error is final when the catalogue's `retry`
+ * says so (lib/errors.ts, as a Job's pod exits for it: lib/worker-exit.ts); otherwise, as a crash,
+ * it runs again while attempts are left, then fails with its code (a crash with INTERNAL).
  */
 export function decideOutcome(report: AttemptReport): OutcomeDecision {
   if (report.cancelled) return { action: 'cancelled' };
   if (report.outcome === 'done') return { action: 'complete' };
   if (report.stopping) return { action: 'hand-back' };
-  if (report.outcome === 'failed') return { action: 'fail', cause: 'worker' };
-  if (report.attempt < report.maxAttempts) return { action: 'retry' };
+  const again = report.attempt < report.maxAttempts;
+  if (report.outcome === 'failed') {
+    return report.code && retriesAttempt(report.code) && again
+      ? { action: 'retry' }
+      : { action: 'fail', cause: 'worker' };
+  }
+  if (again) return { action: 'retry' };
   return {
     action: 'fail',
     cause: 'interrupted',

@@ -1,7 +1,8 @@
 /**
  * The module map of ARCHITECTURE.md, enforced: dependency-cruiser (.dependency-cruiser.cjs) over
- * the import graph of the product's sources must find no import the map forbids. The second test
- * proves the rules bite: a tree with one forbidden import per rule fails with exactly those.
+ * the import graph of the product's sources must find no import the map forbids, no import circle,
+ * and in worker/ no stage importing one above it. The second test proves the rules bite: a tree
+ * with one forbidden import per rule (a circle among them) fails with exactly those.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -62,6 +63,13 @@ test('the rules bite: one forbidden import per rule is reported, allowed ones ar
       "import type { M } from '../../api/app.ts';\nimport { p } from '../../movie/paths.ts';\nimport { a } from '../../api/app.ts';\nexport const d: M | number = p + a;\n",
     'api/uses-test.ts': "import { h } from '../test/helpers.ts';\nexport const u = h;\n",
     'test/helpers.ts': 'export const h = 1;\n',
+    // The worker's stages: plan/ below all, a stage never above its own; and a circle.
+    'worker/plan/pure.ts': "import { f } from '../draw/frame.ts';\nexport const p = f;\n",
+    'worker/draw/frame.ts': "import { e } from '../encode/args.ts';\nexport const f = e;\n",
+    'worker/encode/args.ts': "import { s } from '../prepare/speech.ts';\nexport const e = s;\n",
+    'worker/prepare/speech.ts': "import { e } from '../encode/args.ts';\nexport const s = typeof e;\n",
+    'worker/run/render.ts':
+      "import { f } from '../draw/frame.ts';\nimport { s } from '../prepare/speech.ts';\nexport const r = [f, s];\n",
   };
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
@@ -80,9 +88,13 @@ test('the rules bite: one forbidden import per rule is reported, allowed ones ar
     'dashboard-types-only: dashboard/src/page.ts -> api/app.ts',
     'lib-imports-only-lib: lib/bad.ts -> store/repo.ts',
     'movie-imports-only-lib: movie/bad.ts -> store/repo.ts',
+    'no-circular: worker/encode/args.ts -> worker/prepare/speech.ts',
     'no-product-to-tests: api/uses-test.ts -> test/helpers.ts',
     'operator-imports-lib-store: operator/bad.ts -> worker/render.ts',
     'store-imports-lib-movie: store/bad.ts -> api/app.ts',
+    'worker-draw-takes-plan: worker/draw/frame.ts -> worker/encode/args.ts',
+    'worker-encode-takes-plan: worker/encode/args.ts -> worker/prepare/speech.ts',
     'worker-knows-no-http: worker/render.ts -> api/app.ts',
+    'worker-plan-is-the-bottom: worker/plan/pure.ts -> worker/draw/frame.ts',
   ]);
 });

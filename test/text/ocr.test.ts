@@ -13,7 +13,8 @@ import sharp from 'sharp';
 import { FONT_FAMILIES } from '../../movie/fonts.ts';
 import { validateMovie, voiceById } from '../../movie/index.ts';
 import { EspeakClient } from '../../worker/prepare/speech/espeak.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { frameAt, type OcrPrepareOptions, ocr, prepareForOcr, similarity } from './ocr.ts';
 
 const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env };

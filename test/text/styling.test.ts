@@ -14,7 +14,8 @@ import sharp from 'sharp';
 import { validateMovie, voiceById } from '../../movie/index.ts';
 import { EspeakClient } from '../../worker/prepare/speech/espeak.ts';
 import { timeWords } from '../../worker/prepare/speech/word-timing.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { frameRgb } from '../worker/media.ts';
 import { ocr, prepareForOcr, similarity } from './ocr.ts';
 

@@ -5,8 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createFrameRenderer, type LayerState } from '../../worker/draw/gpu/frame-renderer.ts';
+import { createFrameRenderer } from '../../worker/draw/gpu/frame-renderer.ts';
 import { rgbToYuv709 } from '../../worker/draw/gpu/yuv-layout.ts';
+import type { LayerState } from '../../worker/plan/frame-state.ts';
 import { glTestEnvironment } from './fixtures.ts';
 
 const W = 320;

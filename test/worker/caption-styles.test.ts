@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { validateMovie } from '../../movie/index.ts';
 import { prepare } from '../../worker/prepare/prepare.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { frameRgb, pixel } from './media.ts';
 
 // The four caption styles told apart on decoded frames, in the middle of the second word: white

@@ -18,7 +18,8 @@ import { LocalObjectStore } from '../../lib/storage/local-store.ts';
 import { validateMovie } from '../../movie/index.ts';
 import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
 import { joinStep, prepareStep, segmentStep } from '../../worker/run/cluster-steps.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { frameMd5s, pcm } from './media.ts';
 
 const config: WorkerConfig = { ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe', allowPrivateUrls: true, env: process.env };

@@ -1,13 +1,14 @@
 /**
- * A frame redrawn only in its dirty rectangles (worker/draw/dirty-rects.ts, rect-readback.ts) must be
+ * A frame redrawn only in its dirty rectangles (worker/plan/dirty-rects.ts, rect-readback.ts) must be
  * the frame drawn whole, byte for byte: layers moving, turning, scaling, fading, appearing and
  * vanishing over 24 frames, on real headless-gl, each frame compared with a second renderer that
  * draws every frame whole.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dirtyRects } from '../../worker/draw/dirty-rects.ts';
-import { createFrameRenderer, type LayerState } from '../../worker/draw/gpu/frame-renderer.ts';
+import { createFrameRenderer } from '../../worker/draw/gpu/frame-renderer.ts';
+import { dirtyRects } from '../../worker/plan/dirty-rects.ts';
+import type { LayerState } from '../../worker/plan/frame-state.ts';
 import { glTestEnvironment } from './fixtures.ts';
 
 const W = 640;

@@ -17,7 +17,8 @@ import sharp from 'sharp';
 import { validateMovie } from '../../movie/index.ts';
 import { sigmaOfRadius } from '../../movie/v1/effects.ts';
 import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { frameMd5s, frameRgb, pixel } from './media.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-effects-test-'));

@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { AppError } from '../../lib/errors.ts';
 import { validateMovie } from '../../movie/index.ts';
 import { chooseCodec } from '../../worker/encode/encoder-probe.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { silentMovie, solidPngBytes } from './fixtures.ts';
 import { probe } from './media.ts';
 

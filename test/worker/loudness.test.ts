@@ -19,7 +19,8 @@ import { validateMovie } from '../../movie/index.ts';
 import { audioEncodeArgs } from '../../worker/encode/ffmpeg-args.ts';
 import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
 import { prepare } from '../../worker/prepare/prepare.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { pcm, probe } from './media.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-loudness-test-'));

@@ -14,7 +14,8 @@ import { after, before, describe, it } from 'node:test';
 import { AppError } from '../../lib/errors.ts';
 import { validateMovie } from '../../movie/index.ts';
 import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { solidPngBytes } from './fixtures.ts';
 import { frameMd5s, frameRgb, near, pixel } from './media.ts';
 

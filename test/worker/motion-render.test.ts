@@ -18,7 +18,8 @@ import { AppError } from '../../lib/errors.ts';
 import { ease, easingOf, springAt, stepsAt } from '../../movie/easing.ts';
 import { validateMovie } from '../../movie/index.ts';
 import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { solidPngBytes } from './fixtures.ts';
 import { frameMd5s } from './media.ts';
 

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runMediaTool } from '../../lib/process/ffmpeg-runner.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { type RenderResult, renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { RenderResult, WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { solidPngBytes } from './fixtures.ts';
 import { frameMd5s, frameRgb, near, pixel, probe } from './media.ts';
 

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { validateMovie } from '../../movie/index.ts';
-import { type RenderProgress, renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { RenderProgress, WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { longMovie, silentMovie } from './fixtures.ts';
 import { frameMd5s, frameRgb, maxBrightness, near, pixel, probe } from './media.ts';
 

@@ -19,7 +19,8 @@ import { validateMovie } from '../../movie/index.ts';
 import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
 import { posterFiles } from '../../worker/encode/poster.ts';
 import { encodeThumbnail, frameIndexAt } from '../../worker/encode/still-image.ts';
-import { type RenderProgress, renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { RenderProgress, WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { near, pixel } from './media.ts';
 
 const config: WorkerConfig = { ffmpegPath: 'ffmpeg', allowPrivateUrls: true, env: process.env };

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppError } from '../../lib/errors.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { frameRgb, maxBrightness } from './media.ts';
 
 // Captions from SRT and WebVTT files (subtitles.src), served over HTTP as an asset would be, and

@@ -17,9 +17,10 @@ import sharp from 'sharp';
 import { AppError } from '../../lib/errors.ts';
 import { validateMovie } from '../../movie/index.ts';
 import { runFfmpeg } from '../../worker/encode/ffmpeg-process.ts';
-import { animatedFrameAt } from '../../worker/prepare/assets/animated-image.ts';
+import { animatedFrameAt } from '../../worker/plan/frame-state.ts';
 import { sanitiseSvg } from '../../worker/prepare/assets/svg-image.ts';
-import { renderMovie, type WorkerConfig } from '../../worker/run/render-movie.ts';
+import type { WorkerConfig } from '../../worker/run/prepare-render.ts';
+import { renderMovie } from '../../worker/run/render-movie.ts';
 import { frameRgb, near, pixel } from './media.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fw-svg-gif-test-'));

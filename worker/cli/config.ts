@@ -1,6 +1,6 @@
 import { EnvSchema, envBool, readEnv } from '../../lib/config.ts';
 import { parseTrustedPrefixes } from '../../lib/net/trusted-prefixes.ts';
-import type { WorkerConfig } from '../run/render-movie.ts';
+import type { WorkerConfig } from '../run/prepare-render.ts';
 
 /**
  * The worker's settings, read once from the environment by the command layer (`render`, `worker`

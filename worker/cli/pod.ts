@@ -19,9 +19,9 @@ import { contentType, DEFAULT_OUTPUT_FORMAT, formatOfKey } from '../../movie/out
 import { posterFiles, posterTime, storePosterImages, writePosterImages } from '../encode/poster.ts';
 import type { WorkerMessage } from '../job-protocol.ts';
 import { joinStep, prepareStep, segmentStep } from '../run/cluster-steps.ts';
-import type { WorkerConfig } from '../run/render-movie.ts';
+import { runJob } from '../run/job.ts';
+import type { WorkerConfig } from '../run/prepare-render.ts';
 import { workerConfigFromEnv } from './config.ts';
-import { runJob } from './worker.ts';
 
 /** Which step of the render this pod runs (operator/stages.ts), and the prepare's segment budget. */
 export interface PodStep {

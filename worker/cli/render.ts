@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { AppError, ERROR_CATALOG, isErrorCode } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { type RenderProgress, renderMovie } from '../run/render-movie.ts';
+import type { RenderProgress } from '../run/prepare-render.ts';
+import { renderMovie } from '../run/render-movie.ts';
 import { workerConfigFromEnv } from './config.ts';
 
 /** `framewright render`'s arguments, checked by bin/commands.ts. */

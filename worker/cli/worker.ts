@@ -1,12 +1,9 @@
 import { AppError } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
-import { platformFault } from '../../lib/platform-fault.ts';
 import { answerCalls } from '../../lib/process/child-calls.ts';
 import { sweepStaleTempDirs } from '../../lib/temp-dirs.ts';
-import { validateMovie } from '../../movie/index.ts';
-import { posterFiles } from '../encode/poster.ts';
-import type { JobMessage, JobOutcome, JobProgress, WorkerMessage } from '../job-protocol.ts';
-import { renderMovie, type WorkerConfig } from '../run/render-movie.ts';
+import type { JobMessage, JobOutcome, JobProgress } from '../job-protocol.ts';
+import { runJob } from '../run/job.ts';
 import { workerConfigFromEnv } from './config.ts';
 
 /** `framewright worker`'s options, checked by bin/commands.ts. */
@@ -70,55 +67,4 @@ export async function main(options: WorkerOptions): Promise<number> {
     { serial: true },
   );
   return 0;
-}
-
-export async function runJob(
-  job: JobMessage,
-  config: WorkerConfig,
-  signal: AbortSignal,
-  logger: ReturnType<typeof createLogger>,
-  post: (m: JobProgress) => Promise<void>,
-): Promise<WorkerMessage> {
-  const started = Date.now();
-  try {
-    const checked = validateMovie(job.movie);
-    if (!checked.ok) throw AppError.fromFindings(checked.findings);
-    const result = await renderMovie({
-      movie: checked.value,
-      output: job.output,
-      // Beside the output: the executor (or the pod) stores them with it (worker/encode/poster.ts).
-      posterFiles: posterFiles(job.output),
-      watermark: job.watermark,
-      draft: job.draft,
-      signal,
-      logger: logger.child({ renderId: job.renderId }),
-      config,
-      onProgress: (e) => {
-        if (e.phase === 'preparing') void post({ type: 'progress', phase: 'preparing', progress: e.progress });
-        else if (e.phase === 'rendering') {
-          void post({ type: 'progress', phase: 'rendering', progress: e.progress, durationSec: e.durationSec });
-        }
-      },
-    });
-    return {
-      type: 'done',
-      durationSec: result.durationSec,
-      width: result.width,
-      height: result.height,
-      fps: result.fps,
-      renderMs: Date.now() - started,
-    };
-  } catch (caught) {
-    logger.error({ renderId: job.renderId, err: caught }, 'render failed');
-    // A full or failing disk anywhere under the render (an AppError's cause included) is the
-    // platform's fault: reported with its own code and no path into the customer's document.
-    const err = platformFault(caught, 'rendering') ?? caught;
-    return {
-      type: 'failed',
-      error:
-        err instanceof AppError
-          ? { code: err.code, message: err.message, ...(err.path ? { path: err.path } : {}) }
-          : { code: 'RENDER_FAILED', message: err instanceof Error ? err.message : String(err) },
-    };
-  }
 }

@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { AppError } from '../../lib/errors.ts';
+import type { LayerState } from '../plan/frame-state.ts';
 import { frameState, indexPlan } from '../plan/frame-state.ts';
 import type { RenderPlan } from '../plan/plan.ts';
-import { createFrameRenderer, type LayerState } from './gpu/frame-renderer.ts';
+import { createFrameRenderer } from './gpu/frame-renderer.ts';
 import { VideoReader } from './video-reader.ts';
 
 export interface StillFrameJob {

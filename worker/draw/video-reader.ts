@@ -15,21 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
 import { startMediaTool } from '../../lib/process/ffmpeg-runner.ts';
-
-export interface VideoSourcePlan {
-  /** Local file (fetched by preparation). */
-  file: string;
-  /** The container's first timestamp (MediaInfo.startSec): source times count from it. */
-  startSec: number;
-  /** Size of the frames handed to the renderer (the element's box after fit), and the crop of cover. */
-  width: number;
-  height: number;
-  /** Size before the crop, when fit is cover (the scaled frame is cut to width x height at its centre). */
-  scaledWidth?: number | undefined;
-  scaledHeight?: number | undefined;
-  /** The YCbCr matrix of the decoded bytes (the source's; the range is always limited). */
-  matrix: 'bt709' | 'bt601';
-}
+import { clipFilter, SOURCE_TIME_SLACK, type VideoSourcePlan } from '../plan/video-source.ts';
 
 export interface VideoFrame {
   /** yuv420p (Y, then U, then V; limited range), rows top to bottom. Valid until the reader moves on by two frames. */
@@ -38,25 +24,12 @@ export interface VideoFrame {
   sec: number;
 }
 
-/** Seconds of slack in timestamp comparisons: float noise in the requested time, not a frame's worth. */
-const EPSILON = 1e-6;
 /** Frames handed out that may still be in use: the reader's current one and its look-ahead, and one spare. */
 const HANDED_OUT = 3;
 /** The longest wait for one decoded frame. */
 const FRAME_TIMEOUT_MS = 60_000;
 /** Complete frames waiting in the decoder before it stops reading ffmpeg's socket. */
 const QUEUED = 2;
-
-/**
- * The filters that make a clip's decoded frames the layer's: scaled to its box (and cut to it for
- * cover), limited range, yuv420p. The chunk compositor (worker/draw/composite.ts) uses the same, so a
- * clip's pixels are the same whichever way a chunk is made.
- */
-export function clipFilter(plan: VideoSourcePlan): string {
-  const size = plan.scaledWidth ? `${plan.scaledWidth}:${plan.scaledHeight}` : `${plan.width}:${plan.height}`;
-  const crop = plan.scaledWidth ? `,crop=${plan.width}:${plan.height}` : '';
-  return `scale=${size}:flags=bicubic:out_range=tv${crop},format=yuv420p`;
-}
 
 /** Builds ffmpeg's arguments for a decoder starting at or before `fromSec` (exported for tests). */
 function decoderArgs(plan: VideoSourcePlan, fromSec: number, socket: string): string[] {
@@ -289,7 +262,7 @@ export class VideoReader {
 
   /** The frame a player shows at source time `sec` (seconds from the source's start). */
   async frameAt(sec: number): Promise<VideoFrame> {
-    const target = sec + EPSILON;
+    const target = sec + SOURCE_TIME_SLACK;
     // Backwards (a loop), or more than a few seconds ahead (cheaper to seek than to decode through).
     if (
       !this.#decoder ||

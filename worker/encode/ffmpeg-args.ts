@@ -1,5 +1,5 @@
 import type { OutputFormatName } from '../../movie/output-kind.ts';
-import type { EncodeQuality, VideoCodec } from '../plan/plan.ts';
+import type { EncodeQuality, VideoCodec, VideoFormat } from '../plan/plan.ts';
 
 /**
  * ffmpeg argument builders: pure, so the exact command lines are tested without running them.
@@ -19,9 +19,6 @@ export interface VideoSettings {
   /** Frames carry an alpha plane (yuva420p in, alpha kept by mov and webm; plan.ts `alpha`). */
   alpha?: boolean | undefined;
 }
-
-/** The output formats made of frames (movie/output-kind.ts `outputKind` 'video'). */
-export type VideoFormat = Extract<OutputFormatName, 'mp4' | 'webm' | 'mov' | 'gif'>;
 
 /**
  * Encoder settings per quality (the movie's `quality`, `balanced` by default). Measured on

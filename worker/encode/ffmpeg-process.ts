@@ -2,7 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { AppError } from '../../lib/errors.ts';
 import { runMediaTool, startMediaTool } from '../../lib/process/ffmpeg-runner.ts';
-import { concatList, finalMuxArgs, gifArgs, type VideoFormat } from './ffmpeg-args.ts';
+import type { VideoFormat } from '../plan/plan.ts';
+import { concatList, finalMuxArgs, gifArgs } from './ffmpeg-args.ts';
 
 /** Runs ffmpeg/ffprobe to completion (lib/process/ffmpeg-runner.ts); resolves with stdout. */
 export function runFfmpeg(bin: string, args: string[], signal?: AbortSignal): Promise<Buffer> {

@@ -1,7 +1,15 @@
-import type { LayerState } from '../draw/gpu/frame-renderer.ts';
-import { animatedFrameAt } from '../prepare/assets/animated-image.ts';
 import { layerMotion, layerTracks, motionExtras, motionKey } from './animate.ts';
-import type { LayerPlan, RenderPlan, ScenePlan, TransitionType } from './plan.ts';
+import type { LayerEffects } from './layer-effects.ts';
+import type {
+  AnimatedLayerPlan,
+  LayerPlan,
+  RenderPlan,
+  ScenePlan,
+  TextureCrop,
+  TextureRef,
+  TransitionType,
+} from './plan.ts';
+import type { YuvMatrix } from './video-source.ts';
 
 interface SceneState {
   scene: ScenePlan;
@@ -107,4 +115,50 @@ export function frameState(index: FrameIndex, frame: number): FrameState {
     incoming: { scene: next, layers: theirs.layers, type: next.transition.type, progress },
     key: `${own.key}>${next.transition.type}@${progress.toFixed(5)}>${theirs.key}`,
   };
+}
+
+/** What one layer looks like in one frame. */
+export interface LayerState {
+  layer: number;
+  texture: TextureRef;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  crop?: TextureCrop | undefined;
+  scale: number;
+  /** Keyframed motion (worker/plan/animate.ts): a vertical scale of its own, degrees clockwise, the part shown. */
+  scaleY?: number | undefined;
+  rotation?: number | undefined;
+  mask?: { x0: number; y0: number; x1: number; y1: number } | undefined;
+  opacity: number;
+  /** A video layer's source time in this frame (frameState), */
+  videoSec?: number | undefined;
+  /** then its decoded frame (the segment renderer): yuv420p of texture.width x texture.height, and its timestamp. */
+  pixels?: Uint8Array | undefined;
+  content?: number | undefined;
+  /** The YCbCr matrix of a video layer's frames. */
+  matrix?: YuvMatrix | undefined;
+  /** Blur, corners, border, filters, chroma key, blurred background (effects-shader.ts). */
+  effects?: LayerEffects | undefined;
+}
+
+/**
+ * The frame an animated layer shows at movie time `t` (seconds; the layer starts at `startSec`):
+ * the last frame whose start is at or before the time since the layer appeared, within the
+ * current play; the last frame once every play has ended. Pure.
+ */
+export function animatedFrameAt(a: AnimatedLayerPlan, startSec: number, t: number): number {
+  // Milliseconds, with slack for float sums (frame / fps), so a frame starting exactly now shows.
+  const elapsed = Math.max(0, (t - startSec) * 1000) + 1e-6;
+  if (a.loops > 0 && elapsed >= a.lengthMs * a.loops) return a.startsMs.length - 1;
+  const within = elapsed % a.lengthMs;
+  let lo = 0;
+  let hi = a.startsMs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (a.startsMs[mid]! <= within) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

@@ -5,13 +5,12 @@
  */
 import type { TransitionType } from '../../movie/index.ts';
 import type { MotionTrack } from '../../movie/motion.ts';
+import type { OutputFormatName } from '../../movie/output-kind.ts';
 
 export type { TransitionType };
 
-import type { VideoSourcePlan } from '../draw/video-reader.ts';
-import type { VideoFormat } from '../encode/ffmpeg-args.ts';
-import type { AnimatedLayerPlan } from '../prepare/assets/animated-image.ts';
 import type { LayerEffects } from './layer-effects.ts';
+import type { VideoSourcePlan } from './video-source.ts';
 
 export interface TextureRef {
   /** Raw RGBA8 file, rows top to bottom, straight alpha. */
@@ -117,3 +116,17 @@ export interface RenderPlan {
    */
   alpha?: boolean | undefined;
 }
+
+/** The frames of a layer that shows an animated image: part of the render plan (plain JSON). */
+export interface AnimatedLayerPlan {
+  /** Frame i's texture; frame 0 is the layer's own. */
+  textures: TextureRef[];
+  /** Milliseconds from the animation's start at which each frame starts (starts[0] = 0). */
+  startsMs: number[];
+  /** One play, milliseconds. */
+  lengthMs: number;
+  loops: number;
+}
+
+/** The output formats made of frames (movie/output-kind.ts `outputKind` 'video'). */
+export type VideoFormat = Extract<OutputFormatName, 'mp4' | 'webm' | 'mov' | 'gif'>;

@@ -18,24 +18,10 @@ import {
   VOICE_TAIL_SEC,
   type VoiceElement,
 } from '../../movie/index.ts';
-import { compositeChunk } from '../draw/composite.ts';
-import { rasteriseShape } from '../draw/shapes/shape-raster.ts';
-import { textStyleOf } from '../draw/text/element-style.ts';
-import { fontRegistry, type UserFont } from '../draw/text/fonts.ts';
-import {
-  boxPadding,
-  lineCount,
-  type Raster,
-  rasteriseCaption,
-  rasteriseText,
-  rasteriseTextUnits,
-  type TextRaster,
-  type TextStyle,
-} from '../draw/text/text-raster.ts';
-import { textLayers } from '../draw/text/text-reveal.ts';
 import { type LoudnessTarget, loudnessTarget } from '../encode/audio/loudness.ts';
 import { type Clip, MIX_RATE, mixClips, type Span } from '../encode/audio/mix.ts';
 import { parseColor } from '../plan/color.ts';
+import { compositeChunk } from '../plan/composite-plan.ts';
 import { indexPlan } from '../plan/frame-state.ts';
 import { layerEffectsOf } from '../plan/layer-effects.ts';
 import { boxOrigin, elementMotion, type MotionFields, volumeGain } from '../plan/motion-plan.ts';
@@ -47,8 +33,22 @@ import { decodeImage, IMAGE_TYPES } from './assets/image-asset.ts';
 import { groupCaptions } from './captions.ts';
 import { fitSize } from './fit.ts';
 import { decodeAudio, fetchMedia, type MediaInfo, playedSec, probeMedia } from './media-file.ts';
+import { rasteriseShape } from './shapes/shape-raster.ts';
 import { type Speech, type SpeechConfig, SpeechSynthesizer } from './speech/speech.ts';
 import type { TimedWord } from './speech/word-timing.ts';
+import { textStyleOf } from './text/element-style.ts';
+import { fontRegistry, type UserFont } from './text/fonts.ts';
+import {
+  boxPadding,
+  lineCount,
+  type Raster,
+  rasteriseCaption,
+  rasteriseText,
+  rasteriseTextUnits,
+  type TextRaster,
+  type TextStyle,
+} from './text/text-raster.ts';
+import { textLayers } from './text/text-reveal.ts';
 import { transcribeWords } from './transcribe.ts';
 
 export interface PrepareOptions {

@@ -12,7 +12,7 @@ import type { Movie } from '../../movie/index.ts';
 import { ensureDisplay } from '../draw/backend/xvfb.ts';
 import { joinSegments } from '../encode/ffmpeg-process.ts';
 import type { LayerPlan, RenderPlan } from '../plan/plan.ts';
-import { prepareRender, renderError, type WorkerConfig } from './render-movie.ts';
+import { prepareRender, renderError, type WorkerConfig } from './prepare-render.ts';
 import { SegmentChild } from './segment-pool.ts';
 
 /**

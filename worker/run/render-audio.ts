@@ -3,20 +3,17 @@ import { AppError } from '../../lib/errors.ts';
 import { preparingProgress } from '../../lib/render-progress.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
 import { movieOutputFormat } from '../../movie/output-kind.ts';
-import type { PreparedRender, PrepareRenderOptions, RenderOptions, RenderResult } from './render-movie.ts';
+import { prepareRender, type RenderOptions, type RenderResult } from './prepare-render.ts';
 
 /**
  * An audio render (output.format mp3 or wav): the movie is prepared as for a video (assets,
  * speech, durations, the mix and its loudness normalisation), and the mix, encoded in the
  * format's codec (ffmpeg-args.ts audioCodecFor), is the output. No X server, no segment process,
- * no frame is drawn. `prepareRender` is render-movie.ts's (passed in: that module calls this one).
+ * no frame is drawn. The preparation is `prepareRender`'s (prepare-render.ts), as for a video.
  * A movie whose elements turn out silent (a video without sound) fails VALIDATION_ERROR at
  * `output.format`, as the validator refuses a movie with nothing that sounds.
  */
-export async function renderAudio(
-  opts: RenderOptions,
-  prepareRender: (o: PrepareRenderOptions, stopAudio: AbortSignal) => Promise<PreparedRender>,
-): Promise<RenderResult> {
+export async function renderAudio(opts: RenderOptions): Promise<RenderResult> {
   const { config, signal, logger } = opts;
   let last = -1;
   const emit: NonNullable<RenderOptions['onProgress']> = (e) => {

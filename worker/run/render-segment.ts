@@ -1,11 +1,13 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
-import { type CompositeChunk, compositeArgs, compositeChunk } from '../draw/composite.ts';
-import { dirtyRects } from '../draw/dirty-rects.ts';
-import { createFrameRenderer, type FrameRenderer, type LayerState } from '../draw/gpu/frame-renderer.ts';
+import { createFrameRenderer, type FrameRenderer } from '../draw/gpu/frame-renderer.ts';
 import { VideoReader } from '../draw/video-reader.ts';
 import { ChunkedEncoder } from '../encode/chunked-encoder.ts';
+import { compositeArgs } from '../encode/composite-args.ts';
+import { type CompositeChunk, compositeChunk } from '../plan/composite-plan.ts';
+import { dirtyRects } from '../plan/dirty-rects.ts';
+import type { LayerState } from '../plan/frame-state.ts';
 import { frameState, indexPlan } from '../plan/frame-state.ts';
 import type { RenderPlan } from '../plan/plan.ts';
 import { chunksOf } from '../plan/segments.ts';

@@ -12,7 +12,7 @@ import { type Display, ensureDisplay } from '../draw/backend/xvfb.ts';
 import type { StillFrameJob } from '../draw/still-frame.ts';
 import { encodeImage, encodeThumbnail, frameIndexAt, type ImageFormat, rgbFromYuvFile } from '../encode/still-image.ts';
 import { prepare } from '../prepare/prepare.ts';
-import type { RenderOptions, RenderProgress, RenderResult } from './render-movie.ts';
+import type { RenderOptions, RenderProgress, RenderResult } from './prepare-render.ts';
 
 const CHILD = ownModule('./still-child.ts', import.meta.url);
 

@@ -187,7 +187,7 @@ export function blendOverlay(frame: Uint8Array, width: number, height: number, o
 }
 
 /**
- * An overlay image for ffmpeg's overlay filter (worker/draw/composite.ts): GL's read-back of `width` x
+ * An overlay image for ffmpeg's overlay filter (worker/plan/composite-plan.ts): GL's read-back of `width` x
  * `rows` (premultiplied RGBA, rows bottom-up) as straight-alpha yuva420p, planes Y, U, V, A, rows
  * top-down, written into `out`. Luma is each pixel's own colour in the YUV pass's coefficients.
  * The filter blends a chroma sample with the mean alpha of its 2x2 block, so each block's chroma

@@ -3,17 +3,17 @@ import createContext from 'gl';
 import * as THREE from 'three';
 import { AppError } from '../../../lib/errors.ts';
 import { motionKey } from '../../plan/animate.ts';
-import type { LayerEffects } from '../../plan/layer-effects.ts';
-import type { TextureCrop, TextureRef, TransitionType } from '../../plan/plan.ts';
-import { coversFrame, overlayRect, type Rect } from '../composite.ts';
-import { type DirtyRect, layerBox } from '../dirty-rects.ts';
+import { coversFrame, overlayRect, type Rect } from '../../plan/composite-plan.ts';
+import { type DirtyRect, layerBox } from '../../plan/dirty-rects.ts';
+import type { LayerState } from '../../plan/frame-state.ts';
+import type { TextureRef, TransitionType } from '../../plan/plan.ts';
 import { blendOverlay, overlayFromRgba, type YuvOverlay, yuvaFromRgba } from './backdrop-blend.ts';
 import { createEffectLayer, type EffectLayer } from './effects-shader.ts';
 import { createImageMaterial } from './image-material.ts';
 import { placeMesh } from './motion-mesh.ts';
 import { createRectReadback } from './rect-readback.ts';
 import { TRANSITION_FRAGMENT_SHADER, TRANSITION_VERTEX_SHADER, transitionKind } from './transition-shader.ts';
-import { createVideoMaterial, dataTexture, type VideoMaterial, type YuvMatrix } from './video-material.ts';
+import { createVideoMaterial, dataTexture, type VideoMaterial } from './video-material.ts';
 import {
   regionAttributes,
   YUV_FRAGMENT_SHADER,
@@ -24,32 +24,6 @@ import {
   yuvLayout,
   yuvRegions,
 } from './yuv-layout.ts';
-
-/** What one layer looks like in one frame. */
-export interface LayerState {
-  layer: number;
-  texture: TextureRef;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  crop?: TextureCrop | undefined;
-  scale: number;
-  /** Keyframed motion (worker/plan/animate.ts): a vertical scale of its own, degrees clockwise, the part shown. */
-  scaleY?: number | undefined;
-  rotation?: number | undefined;
-  mask?: { x0: number; y0: number; x1: number; y1: number } | undefined;
-  opacity: number;
-  /** A video layer's source time in this frame (frameState), */
-  videoSec?: number | undefined;
-  /** then its decoded frame (the segment renderer): yuv420p of texture.width x texture.height, and its timestamp. */
-  pixels?: Uint8Array | undefined;
-  content?: number | undefined;
-  /** The YCbCr matrix of a video layer's frames. */
-  matrix?: YuvMatrix | undefined;
-  /** Blur, corners, border, filters, chroma key, blurred background (effects-shader.ts). */
-  effects?: LayerEffects | undefined;
-}
 
 /** The scene coming in during a transition, drawn with the outgoing one and blended by `type`. */
 interface IncomingScene {
@@ -75,7 +49,7 @@ export interface FrameRenderer {
   ): Uint8Array;
   /**
    * One layer alone within `rect`, as straight-alpha yuva420p (an overlay image for a chunk
-   * composited by ffmpeg: worker/draw/composite.ts, backdrop-blend.ts yuvaFromRgba). The returned view
+   * composited by ffmpeg: worker/plan/composite-plan.ts, backdrop-blend.ts yuvaFromRgba). The returned view
    * is overwritten by the next call.
    */
   layerImage(layer: LayerState, rect: Rect): Uint8Array;

@@ -1,5 +1,5 @@
 /**
- * The YUV conversion and read-back of a frame's dirty rectangles (worker/draw/dirty-rects.ts). Each
+ * The YUV conversion and read-back of a frame's dirty rectangles (worker/plan/dirty-rects.ts). Each
  * rectangle's yuv420p bytes are converted, in one draw for all of them, into a block of a staging
  * target: its luma rows (w/4 texels of four bytes each), then its U rows and its V rows, each chroma
  * row pair side by side (even rows left, odd rows right: w/8 texels each). The blocks are packed
@@ -10,7 +10,7 @@
  * frame drawn by rectangles is byte-identical to one drawn whole (test/worker/dirty-rects.test.ts).
  */
 import * as THREE from 'three';
-import { type DirtyRect, MAX_RECTS } from '../dirty-rects.ts';
+import { type DirtyRect, MAX_RECTS } from '../../plan/dirty-rects.ts';
 import {
   regionAttributes,
   YUV_REGION_FRAGMENT_SHADER,

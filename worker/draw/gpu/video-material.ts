@@ -4,15 +4,14 @@
  * source's matrix. Limited range in, full-range RGB out, as the rest of the scene.
  */
 import * as THREE from 'three';
+import type { YuvMatrix } from '../../plan/video-source.ts';
 import { LAYER_VERTEX_SHADER } from './image-material.ts';
 
 /** R = Y + kr V; G = Y - kgu U - kgv V; B = Y + kb U (Y, U, V normalised). */
-const MATRICES = {
+const MATRICES: Record<YuvMatrix, THREE.Vector4> = {
   bt709: new THREE.Vector4(1.5748, 0.187324, 0.468124, 1.8556),
   bt601: new THREE.Vector4(1.402, 0.344136, 0.714136, 1.772),
-} as const;
-
-export type YuvMatrix = keyof typeof MATRICES;
+};
 
 const FRAGMENT = /* glsl */ `
 precision highp float;

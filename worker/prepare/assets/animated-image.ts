@@ -16,8 +16,8 @@
  */
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { AppError } from '../../../lib/errors.ts';
-import type { Raster } from '../../draw/text/text-raster.ts';
-import type { TextureRef } from '../../plan/plan.ts';
+import type { AnimatedLayerPlan, TextureRef } from '../../plan/plan.ts';
+import type { Raster } from '../text/text-raster.ts';
 
 const ANIMATION_LIMITS = {
   frames: 1000,
@@ -41,17 +41,6 @@ export interface AnimationFrames {
   /** Times the animation plays; 0: forever. */
   loops: number;
   path: string;
-}
-
-/** The frames of a layer that shows an animated image: part of the render plan (plain JSON). */
-export interface AnimatedLayerPlan {
-  /** Frame i's texture; frame 0 is the layer's own. */
-  textures: TextureRef[];
-  /** Milliseconds from the animation's start at which each frame starts (starts[0] = 0). */
-  startsMs: number[];
-  /** One play, milliseconds. */
-  lengthMs: number;
-  loops: number;
 }
 
 const animations = new WeakMap<Raster, AnimationFrames>();
@@ -185,24 +174,4 @@ export async function animatedLayerPlan(
     at += d;
   }
   return { textures, startsMs, lengthMs: at, loops: a.loops };
-}
-
-/**
- * The frame an animated layer shows at movie time `t` (seconds; the layer starts at `startSec`):
- * the last frame whose start is at or before the time since the layer appeared, within the
- * current play; the last frame once every play has ended. Pure.
- */
-export function animatedFrameAt(a: AnimatedLayerPlan, startSec: number, t: number): number {
-  // Milliseconds, with slack for float sums (frame / fps), so a frame starting exactly now shows.
-  const elapsed = Math.max(0, (t - startSec) * 1000) + 1e-6;
-  if (a.loops > 0 && elapsed >= a.lengthMs * a.loops) return a.startsMs.length - 1;
-  const within = elapsed % a.lengthMs;
-  let lo = 0;
-  let hi = a.startsMs.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (a.startsMs[mid]! <= within) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }

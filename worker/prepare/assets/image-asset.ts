@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { AppError } from '../../../lib/errors.ts';
-import type { Raster } from '../../draw/text/text-raster.ts';
+import type { Raster } from '../text/text-raster.ts';
 import { decodeAnimation } from './animated-image.ts';
 import { isSvg, rasteriseSvg } from './svg-image.ts';
 

@@ -14,7 +14,7 @@
  */
 import sharp from 'sharp';
 import { AppError } from '../../../lib/errors.ts';
-import type { Raster } from '../../draw/text/text-raster.ts';
+import type { Raster } from '../text/text-raster.ts';
 
 export type Fit = 'contain' | 'cover' | 'fill';
 

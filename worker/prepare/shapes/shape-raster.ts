@@ -1,6 +1,6 @@
 /**
  * Shape elements (movie/v1/shape.ts) rasterised once, at the size they are drawn, by Skia
- * (CanvasKit, which the text engine already loads: worker/draw/text/canvaskit.ts): anti-aliased fills,
+ * (CanvasKit, which the text engine already loads: worker/prepare/text/canvaskit.ts): anti-aliased fills,
  * linear and radial gradients, strokes and dashes, SVG path data. The raster is a texture the GPU
  * renderer draws like an image's, so a shape moves, scales and fades with the same layer machinery
  * and is composited over a clip like any still layer. A shape's size is fixed for its element

@@ -1,6 +1,6 @@
-import { motionExtent, motionKey } from '../plan/animate.ts';
-import { layerExtent } from '../plan/layer-effects.ts';
-import type { LayerState } from './gpu/frame-renderer.ts';
+import { motionExtent, motionKey } from './animate.ts';
+import type { LayerState } from './frame-state.ts';
+import { layerExtent } from './layer-effects.ts';
 
 /** A rectangle of the frame, [x0, x1) x [y0, y1) in image pixels (y down). */
 export interface DirtyRect {

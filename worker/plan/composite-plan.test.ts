@@ -4,12 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { indexPlan } from '../plan/frame-state.ts';
-import type { LayerPlan, RenderPlan, ScenePlan } from '../plan/plan.ts';
+import { yuvaFromRgba } from '../draw/gpu/backdrop-blend.ts';
+import { rgbToYuv709 } from '../draw/gpu/yuv-layout.ts';
+import { compositeArgs, overlayTimes } from '../encode/composite-args.ts';
 import { encoderThreadsFor } from '../prepare/prepare.ts';
-import { compositeArgs, compositeChunk, overlayTimes } from './composite.ts';
-import { yuvaFromRgba } from './gpu/backdrop-blend.ts';
-import { rgbToYuv709 } from './gpu/yuv-layout.ts';
+import { compositeChunk } from './composite-plan.ts';
+import { indexPlan } from './frame-state.ts';
+import type { LayerPlan, RenderPlan, ScenePlan } from './plan.ts';
 
 const W = 64;
 const H = 36;

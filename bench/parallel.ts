@@ -63,7 +63,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     process.stderr.write(`preparing a ${minutes}-minute movie...\n`);
     const prepared = await measure(() =>
-      prepareStep({ ...ctx, movie: checked.value, draft: false, watermark: false, maxSegments: 8 }),
+      prepareStep({ ...ctx, movie: checked.value, format: 'mp4', draft: false, watermark: false, maxSegments: 8 }),
     );
     const manifestKey = workKey(RENDER_ID, 'manifest.json');
     const manifest = JSON.parse(readFileSync(join(dir, 'store', manifestKey), 'utf8')) as WorkManifest<RenderPlan>;

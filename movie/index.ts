@@ -8,7 +8,7 @@ export { CSS_COLOR_NAMES } from './colors.ts';
 export { estimateDurationSec, VOICE_TAIL_SEC, WORDS_PER_MINUTE } from './duration.ts';
 export { DEFAULT_FONT, FONT_FAMILIES } from './fonts.ts';
 export { movieJsonSchema } from './json-schema.ts';
-export { type OutputFormat, outputFormat } from './output-format.ts';
+export { type OutputFrame, outputFrame } from './output-frame.ts';
 
 export {
   buildTimeline,

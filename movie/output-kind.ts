@@ -5,15 +5,12 @@
  * all read it here, so a format is added in one place. Pure: no I/O.
  */
 
-/** Every value of `output.format`, the default first. */
-export const OUTPUT_FORMATS = ['mp4', 'webm', 'mov', 'gif', 'mp3', 'wav', 'png', 'jpeg', 'webp'] as const;
+import { DEFAULT_OUTPUT_FORMAT, OUTPUT_FORMATS, type OutputFormatName } from '../lib/output-formats.ts';
 
-export type OutputFormatName = (typeof OUTPUT_FORMATS)[number];
+export { DEFAULT_OUTPUT_FORMAT, OUTPUT_FORMATS, type OutputFormatName };
 
 /** What a render of the format makes: frames (video), the mix alone (audio), or one frame (still). */
 export type OutputKind = 'video' | 'audio' | 'still';
-
-export const DEFAULT_OUTPUT_FORMAT: OutputFormatName = 'mp4';
 
 interface FormatInfo {
   kind: OutputKind;
@@ -71,21 +68,12 @@ const isTransparent = (c: unknown) => c === 'transparent' || (typeof c === 'stri
  * place this is decided. Otherwise backgrounds are opaque: a transparent one is black, and a
  * format without alpha (mp4, gif, jpeg) shows a transparent movie over black.
  */
-export function rendersAlpha(movie: unknown): boolean {
+export function rendersAlpha(format: OutputFormatName, movie: unknown): boolean {
   const scenes = (movie as { scenes?: unknown } | null | undefined)?.scenes;
   return (
-    keepsAlpha(movieOutputFormat(movie)) &&
+    keepsAlpha(format) &&
     Array.isArray(scenes) &&
     scenes.length > 0 &&
     scenes.every((s) => isTransparent((s as { background?: unknown } | null)?.background))
   );
-}
-
-/**
- * The format of a stored output from its object key's extension (outputKey names it): how the
- * download route picks Content-Type and filename. A key with another extension is undefined.
- */
-export function formatOfKey(key: string): OutputFormatName | undefined {
-  const ext = key.slice(key.lastIndexOf('.') + 1);
-  return OUTPUT_FORMATS.find((f) => FORMATS[f].extension === ext);
 }

@@ -7,7 +7,7 @@ import {
   estimateDurationSec,
   FONT_FAMILIES,
   type Movie,
-  outputFormat,
+  outputFrame,
   VOICE_TAIL_SEC,
   VOICES,
   validateMovie,
@@ -24,7 +24,7 @@ function movie(fields: Record<string, unknown>, scenes?: unknown[]): Movie {
   return r.value;
 }
 
-describe('outputFormat', () => {
+describe('outputFrame', () => {
   const cases: [Record<string, unknown>, boolean, [number, number, number]][] = [
     [{ preset: '16:9' }, false, [1920, 1080, 30]],
     [{ preset: '9:16' }, false, [1080, 1920, 30]],
@@ -41,7 +41,7 @@ describe('outputFormat', () => {
   ];
   for (const [fields, draft, [width, height, fps]] of cases) {
     test(`${JSON.stringify(fields)}${draft ? ' as draft' : ''}`, () => {
-      assert.deepEqual(outputFormat(movie(fields), { draft }), { width, height, fps });
+      assert.deepEqual(outputFrame(movie(fields), { draft }), { width, height, fps });
     });
   }
 });

@@ -20,6 +20,7 @@ function makeRender() {
       accountId: 'acc_0123456789abcdefghjkmnpqrs',
       mode: 'live',
       movieKey: 'movies/x.json',
+      outputFormat: 'mp4',
       movieBytes: 10,
       movieSha256: 'a'.repeat(64),
       outputKey: 'renders/x.mp4',

@@ -24,6 +24,7 @@ const newRender = (accountId: string, keyId: string, over: Partial<NewRender> = 
   draft: false,
   watermark: true,
   movie: { schema: 'v1', preset: '16:9', scenes: [{ id: 's1', duration: 2.5, elements: [] }] },
+  outputFormat: 'mp4',
   width: 1920,
   height: 1080,
   fps: 30,

@@ -10,6 +10,7 @@ export type NewRender = Pick<
   | 'draft'
   | 'watermark'
   | 'movie'
+  | 'outputFormat'
   | 'width'
   | 'height'
   | 'fps'
@@ -22,11 +23,11 @@ export type NewRender = Pick<
 
 export async function insertRender(sql: Queryable, r: NewRender): Promise<RenderRow> {
   const [row] = await sql<RenderRow[]>`
-    INSERT INTO renders (id, account_id, mode, key_id, status, progress, draft, watermark, movie, width, height, fps,
-      estimated_sec, reserved_credits, template_id, webhook_url, created_at, updated_at)
+    INSERT INTO renders (id, account_id, mode, key_id, status, progress, draft, watermark, movie, output_format,
+      width, height, fps, estimated_sec, reserved_credits, template_id, webhook_url, created_at, updated_at)
     VALUES (${r.id}, ${r.accountId}, ${r.mode}, ${r.keyId}, 'queued', 0, ${r.draft}, ${r.watermark},
-      ${sql.json(r.movie as never)}, ${r.width}, ${r.height}, ${r.fps}, ${r.estimatedSec}, ${r.reservedCredits},
-      ${r.templateId}, ${r.webhookUrl}, ${r.createdAt}, ${r.createdAt})
+      ${sql.json(r.movie as never)}, ${r.outputFormat}, ${r.width}, ${r.height}, ${r.fps}, ${r.estimatedSec},
+      ${r.reservedCredits}, ${r.templateId}, ${r.webhookUrl}, ${r.createdAt}, ${r.createdAt})
     RETURNING *`;
   return row as RenderRow;
 }
@@ -48,6 +49,7 @@ function queuedRenderRow(r: Omit<NewRender, 'watermark'>, watermark: boolean): R
     draft: r.draft,
     watermark,
     movie: r.movie,
+    outputFormat: r.outputFormat,
     width: r.width,
     height: r.height,
     fps: r.fps,
@@ -108,7 +110,8 @@ export async function insertRenderIfAllowed(
   const [row] = await sql<(Omit<GateDecision, 'render'> & { renderWatermark: boolean | null })[]>`
     SELECT * FROM framewright_create_render(${r.id}, ${r.accountId}, ${r.mode}, ${r.keyId}, ${r.draft},
       ${sql.json(r.movie as never)}, ${r.width}, ${r.height}, ${r.fps}, ${r.estimatedSec},
-      ${r.reservedCredits}, ${r.templateId}, ${r.webhookUrl}, ${r.createdAt}, ${sql.json(plans as never)})`;
+      ${r.reservedCredits}, ${r.templateId}, ${r.webhookUrl}, ${r.createdAt}, ${r.outputFormat},
+      ${sql.json(plans as never)})`;
   if (!row) throw new Error('framewright_create_render returned no row');
   return {
     reason: row.reason,

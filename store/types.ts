@@ -1,3 +1,4 @@
+import type { OutputFormatName } from '../movie/output-kind.ts';
 /** Row shapes of the tables in migrations/, as the client returns them (camelCase). */
 export type Plan = 'trial' | 'starter' | 'pro' | 'studio';
 export const PLANS: readonly Plan[] = ['trial', 'starter', 'pro', 'studio'];
@@ -37,6 +38,11 @@ export interface RenderRow {
   draft: boolean;
   watermark: boolean;
   movie: unknown;
+  /**
+   * The output format, decided once when the render was created (movieOutputFormat of its movie)
+   * and read from here ever after (store/migrations/0212_render_output_format.sql).
+   */
+  outputFormat: OutputFormatName;
   width: number;
   height: number;
   fps: number;

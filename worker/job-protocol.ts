@@ -6,12 +6,15 @@
  * rejected); the executor decides on a retry.
  */
 import type { ErrorCode } from '../lib/errors.ts';
+import type { OutputFormatName } from '../lib/output-formats.ts';
 
 export interface JobMessage {
   type: 'job';
   renderId: string;
   /** The resolved, validated movie document. */
   movie: unknown;
+  /** The output format, decided when the render was created (the render row's). */
+  format: OutputFormatName;
   /** Where the MP4 goes on this machine; the executor uploads it. */
   output: string;
   watermark: boolean;

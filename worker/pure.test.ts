@@ -248,7 +248,7 @@ describe('splitFrames on chunk boundaries', () => {
 describe('ffmpeg arguments', () => {
   it('encodes yuv420p from stdin with the tagged colours, no audio', () => {
     const args = segmentEncodeArgs(
-      { width: 320, height: 180, fps: 25, codec: 'libx264', quality: 'balanced', threads: 3 },
+      { width: 320, height: 180, fps: 25, codec: 'libx264', quality: 'balanced', threads: 3, format: 'mp4' },
       '/tmp/s.mp4',
     );
     const s = args.join(' ');
@@ -258,12 +258,12 @@ describe('ffmpeg arguments', () => {
     assert.equal(args.at(-1), '/tmp/s.mp4');
   });
   it('muxes audio once, copies video, faststart', () => {
-    const s = finalMuxArgs('/t/l.txt', '/t/a.m4a', '/o.mp4').join(' ');
+    const s = finalMuxArgs('/t/l.txt', '/t/a.m4a', '/o.mp4', { format: 'mp4' }).join(' ');
     assert.match(s, /-f concat -safe 0 -i \/t\/l.txt -i \/t\/a.m4a -map 0:v:0 -map 1:a:0 -c copy/);
     assert.match(s, /-movflags \+faststart/);
-    assert.doesNotMatch(finalMuxArgs('/l', undefined, '/o.mp4').join(' '), /1:a/);
+    assert.doesNotMatch(finalMuxArgs('/l', undefined, '/o.mp4', { format: 'mp4' }).join(' '), /1:a/);
     assert.equal(
-      finalMuxArgs('/l', undefined, '/s.mp4', { faststart: false }).join(' '),
+      finalMuxArgs('/l', undefined, '/s.mp4', { faststart: false, format: 'mp4' }).join(' '),
       '-hide_banner -nostdin -loglevel error -y -f concat -safe 0 -i /l -map 0:v:0 -c:v copy -f mp4 /s.mp4',
       "a segment's chunks: copied, the index left where it is",
     );

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AppError, type ERROR_CATALOG } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { type Movie, outputFormat } from '../../movie/index.ts';
+import { type Movie, outputFrame } from '../../movie/index.ts';
+import { movieOutputFormat, OUTPUT_FORMATS } from '../../movie/output-kind.ts';
 import type { Database } from '../../store/database.ts';
 import { priceRender } from '../../store/lifecycle/pricing.ts';
 import { type GateReason, insertRender, insertRenderIfAllowed, type NewRender } from '../../store/renders-repo.ts';
@@ -233,7 +234,7 @@ async function arrange(db: Database, c: Case): Promise<{ accountId: string; row:
 function renderOf(accountId: string, keyId: string, mode: KeyMode, c: Case): Omit<NewRender, 'watermark'> {
   const movie = movieOf(c);
   const draft = c.draft === true;
-  const frame = outputFormat(movie, { draft });
+  const frame = outputFrame(movie, { draft });
   const sec = c.sec ?? 60;
   return {
     id: newId('rnd'),
@@ -242,11 +243,15 @@ function renderOf(accountId: string, keyId: string, mode: KeyMode, c: Case): Omi
     keyId,
     draft,
     movie,
+    outputFormat: 'mp4',
     width: frame.width,
     height: frame.height,
     fps: frame.fps,
     estimatedSec: sec,
-    reservedCredits: priceRender({ movie, draft, mode, width: frame.width, height: frame.height }, sec).credits,
+    reservedCredits: priceRender(
+      { movie, outputFormat: 'mp4', draft, mode, width: frame.width, height: frame.height },
+      sec,
+    ).credits,
     templateId: null,
     webhookUrl: c.webhook ? 'https://example.com/hook' : null,
     createdAt: new Date(),
@@ -315,21 +320,27 @@ test('the creation gate: one table of boundary cases', async (t) => {
     });
 
     await t.test(
-      'the previous release still creates renders during a rolling upgrade (0204 signature kept)',
+      'the previous release still creates renders during a rolling upgrade (0209 signature kept), each with its format',
       async () => {
-        // The call of the release before 0209, verbatim (store/renders-repo.ts insertRenderIfAllowed at
-        // c220ee7^): plan and cap from the caller, the watermark decided by it, a boolean back.
-        const { accountId, row } = await arrange(db, { name: 'old release', plan: 'pro', balance: 10, want: 'ok' });
-        const call = (id: string) => db.sql<{ inserted: boolean }[]>`
-        SELECT framewright_create_render(${id}, ${row.accountId}, ${row.mode}, ${row.keyId}, ${row.draft},
-          ${false}, ${db.sql.json(row.movie as never)}, ${row.width}, ${row.height}, ${row.fps}, ${row.estimatedSec},
-          ${row.reservedCredits}, ${row.templateId}, ${row.webhookUrl}, ${row.createdAt}, ${'pro'}, ${2})
-          AS inserted`;
-        assert.equal((await call(row.id))[0]?.inserted, true);
-        assert.equal(await count(accountId), 1);
-        // Its own checks still hold: the 10 credits are reserved, so a second render is refused.
-        assert.equal((await call(newId('rnd')))[0]?.inserted, false);
-        assert.equal(await count(accountId), 1);
+        // The call of the release before 0212, verbatim (store/renders-repo.ts insertRenderIfAllowed at
+        // 0211): no format passed, so the database reads it from the movie as movieOutputFormat does.
+        const { accountId, row } = await arrange(db, { name: 'old release', plan: 'pro', balance: 1000, want: 'ok' });
+        const formats = [undefined, ...OUTPUT_FORMATS];
+        for (const format of formats) {
+          const movie = { ...(row.movie as Record<string, unknown>), ...(format ? { output: { format } } : {}) };
+          const id = newId('rnd');
+          const [made] = await db.sql<{ reason: string }[]>`
+            SELECT reason FROM framewright_create_render(${id}, ${row.accountId}, ${row.mode}, ${row.keyId},
+              ${row.draft}, ${db.sql.json(movie as never)}, ${row.width}, ${row.height}, ${row.fps},
+              ${row.estimatedSec}, ${row.reservedCredits}, ${row.templateId}, ${row.webhookUrl}, ${row.createdAt},
+              ${db.sql.json(rules as never)})`;
+          assert.equal(made?.reason, 'ok', String(format));
+          const [stored] = await db.sql<{ outputFormat: string }[]>`SELECT output_format FROM renders WHERE id = ${id}`;
+          assert.equal(stored?.outputFormat, movieOutputFormat(movie), `the format of a movie asking ${format}`);
+          // Finished, so that the plan's concurrency leaves room for the next.
+          await db.sql`UPDATE renders SET status = 'done' WHERE id = ${id}`;
+        }
+        assert.equal(await count(accountId), formats.length);
       },
     );
 

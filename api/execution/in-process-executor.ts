@@ -10,7 +10,7 @@ import { describeExit, SupervisedChild } from '../../lib/process/supervised-chil
 import { storePosterImages } from '../../lib/render-images.ts';
 import { outputKey, posterKey, thumbnailKey } from '../../lib/storage/keys.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
-import { contentType, extension, movieOutputFormat } from '../../movie/output-kind.ts';
+import { contentType, extension } from '../../movie/output-kind.ts';
 import type { Database } from '../../store/database.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
 import { type AttemptOutcome, decideOutcome, stoppedUnexpectedly } from '../../store/lifecycle/decisions.ts';
@@ -392,6 +392,7 @@ export class InProcessExecutor implements ExecutorPort {
       type: 'job',
       renderId: render.id,
       movie: render.movie,
+      format: render.outputFormat,
       output,
       watermark: render.watermark,
       draft: render.draft,
@@ -501,7 +502,7 @@ export class InProcessExecutor implements ExecutorPort {
     done: Extract<JobOutcome, { type: 'done' }>,
     log: Logger,
   ): Promise<void> {
-    const format = movieOutputFormat(render.movie);
+    const format = render.outputFormat;
     const key = outputKey(render.id, extension(format));
     // The upload waits out an unreachable store (S3_RETRY_SEC), which may outlast the lease: keep it.
     const beat = setInterval(() => lifecycle.heartbeat(this.deps, render.id, lease).catch(() => {}), this.leaseMs / 3);

@@ -4,7 +4,7 @@ import { movieObject, renderResource, renderResourceName } from '../../lib/kube/
 import type { Logger } from '../../lib/logger.ts';
 import { outputKey } from '../../lib/storage/keys.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
-import { extension, movieOutputFormat, outputKind } from '../../movie/output-kind.ts';
+import { extension, outputKind } from '../../movie/output-kind.ts';
 import type { Database } from '../../store/database.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
 import { getRenderById, startedUnchangedSince } from '../../store/renders-repo.ts';
@@ -103,7 +103,7 @@ export class KubernetesExecutor implements ExecutorPort {
   /** Stores the movie and creates the Render; an existing Render (a retry) is fine. */
   async ensureRender(row: RenderRow): Promise<void> {
     const movie = movieObject(row.id, row.movie);
-    const format = movieOutputFormat(row.movie);
+    const format = row.outputFormat;
     await this.opts.objects.putBuffer(movie.key, movie.body, 'application/json');
     const resource = renderResource({
       render: row,

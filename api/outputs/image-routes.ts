@@ -3,7 +3,6 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../../lib/errors.ts';
 import { posterKey, thumbnailKey } from '../../lib/storage/keys.ts';
 import { REQUEST_RETRY_MS } from '../../lib/storage/object-store.ts';
-import { DEFAULT_OUTPUT_FORMAT, formatOfKey } from '../../movie/output-kind.ts';
 import { getOutput } from '../../store/lifecycle/outputs-repo.ts';
 import { errorResponses, StringEnum } from '../http/schemas.ts';
 import '../execution/decorations.ts';
@@ -56,7 +55,7 @@ const imageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A bad signature and an unknown id look the same: links cannot be probed for existence.
       if (!app.links.verifyImage(id, image, expires, sig)) throw new AppError('NOT_FOUND', 'No such image.');
       const row = await getOutput(app.db.sql, id);
-      if (!row?.outputKey || !renderImages(formatOfKey(row.outputKey) ?? DEFAULT_OUTPUT_FORMAT)[image]) {
+      if (!row?.outputKey || !renderImages(row.outputFormat)[image]) {
         throw new AppError('NOT_FOUND', 'No such image.');
       }
       if (expires * 1000 < app.now().getTime() || row.outputDeletedAt) {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../lib/errors.ts';
 import { parseRange, REQUEST_RETRY_MS } from '../../lib/storage/object-store.ts';
-import { contentType, DEFAULT_OUTPUT_FORMAT, extension, formatOfKey } from '../../movie/output-kind.ts';
+import { contentType, extension } from '../../movie/output-kind.ts';
 import { getOutput } from '../../store/lifecycle/outputs-repo.ts';
 import { errorResponses } from '../http/schemas.ts';
 import '../execution/decorations.ts';
@@ -55,7 +55,7 @@ const outputsRoute: FastifyPluginAsyncTypebox = async (app) => {
       if (expires * 1000 < app.now().getTime() || row.outputDeletedAt) {
         throw new AppError('OUTPUT_EXPIRED', 'This output passed its retention period and was deleted.');
       }
-      const format = formatOfKey(row.outputKey) ?? DEFAULT_OUTPUT_FORMAT;
+      const format = row.outputFormat;
       const filename = `${id}.${extension(format)}`;
       if (app.objects.presignGet) {
         return reply.redirect(await app.objects.presignGet(row.outputKey, PRESIGN_SEC, filename), 302);

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import { estimateDurationSec, outputFormat, resolveMovie } from '../../movie/index.ts';
+import { estimateDurationSec, outputFrame, resolveMovie } from '../../movie/index.ts';
+import { movieOutputFormat } from '../../movie/output-kind.ts';
 import { priceRender } from '../../store/lifecycle/pricing.ts';
 import { getRender, insertRenderIfAllowed, type NewRender } from '../../store/renders-repo.ts';
 import type { RenderRow } from '../../store/types.ts';
@@ -44,13 +45,15 @@ export async function createRender(
   }
   const movie = resolved.value;
   const draft = (movie as { draft?: unknown }).draft === true;
-  const frame = outputFormat(movie, { draft });
+  const frame = outputFrame(movie, { draft });
   const estimatedSec = estimateDurationSec(movie);
   // The reservation is the price of the estimated length, by the function that prices the finished
   // render at completion (store/lifecycle/render-lifecycle.ts complete): full-size frame, drafts
   // half, test-mode keys free.
+  // The one reading of the movie's output.format: stored with the render, read from there after.
+  const format = movieOutputFormat(movie);
   const cost = priceRender(
-    { movie, draft, mode: auth.mode, width: frame.width, height: frame.height },
+    { movie, outputFormat: format, draft, mode: auth.mode, width: frame.width, height: frame.height },
     estimatedSec,
   ).credits;
   const claim = idemKey
@@ -69,6 +72,7 @@ export async function createRender(
     keyId: auth.keyId,
     draft,
     movie,
+    outputFormat: format,
     width: frame.width,
     height: frame.height,
     fps: frame.fps,

@@ -1,5 +1,4 @@
 import type { Static } from '@sinclair/typebox';
-import { movieOutputFormat } from '../../movie/output-kind.ts';
 import type { RenderRow } from '../../store/types.ts';
 import type { SignedLinks } from '../outputs/output-links.ts';
 import { renderImages } from '../outputs/render-images.ts';
@@ -17,14 +16,14 @@ export type OutputLinkSigner = Pick<SignedLinks, 'outputUrl' | 'imageUrl'>;
  */
 export function renderResource(row: RenderRow, links: OutputLinkSigner): RenderResource {
   const stored = row.status === 'done' && row.outputKey && row.expiresAt ? row.expiresAt : undefined;
-  const images = stored ? renderImages(movieOutputFormat(row.movie)) : { poster: false, thumbnail: false };
+  const images = stored ? renderImages(row.outputFormat) : { poster: false, thumbnail: false };
   return {
     id: row.id,
     status: row.status,
     progress: row.progress,
     draft: row.draft,
     watermark: row.watermark,
-    format: movieOutputFormat(row.movie),
+    format: row.outputFormat,
     outputUrl: row.status === 'done' && row.outputKey && row.expiresAt ? links.outputUrl(row.id, row.expiresAt) : null,
     posterUrl: stored && images.poster ? links.imageUrl(row.id, 'poster', stored) : null,
     thumbnailUrl: stored && images.thumbnail ? links.imageUrl(row.id, 'thumbnail', stored) : null,

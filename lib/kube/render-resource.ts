@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { FormatRegistry, type Static, Type } from '@sinclair/typebox';
 import type { RenderRow } from '../../store/types.ts';
 import { isId } from '../ids.ts';
+import { OUTPUT_FORMATS } from '../output-formats.ts';
 import { movieKey, outputKey } from '../storage/keys.ts';
 
 export const GROUP = 'framewright.dev';
@@ -102,11 +103,22 @@ export const RenderSpec = Type.Object(
       maxLength: 64,
       description: 'SHA-256 of the movie object, lower-case hex; the worker refuses an object with another digest.',
     }),
+    outputFormat: Type.Optional(
+      Type.Union(
+        OUTPUT_FORMATS.map((f) => Type.Literal(f)),
+        {
+          description:
+            "The output format, decided when the render was created (the movie's output.format, default mp4) and " +
+            'read from here by the worker: what is rendered, how it is encoded, its Content-Type. Always set by ' +
+            'this release; absent only on a Render an earlier release made.',
+        },
+      ),
+    ),
     outputKey: Type.String({
       pattern: OBJECT_KEY_PATTERN,
       maxLength: 512,
       description:
-        "Object-store key the worker uploads the finished output to, e.g. renders/rnd_....mp4; its extension is the movie's output format's.",
+        "Object-store key the worker uploads the finished output to, e.g. renders/rnd_....mp4; its extension is outputFormat's.",
     }),
     width: Type.Integer({ minimum: 1, description: 'Output width in pixels; already halved for a draft.' }),
     height: Type.Integer({ minimum: 1, description: 'Output height in pixels; already halved for a draft.' }),
@@ -379,7 +391,17 @@ export function movieObject(renderId: string, movie: unknown): MovieObject {
 
 export type RenderResourceRow = Pick<
   RenderRow,
-  'id' | 'accountId' | 'mode' | 'templateId' | 'draft' | 'watermark' | 'width' | 'height' | 'fps' | 'estimatedSec'
+  | 'id'
+  | 'accountId'
+  | 'mode'
+  | 'templateId'
+  | 'draft'
+  | 'watermark'
+  | 'outputFormat'
+  | 'width'
+  | 'height'
+  | 'fps'
+  | 'estimatedSec'
 >;
 
 export interface RenderResourceInput {
@@ -404,6 +426,7 @@ export function renderResource(input: RenderResourceInput): Render {
     movieKey: movie.key,
     movieBytes: movie.bytes,
     movieSha256: movie.sha256,
+    outputFormat: render.outputFormat,
     outputKey: input.outputKey ?? outputKey(render.id),
     width: render.width,
     height: render.height,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { movieOutputFormat } from '../../movie/output-kind.ts';
 import { frameWeight, priceRender, renderCredits, weightedMinutes } from './pricing.ts';
 
 test('frameWeight by pixels', () => {
@@ -139,5 +140,10 @@ test('priceRender: from the row, by the full-size frame, test mode free', () => 
       want: { meteredMinutes: 1, credits: 10 },
     },
   ];
-  for (const c of cases) assert.deepEqual(priceRender(c.render, c.sec), c.want, c.name);
+  for (const c of cases)
+    assert.deepEqual(
+      priceRender({ ...c.render, outputFormat: movieOutputFormat(c.render.movie) }, c.sec),
+      c.want,
+      c.name,
+    );
 });

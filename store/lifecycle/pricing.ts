@@ -1,5 +1,5 @@
-import { type Movie, outputFormat } from '../../movie/index.ts';
-import { movieOutputFormat, outputKind } from '../../movie/output-kind.ts';
+import { type Movie, outputFrame } from '../../movie/index.ts';
+import { outputKind } from '../../movie/output-kind.ts';
 import type { RenderRow } from '../types.ts';
 
 /**
@@ -66,11 +66,11 @@ export interface RenderPrice {
  * as STILL_PRICED_SEC of video, at creation and at completion alike.
  */
 export function priceRender(
-  render: Pick<RenderRow, 'movie' | 'draft' | 'mode' | 'width' | 'height'>,
+  render: Pick<RenderRow, 'movie' | 'outputFormat' | 'draft' | 'mode' | 'width' | 'height'>,
   durationSec: number,
 ): RenderPrice {
   const full = fullFrame(render);
-  const still = outputKind(movieOutputFormat(render.movie)) === 'still';
+  const still = outputKind(render.outputFormat) === 'still';
   const meter: MeterInput = {
     durationSec: still ? STILL_PRICED_SEC : durationSec,
     width: full.width,
@@ -89,7 +89,7 @@ export function priceRender(
  */
 function fullFrame(render: Pick<RenderRow, 'movie' | 'draft' | 'width' | 'height'>): { width: number; height: number } {
   try {
-    const full = outputFormat({ ...(render.movie as Movie), draft: false } as Movie);
+    const full = outputFrame({ ...(render.movie as Movie), draft: false } as Movie);
     if (Number.isFinite(full.width * full.height)) return full;
   } catch {
     // An unknown preset: fall through to the stored frame.

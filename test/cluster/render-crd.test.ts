@@ -47,6 +47,7 @@ function row(overrides: Partial<RenderResourceRow> = {}): RenderResourceRow {
     templateId: null,
     draft: false,
     watermark: false,
+    outputFormat: 'mp4',
     width: 1280,
     height: 720,
     fps: 30,

@@ -11,6 +11,7 @@ import { newId } from '../../lib/ids.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import { CRD_FILE, CRD_NAME } from '../../lib/kube/crd.ts';
 import { movieObject, renderResource, renderResourceName } from '../../lib/kube/render-resource.ts';
+import { movieOutputFormat } from '../../movie/output-kind.ts';
 import { identityObjects } from '../../operator/rbac.ts';
 import { tinyMovie } from '../pipeline/harness.ts';
 import { testBucket, until } from '../services/cluster-fixture.ts';
@@ -60,6 +61,7 @@ async function createRender(durationSec: number) {
       id,
       accountId: newId('acc'),
       mode: 'live',
+      outputFormat: movieOutputFormat(movie),
       templateId: null,
       draft: false,
       watermark: false,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../lib/ids.ts';
+import { movieOutputFormat } from '../../movie/output-kind.ts';
 import { insertAccount } from '../../store/accounts-repo.ts';
 import type { Database } from '../../store/database.ts';
 import * as lifecycle from '../../store/lifecycle/render-lifecycle.ts';
@@ -55,6 +56,7 @@ for (const backend of backends()) {
         draft: opts.draft ?? false,
         watermark: false,
         movie: opts.movie ?? { schema: 'v1', preset: '16:9', resolution: '720p' },
+        outputFormat: movieOutputFormat(opts.movie ?? {}),
         width: 1280,
         height: 720,
         fps: 30,

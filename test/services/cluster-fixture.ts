@@ -1,6 +1,7 @@
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { newId } from '../../lib/ids.ts';
 import type { S3StoreOptions } from '../../lib/storage/s3-store.ts';
+import { movieOutputFormat } from '../../movie/output-kind.ts';
 import type { Queryable } from '../../store/database.ts';
 import { insertRender } from '../../store/renders-repo.ts';
 import type { RenderRow } from '../../store/types.ts';
@@ -73,6 +74,7 @@ export function insertQueuedRender(
     draft: false,
     watermark: false,
     movie: r.movie,
+    outputFormat: movieOutputFormat(r.movie),
     width: 320,
     height: 180,
     fps: 15,

@@ -24,10 +24,11 @@ export async function seedRenders(
   const model = await insertQueuedRender(db.sql, { ...owner, movie: { scenes: [] } });
   const copies = (prefix: string, n: number, status: string, progress: number, leaseAndAttempts: string) =>
     db.sql.unsafe(
-      `INSERT INTO renders (id, account_id, mode, key_id, status, progress, draft, watermark, movie, width, height,
-         fps, estimated_sec, reserved_credits, created_at, updated_at, lease_owner, lease_expires_at, attempts)
-       SELECT '${prefix}' || g, account_id, mode, key_id, '${status}', ${progress}, draft, watermark, movie, width,
-         height, fps, estimated_sec, 0, now() - g * interval '1 second', now(), ${leaseAndAttempts}
+      `INSERT INTO renders (id, account_id, mode, key_id, status, progress, draft, watermark, movie, output_format,
+         width, height, fps, estimated_sec, reserved_credits, created_at, updated_at, lease_owner, lease_expires_at,
+         attempts)
+       SELECT '${prefix}' || g, account_id, mode, key_id, '${status}', ${progress}, draft, watermark, movie,
+         output_format, width, height, fps, estimated_sec, 0, now() - g * interval '1 second', now(), ${leaseAndAttempts}
        FROM renders, generate_series(1, ${n}) g WHERE id = $1`,
       [model.id],
     );

@@ -78,6 +78,7 @@ let frame: number;
 before(async () => {
   const p = await prepare({
     movie: movie(undefined),
+    format: 'mp4',
     tmpDir: mkdtempSync(join(dir, 'p-')),
     draft: false,
     watermark: false,

@@ -112,7 +112,7 @@ test('prepare, 3 segments and join give the one-process render of a movie with a
 
   const objects = new LocalObjectStore(join(dir, 'store'));
   const ctx = { renderId: 'rnd_steps', objects, config, tmpRoot: dir };
-  const plan = await prepareStep({ ...ctx, movie, draft: false, watermark: false, maxSegments: 3 });
+  const plan = await prepareStep({ ...ctx, movie, format: 'mp4', draft: false, watermark: false, maxSegments: 3 });
   assert.deepEqual(plan, { segments: 3, totalFrames: 250, durationSec: 25 });
   // Each segment as its pod runs it; the last one first, as pods finish in any order.
   const frames = [];

@@ -204,6 +204,7 @@ describe('a loud soundtrack under a voice: one gain down', () => {
     // The mix as prepare makes it, and its encode as it was before normalisation: what "off" keeps.
     const p = await prepare({
       movie: musicDoc(),
+      format: 'mp4',
       tmpDir: mkdtempSync(join(dir, 'prep-')),
       draft: false,
       watermark: false,

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppError } from '../../lib/errors.ts';
 import { VOICE_TAIL_SEC, validateMovie } from '../../movie/index.ts';
+import { movieOutputFormat } from '../../movie/output-kind.ts';
 import { type PrepareOptions, prepare } from '../../worker/prepare/prepare.ts';
 import { EspeakClient } from '../../worker/prepare/speech/espeak.ts';
 import { type Clip, pausedClip } from './speech-clips.ts';
@@ -76,6 +77,7 @@ after(() => server.close());
 
 const opts = (m: PrepareOptions['movie'], speech: PrepareOptions['speech'] = {}): PrepareOptions => ({
   movie: m,
+  format: movieOutputFormat(m),
   tmpDir: mkdtempSync(join(dir, 'p-')),
   draft: false,
   watermark: false,

@@ -45,6 +45,7 @@ describe('voice and subtitles', () => {
     const tmp = mkdtempSync(join(dir, 'prep-'));
     const p = await prepare({
       movie: valid(),
+      format: 'mp4',
       tmpDir: tmp,
       draft: false,
       watermark: false,

@@ -8,6 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import { isNotFound, loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import type { Render, RenderStatus } from '../../lib/kube/render-resource.ts';
 import { createLogger, type Logger, logProcessWarnings } from '../../lib/logger.ts';
+import type { OutputFormatName } from '../../lib/output-formats.ts';
 import { platformFault } from '../../lib/platform-fault.ts';
 import { monotonicReport, preparingProgress } from '../../lib/render-progress.ts';
 import { readManifest, removeWork } from '../../lib/render-work.ts';
@@ -15,7 +16,7 @@ import { objectStoreFromEnv } from '../../lib/storage/from-env.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { STOPPED_EXIT, workerExitCode } from '../../lib/worker-exit.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { contentType, DEFAULT_OUTPUT_FORMAT, formatOfKey } from '../../movie/output-kind.ts';
+import { contentType, movieOutputFormat } from '../../movie/output-kind.ts';
 import { posterFiles, posterTime, storePosterImages, writePosterImages } from '../encode/poster.ts';
 import type { WorkerMessage } from '../job-protocol.ts';
 import { joinStep, prepareStep, segmentStep } from '../run/cluster-steps.ts';
@@ -47,6 +48,7 @@ interface StepDeps {
  */
 async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDeps): Promise<number> {
   const { renderId } = render.spec;
+  const format = formatOf(render, movie);
   const ctx = {
     renderId,
     objects: d.objects,
@@ -63,6 +65,7 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
       const plan = await prepareStep({
         ...ctx,
         movie: checked.value,
+        format,
         draft: render.spec.draft,
         watermark: render.spec.watermark,
         maxSegments: step.segments,
@@ -101,7 +104,7 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
     if (frame) {
       await writePosterImages(d.config.ffmpegPath, output, posterTime(movie), frame, posterFiles(output), d.signal);
     }
-    await d.objects.putFile(render.spec.outputKey, output, outputContentType(render.spec.outputKey));
+    await d.objects.putFile(render.spec.outputKey, output, contentType(format));
     await storePosterImages(d.objects, renderId, output);
     await d.sink.flush({ phase: 'rendering', progress: 99, durationSec, outputKey: render.spec.outputKey });
     await removeWork(d.objects, renderId, d.logger).catch((err: unknown) =>
@@ -118,8 +121,12 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
   }
 }
 
-/** The Content-Type of an output, from its key's extension (the API chose the key from the movie's format). */
-const outputContentType = (key: string) => contentType(formatOfKey(key) ?? DEFAULT_OUTPUT_FORMAT);
+/**
+ * The render's output format: the one the API decided when it created the render, in the Render's
+ * spec. A Render an earlier release made has none; its movie says it, as it did then.
+ */
+const formatOf = (render: Render, movie: unknown): OutputFormatName =>
+  render.spec.outputFormat ?? movieOutputFormat(movie);
 
 /** Progress patches go to the apiserver at most this often; the last one is always sent. */
 const PATCH_EVERY_MS = 1_000;
@@ -191,6 +198,7 @@ export async function runPod(
         type: 'job',
         renderId: render.spec.renderId,
         movie,
+        format: formatOf(render, movie),
         output,
         watermark: render.spec.watermark,
         draft: render.spec.draft,
@@ -208,7 +216,7 @@ export async function runPod(
     if (result.type !== 'done') throw new Error(`unexpected worker result ${result.type}`);
     const { outputKey } = render.spec;
     try {
-      await objects.putFile(outputKey, output, outputContentType(outputKey));
+      await objects.putFile(outputKey, output, contentType(formatOf(render, movie)));
       await storePosterImages(objects, render.spec.renderId, output);
     } catch (err) {
       // The store stayed unreachable for its whole retry window: STORAGE_UNAVAILABLE, reported.

@@ -1,5 +1,5 @@
-import type { OutputFormatName } from '../../movie/output-kind.ts';
-import type { EncodeQuality, VideoCodec, VideoFormat } from '../plan/plan.ts';
+import type { OutputFormatName } from '../../lib/output-formats.ts';
+import type { EncodeQuality, VideoCodec } from '../plan/plan.ts';
 
 /**
  * ffmpeg argument builders: pure, so the exact command lines are tested without running them.
@@ -14,8 +14,8 @@ export interface VideoSettings {
   quality: EncodeQuality;
   /** x264 threads: part of the plan, since the bytes x264 writes depend on its thread count. */
   threads: number;
-  /** The movie's video format (default mp4): how each chunk is encoded (chunkOutputArgs). */
-  format?: VideoFormat | undefined;
+  /** The render's output format (a video one): how each chunk is encoded (chunkOutputArgs). */
+  format: OutputFormatName;
   /** Frames carry an alpha plane (yuva420p in, alpha kept by mov and webm; plan.ts `alpha`). */
   alpha?: boolean | undefined;
 }
@@ -144,34 +144,81 @@ export function segmentEncodeArgs(v: VideoSettings, output: string): string[] {
  *   movie at the join (gifArgs), so a GIF spread over pods has one palette as on one pod.
  */
 export function chunkOutputArgs(v: VideoSettings, output: string): string[] {
+  const frames = framesOf(v.format);
   const threads = String(Math.max(1, Math.floor(v.threads)));
-  const tail = [...COLOR_TAGS, '-an', '-f', CHUNK_MUXER[v.format ?? 'mp4'], output];
-  switch (v.format ?? 'mp4') {
-    case 'mp4':
-      return [...codecArgs(v.codec, v.fps, v.quality, v.threads), '-pix_fmt', 'yuv420p', ...tail];
-    case 'webm':
-      return [...vp9Args(v.fps, v.quality, threads), '-pix_fmt', v.alpha ? 'yuva420p' : 'yuv420p', ...tail];
-    case 'mov':
-      return [
-        '-c:v',
-        'prores_ks',
-        '-profile:v',
-        '4',
-        '-vendor',
-        'apl0',
-        '-threads',
-        threads,
-        '-pix_fmt',
-        v.alpha ? 'yuva444p10le' : 'yuv444p10le',
-        ...tail,
-      ];
-    case 'gif':
-      return ['-c:v', 'ffv1', '-threads', threads, '-pix_fmt', 'yuv420p', ...tail];
-  }
+  return [...frames.args(v, threads), ...COLOR_TAGS, '-an', '-f', frames.muxer, output];
 }
 
-/** The muxer of a format's chunks and segments (gif: its intermediate's). */
-const CHUNK_MUXER: Record<VideoFormat, string> = { mp4: 'mp4', webm: 'webm', mov: 'mov', gif: 'matroska' };
+/** How a format's frames are encoded in chunks and joined; absent: the format has no frames to encode. */
+interface FrameEncoding {
+  /** The encoder and pixel format of every chunk. */
+  args: (v: VideoSettings, threads: string) => string[];
+  /** The muxer of its chunks, segments and joined file (gif: its intermediate's). */
+  muxer: string;
+  /** The joined file's index moved to the front (MP4 and QuickTime). */
+  faststart: boolean;
+  /** The joined intermediate becomes the output with one palette for the whole movie (gifArgs). */
+  paletted: boolean;
+}
+
+/**
+ * How each output format is encoded by ffmpeg: its frames (chunks, their muxer, the join) and its
+ * sound's codec. One entry per format, none by default, so a format added to OUTPUT_FORMATS
+ * (lib/output-formats.ts) does not compile until it has its own here. Stills are encoded by sharp
+ * (still-image.ts, its own table over the same formats).
+ */
+const ENCODING: Record<OutputFormatName, { frames?: FrameEncoding; audio?: AudioCodec }> = {
+  mp4: {
+    frames: {
+      args: (v) => [...codecArgs(v.codec, v.fps, v.quality, v.threads), '-pix_fmt', 'yuv420p'],
+      muxer: 'mp4',
+      faststart: true,
+      paletted: false,
+    },
+    audio: 'aac',
+  },
+  webm: {
+    frames: {
+      args: (v, threads) => [...vp9Args(v.fps, v.quality, threads), '-pix_fmt', v.alpha ? 'yuva420p' : 'yuv420p'],
+      muxer: 'webm',
+      faststart: false,
+      paletted: false,
+    },
+    audio: 'opus',
+  },
+  mov: {
+    frames: {
+      args: (v, threads) => [
+        ...['-c:v', 'prores_ks', '-profile:v', '4', '-vendor', 'apl0', '-threads', threads],
+        ...['-pix_fmt', v.alpha ? 'yuva444p10le' : 'yuv444p10le'],
+      ],
+      muxer: 'mov',
+      faststart: true,
+      paletted: false,
+    },
+    audio: 'aac',
+  },
+  gif: {
+    frames: {
+      args: (_v, threads) => ['-c:v', 'ffv1', '-threads', threads, '-pix_fmt', 'yuv420p'],
+      muxer: 'matroska',
+      faststart: false,
+      paletted: true,
+    },
+  },
+  mp3: { audio: 'mp3' },
+  wav: { audio: 'wav' },
+  png: {},
+  jpeg: {},
+  webp: {},
+};
+
+/** The frame encoding of a format that has frames; a sound or still format here is a bug upstream. */
+export function framesOf(format: OutputFormatName): FrameEncoding {
+  const frames = ENCODING[format].frames;
+  if (!frames) throw new Error(`output format ${format} has no frames to encode`);
+  return frames;
+}
 
 /**
  * VP9 per quality (libvpx-vp9): the realtime deadline throughout (the "good" deadline costs
@@ -211,19 +258,7 @@ export type AudioCodec = 'aac' | 'opus' | 'mp3' | 'wav';
 
 /** The mix's codec of an output format; undefined: the format has no sound (gif, stills). */
 export function audioCodecFor(format: OutputFormatName): AudioCodec | undefined {
-  switch (format) {
-    case 'mp4':
-    case 'mov':
-      return 'aac';
-    case 'webm':
-      return 'opus';
-    case 'mp3':
-      return 'mp3';
-    case 'wav':
-      return 'wav';
-    default:
-      return undefined;
-  }
+  return ENCODING[format].audio;
 }
 
 /**
@@ -268,7 +303,7 @@ export function finalMuxArgs(
   concatList: string,
   encodedAudio: string | undefined,
   output: string,
-  { faststart = true, format = 'mp4' }: { faststart?: boolean; format?: VideoFormat } = {},
+  { faststart = true, format }: { faststart?: boolean; format: OutputFormatName },
 ): string[] {
   const args = [...QUIET, '-y', '-f', 'concat', '-safe', '0', '-i', concatList];
   if (encodedAudio) {
@@ -276,8 +311,9 @@ export function finalMuxArgs(
   } else {
     args.push('-map', '0:v:0', '-c:v', 'copy');
   }
-  if (faststart && (format === 'mp4' || format === 'mov')) args.push('-movflags', '+faststart');
-  args.push('-f', CHUNK_MUXER[format], output);
+  const frames = framesOf(format);
+  if (faststart && frames.faststart) args.push('-movflags', '+faststart');
+  args.push('-f', frames.muxer, output);
   return args;
 }
 

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { AppError } from '../../lib/errors.ts';
+import type { OutputFormatName } from '../../lib/output-formats.ts';
 import { runMediaTool, startMediaTool } from '../../lib/process/ffmpeg-runner.ts';
-import type { VideoFormat } from '../plan/plan.ts';
-import { concatList, finalMuxArgs, gifArgs } from './ffmpeg-args.ts';
+import { concatList, finalMuxArgs, framesOf, gifArgs } from './ffmpeg-args.ts';
 
 /** Runs ffmpeg/ffprobe to completion (lib/process/ffmpeg-runner.ts); resolves with stdout. */
 export function runFfmpeg(bin: string, args: string[], signal?: AbortSignal): Promise<Buffer> {
@@ -65,13 +65,13 @@ export async function joinSegments(
   files: string[],
   audio: string | undefined,
   output: string,
-  signal?: AbortSignal,
-  options: { faststart?: boolean; format?: VideoFormat | undefined } = {},
+  signal: AbortSignal | undefined,
+  options: { faststart?: boolean; format: OutputFormatName },
 ): Promise<void> {
   const partial = `${output}.part`;
   const list = `${output}.list.txt`;
-  const format = options.format ?? 'mp4';
-  const gif = format === 'gif' && options.faststart !== false;
+  const { format } = options;
+  const gif = framesOf(format).paletted && options.faststart !== false;
   const joined = gif ? `${output}.joined.mkv` : partial;
   const palette = `${output}.palette.png`;
   writeFileSync(list, concatList(files));

@@ -1,4 +1,5 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
+import type { OutputFormatName } from '../../lib/output-formats.ts';
 import { runFfmpeg } from './ffmpeg-process.ts';
 
 /**
@@ -15,8 +16,6 @@ export interface RgbFrame {
   height: number;
   channels?: 3 | 4;
 }
-
-export type ImageFormat = 'png' | 'jpeg' | 'webp';
 
 /** JPEG and WebP quality of stills and posters: artefacts invisible at normal viewing. */
 const IMAGE_QUALITY = 90;
@@ -126,12 +125,30 @@ function checked(f: RgbFrame): RgbFrame {
   return f;
 }
 
-/** The frame encoded as `format` (PNG lossless, JPEG and WebP at IMAGE_QUALITY); alpha where the frame has it. */
-export function encodeImage(frame: RgbFrame, format: ImageFormat): Promise<Buffer> {
-  const image = sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: frame.channels ?? 3 } });
-  if (format === 'png') return image.png().toBuffer();
-  if (format === 'jpeg') return image.jpeg({ quality: IMAGE_QUALITY, mozjpeg: false }).toBuffer();
-  return image.webp({ quality: IMAGE_QUALITY }).toBuffer();
+/**
+ * How each output format's one frame is encoded by sharp: the still formats (PNG lossless, JPEG and
+ * WebP at IMAGE_QUALITY, alpha where the frame has it); the others have no still (undefined). One
+ * entry per format, none by default (lib/output-formats.ts).
+ */
+const IMAGE_ENCODERS: Record<OutputFormatName, ((image: Sharp) => Promise<Buffer>) | undefined> = {
+  png: (image) => image.png().toBuffer(),
+  jpeg: (image) => image.jpeg({ quality: IMAGE_QUALITY, mozjpeg: false }).toBuffer(),
+  webp: (image) => image.webp({ quality: IMAGE_QUALITY }).toBuffer(),
+  mp4: undefined,
+  webm: undefined,
+  mov: undefined,
+  gif: undefined,
+  mp3: undefined,
+  wav: undefined,
+};
+
+/** The frame encoded as a still of `format` (IMAGE_ENCODERS); a format without stills is a bug upstream. */
+export function encodeImage(frame: RgbFrame, format: OutputFormatName): Promise<Buffer> {
+  const encode = IMAGE_ENCODERS[format];
+  if (!encode) throw new Error(`output format ${format} is not a still`);
+  return encode(
+    sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: frame.channels ?? 3 } }),
+  );
 }
 
 /** The thumbnail: WebP, THUMBNAIL_SIZE on the long side (never enlarged), aspect kept. */

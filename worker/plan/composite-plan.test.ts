@@ -64,6 +64,7 @@ function box(sceneIndex: number, startSec: number, endSec: number, more: Partial
 
 function plan(scenes: Partial<ScenePlan>[], layers: LayerPlan[], totalFrames: number): RenderPlan {
   return {
+    format: 'mp4',
     width: W,
     height: H,
     fps: FPS,
@@ -190,6 +191,7 @@ describe('compositeArgs', () => {
   );
   const c = compositeChunk(indexPlan(p), { from: 0, to: 100 })!;
   const settings = {
+    format: 'mp4' as const,
     width: W,
     height: H,
     fps: FPS,

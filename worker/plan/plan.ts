@@ -3,9 +3,10 @@
  * JSON so it crosses the process boundary to segment children unchanged. Pixel sizes are output
  * pixels (already scaled for drafts); times are seconds on the movie timeline.
  */
+
+import type { OutputFormatName } from '../../lib/output-formats.ts';
 import type { TransitionType } from '../../movie/index.ts';
 import type { MotionTrack } from '../../movie/motion.ts';
-import type { OutputFormatName } from '../../movie/output-kind.ts';
 
 export type { TransitionType };
 
@@ -108,8 +109,8 @@ export interface RenderPlan {
   chunkFrames: number;
   /** x264 threads for every chunk of the render, wherever it is encoded. */
   encoderThreads: number;
-  /** The movie's video format (`output.format`; absent: mp4): how chunks are encoded and joined. */
-  format?: VideoFormat | undefined;
+  /** The render's output format (a video one: frames are planned only for those): how chunks are encoded and joined. */
+  format: OutputFormatName;
   /**
    * Frames keep their alpha (movie/output-kind.ts rendersAlpha: mov or webm, every background
    * transparent): drawn on transparent black and sent to the encoder as yuva420p.
@@ -127,6 +128,3 @@ export interface AnimatedLayerPlan {
   lengthMs: number;
   loops: number;
 }
-
-/** The output formats made of frames (movie/output-kind.ts `outputKind` 'video'). */
-export type VideoFormat = Extract<OutputFormatName, 'mp4' | 'webm' | 'mov' | 'gif'>;

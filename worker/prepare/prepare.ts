@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { limitConcurrency } from '../../lib/concurrency.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
+import type { OutputFormatName } from '../../lib/output-formats.ts';
 import { type FileCue, parseSubtitleFile } from '../../lib/subtitle-file.ts';
 import {
   buildTimeline,
@@ -11,8 +12,8 @@ import {
   DEFAULT_FONT,
   type Element,
   type Movie,
-  type OutputFormat,
-  outputFormat,
+  type OutputFrame,
+  outputFrame,
   type SubtitlesElement,
   type Timeline,
   VOICE_TAIL_SEC,
@@ -53,6 +54,8 @@ import { transcribeWords } from './transcribe.ts';
 
 export interface PrepareOptions {
   movie: Movie;
+  /** The render's output format, decided when it was created: in the plan every stage reads. */
+  format: OutputFormatName;
   tmpDir: string;
   draft: boolean;
   watermark: boolean;
@@ -77,7 +80,7 @@ export interface PrepareOptions {
 export interface Prepared {
   plan: RenderPlan;
   timeline: Timeline;
-  format: OutputFormat;
+  frame: OutputFrame;
   /** The one mix of voiceover, sounds, clips' sound and soundtrack, when the movie has any. */
   audio?: { file: string; sampleRate: number; channels: 1 | 2; loudness: LoudnessTarget | undefined } | undefined;
   /** Word timings per subtitles element path, absolute seconds (what the captions show). */
@@ -109,12 +112,12 @@ const elementPath = (s: number, e: number) => `scenes[${s}].elements[${e}]`;
  */
 export async function prepare(opts: PrepareOptions): Promise<Prepared> {
   const { movie, tmpDir, signal } = opts;
-  const format = outputFormat(movie, { draft: opts.draft });
-  const full = outputFormat({ ...movie, draft: false });
+  const frame = outputFrame(movie, { draft: opts.draft });
+  const full = outputFrame({ ...movie, draft: false });
   // Positions and sizes in the document are full-size output pixels; drafts scale them.
-  const k = format.width / full.width;
-  const W = format.width;
-  const H = format.height;
+  const k = frame.width / full.width;
+  const W = frame.width;
+  const H = frame.height;
 
   const voices: { s: number; e: number; el: VoiceElement }[] = [];
   movie.scenes.forEach((scene, s) => {
@@ -215,7 +218,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     });
     return end + VOICE_TAIL_SEC;
   });
-  const timeline = buildTimeline(movie, durations, format.fps);
+  const timeline = buildTimeline(movie, durations, frame.fps);
 
   /** When an element starts and ends on the movie timeline (cut at its scene's end). */
   const spanOf = (s: number, e: number): Span => {
@@ -235,7 +238,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
   const voiceSpans: Span[] = [];
   // Decoded in parallel, mixed in document order (float sums depend on order: same input, same bytes).
   const decodes: Promise<Clip>[] = [];
-  const totalSec = timeline.totalFrames / format.fps;
+  const totalSec = timeline.totalFrames / frame.fps;
   for (const [s, scene] of (opts.audio === false ? [] : movie.scenes).entries()) {
     for (const [e, el] of scene.elements.entries()) {
       const path = elementPath(s, e);
@@ -635,9 +638,10 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
 
   step();
   const plan: RenderPlan = {
+    format: opts.format,
     width: W,
     height: H,
-    fps: format.fps,
+    fps: frame.fps,
     totalFrames: timeline.totalFrames,
     scenes: timeline.scenes.map((ts) => {
       const [r, g, b] = parseColor(movie.scenes[ts.index]!.background ?? '#000000');
@@ -653,11 +657,11 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     layers,
     codec: opts.codec,
     quality: opts.quality ?? movie.quality ?? 'balanced',
-    chunkFrames: chunkFramesFor(format.fps),
+    chunkFrames: chunkFramesFor(frame.fps),
     encoderThreads: availableParallelism(),
   };
   plan.encoderThreads = encoderThreadsFor(plan, availableParallelism());
-  return { plan, timeline, format, audio, captions };
+  return { plan, timeline, frame, audio, captions };
 }
 
 /**

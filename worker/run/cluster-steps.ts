@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { limitConcurrency } from '../../lib/concurrency.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
+import type { OutputFormatName } from '../../lib/output-formats.ts';
 import { MANIFEST, readManifest, segmentName, TRANSFERS, type WorkManifest, workKey } from '../../lib/render-work.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
@@ -90,6 +91,8 @@ function mapFiles(plan: RenderPlan, map: (file: string) => string): RenderPlan {
 
 export interface PrepareStepOptions extends StepContext {
   movie: Movie;
+  /** The render's output format (the Render's spec). */
+  format: OutputFormatName;
   draft: boolean;
   watermark: boolean;
   /** The most segments to cut the movie into (the operator's budget). */
@@ -108,6 +111,7 @@ export async function prepareStep(
     const prepared = await prepareRender(
       {
         movie: opts.movie,
+        format: opts.format,
         tmpDir: dir,
         draft: opts.draft || opts.movie.draft === true,
         watermark: opts.watermark,

@@ -26,6 +26,7 @@ export async function runJob(
     if (!checked.ok) throw AppError.fromFindings(checked.findings);
     const result = await renderMovie({
       movie: checked.value,
+      format: job.format,
       output: job.output,
       // Beside the output: the executor (or the pod) stores them with it (worker/encode/poster.ts).
       posterFiles: posterFiles(job.output),

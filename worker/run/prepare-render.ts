@@ -10,12 +10,13 @@ import { join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { TrustedPrefix } from '../../lib/net/trusted-prefixes.ts';
+import type { OutputFormatName } from '../../lib/output-formats.ts';
 import type { Movie } from '../../movie/index.ts';
-import { movieOutputFormat, outputKind, rendersAlpha } from '../../movie/output-kind.ts';
+import { outputKind, rendersAlpha } from '../../movie/output-kind.ts';
 import { encodeMix } from '../encode/audio/loudness.ts';
 import { chooseCodec } from '../encode/encoder-probe.ts';
 import { audioCodecFor } from '../encode/ffmpeg-args.ts';
-import type { EncodeQuality, RenderPlan, VideoCodec, VideoFormat } from '../plan/plan.ts';
+import type { EncodeQuality, RenderPlan, VideoCodec } from '../plan/plan.ts';
 import { type FrameRange, splitFrames } from '../plan/segments.ts';
 import { prepare } from '../prepare/prepare.ts';
 import type { SegmentStats } from './render-segment.ts';
@@ -54,6 +55,12 @@ export interface WorkerConfig {
 export interface RenderOptions {
   /** A valid, resolved v1 document (validateMovie / resolveMovie). */
   movie: Movie;
+  /**
+   * The output format, decided when the render was created: the executors and a Job pod pass the
+   * one stored with it. Without it (`framewright render`, a library call: the render is created
+   * here) renderMovie decides it from the movie, once.
+   */
+  format?: OutputFormatName | undefined;
   /** MP4 path; written atomically (a temporary name, renamed when complete). */
   output: string;
   onProgress?: (event: RenderProgress) => void;
@@ -103,8 +110,12 @@ export interface RenderResult {
   segmentStats: SegmentStats[];
 }
 
+/** Options once the format is decided: what the runners below renderMovie take. */
+export type DecidedRenderOptions = RenderOptions & { format: OutputFormatName };
+
 export interface PrepareRenderOptions {
   movie: Movie;
+  format: OutputFormatName;
   /** Scratch directory: textures, media, the mixed and the encoded audio go there. */
   tmpDir: string;
   draft: boolean;
@@ -136,8 +147,7 @@ export interface PreparedRender {
  * probe) and the segment plan. `stopAudio` stops the audio encoder of a render that failed.
  */
 export async function prepareRender(opts: PrepareRenderOptions, stopAudio: AbortSignal): Promise<PreparedRender> {
-  const { config, signal, logger } = opts;
-  const format = movieOutputFormat(opts.movie);
+  const { config, signal, logger, format } = opts;
   let audio: Promise<string | undefined> = Promise.resolve(undefined);
   // The encoder probe (a test encode) runs while assets and speech are prepared.
   const codecChoice = opts.codec
@@ -148,6 +158,7 @@ export async function prepareRender(opts: PrepareRenderOptions, stopAudio: Abort
   // before the frame loop starts, its ffmpeg never adds to the render's peak memory.
   const prepared = await prepare({
     movie: opts.movie,
+    format,
     tmpDir: opts.tmpDir,
     draft: opts.draft,
     watermark: opts.watermark,
@@ -183,12 +194,12 @@ export async function prepareRender(opts: PrepareRenderOptions, stopAudio: Abort
     signal,
     logger,
   });
-  // The output format (movie/output-kind.ts) and whether its frames keep alpha, in the plan that
-  // every segment and the join read.
+  // Whether its frames keep alpha, in the plan that every segment and the join read (with the
+  // format, which prepare put there).
   const plan: RenderPlan = {
     ...prepared.plan,
     codec: await codecChoice,
-    ...(outputKind(format) === 'video' ? { format: format as VideoFormat, alpha: rendersAlpha(opts.movie) } : {}),
+    ...(outputKind(format) === 'video' ? { alpha: rendersAlpha(format, opts.movie) } : {}),
   };
   if (plan.totalFrames === 0)
     throw new AppError('RENDER_FAILED', 'The movie has no frames: every scene is shorter than one frame');

@@ -2,8 +2,7 @@ import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import { AppError } from '../../lib/errors.ts';
 import { preparingProgress } from '../../lib/render-progress.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
-import { movieOutputFormat } from '../../movie/output-kind.ts';
-import { prepareRender, type RenderOptions, type RenderResult } from './prepare-render.ts';
+import { type DecidedRenderOptions, prepareRender, type RenderOptions, type RenderResult } from './prepare-render.ts';
 
 /**
  * An audio render (output.format mp3 or wav): the movie is prepared as for a video (assets,
@@ -13,7 +12,7 @@ import { prepareRender, type RenderOptions, type RenderResult } from './prepare-
  * A movie whose elements turn out silent (a video without sound) fails VALIDATION_ERROR at
  * `output.format`, as the validator refuses a movie with nothing that sounds.
  */
-export async function renderAudio(opts: RenderOptions): Promise<RenderResult> {
+export async function renderAudio(opts: DecidedRenderOptions): Promise<RenderResult> {
   const { config, signal, logger } = opts;
   let last = -1;
   const emit: NonNullable<RenderOptions['onProgress']> = (e) => {
@@ -29,6 +28,7 @@ export async function renderAudio(opts: RenderOptions): Promise<RenderResult> {
     const prepared = await prepareRender(
       {
         movie: opts.movie,
+        format: opts.format,
         tmpDir,
         draft: opts.draft === true || opts.movie.draft === true,
         watermark: opts.watermark === true,
@@ -45,7 +45,7 @@ export async function renderAudio(opts: RenderOptions): Promise<RenderResult> {
     encoded = prepared.audio;
     const audio = await encoded;
     if (!audio) {
-      const format = movieOutputFormat(opts.movie);
+      const { format } = opts;
       throw new AppError(
         'VALIDATION_ERROR',
         `Format "${format}" is the movie's sound alone, and the movie turned out silent (its videos have no sound); add a voice, an audio element or a soundtrack, or give a video format`,

@@ -7,6 +7,7 @@ import { type Display, ensureDisplay } from '../draw/backend/xvfb.ts';
 import { joinSegments } from '../encode/ffmpeg-process.ts';
 import { posterTime, writePosterImages } from '../encode/poster.ts';
 import {
+  type DecidedRenderOptions,
   prepareRender,
   type RenderOptions,
   type RenderProgress,
@@ -22,13 +23,15 @@ import { renderStill } from './still.ts';
  * Renders a movie document to an MP4: the library entry point used by the CLI and by both
  * executors. Temporary files are removed whatever happens; an Xvfb it started is stopped.
  */
-export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
+export async function renderMovie(given: RenderOptions): Promise<RenderResult> {
+  const opts: DecidedRenderOptions = { ...given, format: given.format ?? movieOutputFormat(given.movie) };
+  const { format } = opts;
   // A still (png, jpeg, webp): one frame, no encoder (worker/run/still.ts).
-  if (outputKind(movieOutputFormat(opts.movie)) === 'still') {
+  if (outputKind(format) === 'still') {
     return renderStill({ ...opts, thumbnail: opts.posterFiles?.thumbnail });
   }
   // Sound alone (mp3, wav): the mix, no frames (worker/run/render-audio.ts).
-  if (outputKind(movieOutputFormat(opts.movie)) === 'audio') {
+  if (outputKind(format) === 'audio') {
     return renderAudio(opts).catch((err: unknown) => {
       throw renderError(err, opts.signal);
     });
@@ -66,6 +69,7 @@ export async function renderMovie(opts: RenderOptions): Promise<RenderResult> {
     const prepared = await prepareRender(
       {
         movie: opts.movie,
+        format,
         tmpDir,
         draft,
         watermark: opts.watermark === true,

@@ -7,12 +7,12 @@ import { ownModule } from '../../lib/module-path.ts';
 import { ChildCallError, ChildExitedError, describeExit, SupervisedChild } from '../../lib/process/supervised-child.ts';
 import { preparingProgress } from '../../lib/render-progress.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
-import { movieOutputFormat, rendersAlpha } from '../../movie/output-kind.ts';
+import { rendersAlpha } from '../../movie/output-kind.ts';
 import { type Display, ensureDisplay } from '../draw/backend/xvfb.ts';
 import type { StillFrameJob } from '../draw/still-frame.ts';
-import { encodeImage, encodeThumbnail, frameIndexAt, type ImageFormat, rgbFromYuvFile } from '../encode/still-image.ts';
+import { encodeImage, encodeThumbnail, frameIndexAt, rgbFromYuvFile } from '../encode/still-image.ts';
 import { prepare } from '../prepare/prepare.ts';
-import type { RenderOptions, RenderProgress, RenderResult } from './prepare-render.ts';
+import type { DecidedRenderOptions, RenderProgress, RenderResult } from './prepare-render.ts';
 
 const CHILD = ownModule('./still-child.ts', import.meta.url);
 
@@ -33,9 +33,11 @@ function stillTime(movie: unknown): number {
  *
  * With `thumbnail`, a 320 px WebP of the frame is written there too (the render's thumbnailUrl).
  */
-export async function renderStill(opts: RenderOptions & { thumbnail?: string | undefined }): Promise<RenderResult> {
+export async function renderStill(
+  opts: DecidedRenderOptions & { thumbnail?: string | undefined },
+): Promise<RenderResult> {
   const { config, signal, logger } = opts;
-  const format = movieOutputFormat(opts.movie) as ImageFormat;
+  const { format } = opts;
   const draft = opts.draft === true || opts.movie.draft === true;
   let last = -1;
   const emit = (e: RenderProgress) => {
@@ -64,6 +66,7 @@ export async function renderStill(opts: RenderOptions & { thumbnail?: string | u
   try {
     const prepared = await prepare({
       movie: opts.movie,
+      format,
       tmpDir,
       draft,
       watermark: opts.watermark === true,
@@ -106,7 +109,7 @@ export async function renderStill(opts: RenderOptions & { thumbnail?: string | u
     const shown = await warm;
     const yuv = join(tmpDir, 'frame.yuv');
     // png and webp keep alpha when every background is transparent (movie.md, Output formats).
-    const alpha = rendersAlpha(opts.movie);
+    const alpha = rendersAlpha(format, opts.movie);
     const job = { plan, frame, output: yuv, ffmpeg: config.ffmpegPath, alpha };
     await Promise.race([shown.died, drawFrame(child!, job, signal)]);
     const rgb = await rgbFromYuvFile(config.ffmpegPath, yuv, plan.width, plan.height, signal, alpha);

@@ -1,7 +1,7 @@
 /** Frame size and rate of the output video, from the preset or explicit width and height. */
 import type { Movie } from './validate.ts';
 
-export interface OutputFormat {
+export interface OutputFrame {
   width: number;
   height: number;
   fps: number;
@@ -23,11 +23,12 @@ const RATIOS: Record<string, [number, number]> = {
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
 /**
- * The output format of a valid movie. The resolution names the short side; the long side follows
+ * The output frame (size and rate) of a valid movie, not its format (movie/output-kind.ts). The
+ * resolution names the short side; the long side follows
  * the preset's ratio, rounded to even. A draft (`opts.draft` or `movie.draft`) halves both sides,
  * rounded to even.
  */
-export function outputFormat(movie: Movie, opts: { draft?: boolean } = {}): OutputFormat {
+export function outputFrame(movie: Movie, opts: { draft?: boolean } = {}): OutputFrame {
   let width: number;
   let height: number;
   if (movie.preset !== undefined) {

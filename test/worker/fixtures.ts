@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import sharp from 'sharp';
-import { type Display, ensureDisplay } from '../../worker/draw/backend/xvfb.ts';
+import { acquireDrawing, type DrawingSurface } from '../../worker/draw/backend/backend.ts';
 
 /**
- * For a file of tests that draw with headless-gl: an X display (worker/draw/backend/xvfb.ts) started before
- * them, and a scratch directory; both gone after them.
+ * For a file of tests that draw with headless-gl: the drawing backend (worker/draw/backend/backend.ts:
+ * an X display) acquired for this process before them, and a scratch directory; both gone after them.
  */
 export function glTestEnvironment(prefix: string): {
   dir: string;
@@ -20,13 +20,13 @@ export function glTestEnvironment(prefix: string): {
   ): { file: string; width: number; height: number };
 } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  let display: Display | undefined;
+  let drawing: DrawingSurface | undefined;
   before(async () => {
-    display = await ensureDisplay(process.env);
-    process.env.DISPLAY = display.name;
+    drawing = await acquireDrawing(process.env);
+    Object.assign(process.env, drawing.env);
   });
   after(async () => {
-    await display?.stop();
+    await drawing?.release();
     rmSync(dir, { recursive: true, force: true });
   });
   const texture = (

@@ -17,7 +17,6 @@ import {
   type SubtitlesElement,
   type Timeline,
   VOICE_TAIL_SEC,
-  type VoiceElement,
 } from '../../movie/index.ts';
 import { type LoudnessTarget, loudnessTarget } from '../encode/audio/loudness.ts';
 import { type Clip, MIX_RATE, mixClips, type Span } from '../encode/audio/mix.ts';
@@ -108,56 +107,148 @@ const elementPath = (s: number, e: number) => `scenes[${s}].elements[${e}]`;
 /**
  * Preparation: fetches and decodes assets, synthesises speech, fixes every duration, rasterises
  * text and captions, mixes the audio. Output is a RenderPlan (plain JSON and texture files in
- * `tmpDir`) that any number of segment renderers can draw from.
+ * `tmpDir`) that any number of segment renderers can draw from. In phases, each a function below:
+ * the sources are fetched (images, media, speech) while one another's network waits, the timeline
+ * follows from their durations, the sound is mixed and handed over (`onAudio`) before the textures
+ * are made, then each element becomes its layers.
  */
 export async function prepare(opts: PrepareOptions): Promise<Prepared> {
-  const { movie, tmpDir, signal } = opts;
+  const { movie } = opts;
+  const ctx = contextOf(opts);
+  // Image fetches and media probes run while speech is synthesised: they are independent.
+  const images = fetchImages(ctx);
+  const media = fetchSources(ctx);
+  const speeches = await synthesizeVoices(ctx);
+  const soundtrack = movie.soundtrack ? await media.get('soundtrack.src')! : undefined;
+  const mediaInfo = await playedMedia(ctx, media);
+  const timeline = buildTimeline(movie, sceneDurations(movie, mediaInfo, speeches), ctx.frame.fps);
+  const found: Found = { timeline, speeches, mediaInfo, soundtrack, spanOf: spans(movie, timeline, mediaInfo) };
+  // The audio is final once the timeline is: it is mixed now and handed over (onAudio), so its
+  // encoding runs while the frames' textures are still being made.
+  const audio = opts.audio === false ? undefined : await mixSound(ctx, found);
+  if (audio) opts.onAudio?.(audio);
+
+  const textures = textureWriter(ctx.tmpDir);
+  const made: LayerMaking = {
+    ...found,
+    images,
+    writeTexture: textures,
+    fontFor: fontLoader(ctx),
+    transcribedWords: transcriber(ctx, found),
+    captions: new Map(),
+  };
+  const layers: LayerPlan[] = [];
+  for (const [s, scene] of movie.scenes.entries()) {
+    for (const [e, el] of scene.elements.entries()) {
+      if (opts.signal?.aborted) throw opts.signal.reason;
+      layers.push(...(await elementLayers(ctx, made, s, e, el)));
+      ctx.step();
+    }
+  }
+  if (opts.watermark || opts.draft) layers.push(...(await watermarkLayers(ctx, timeline, textures)));
+  ctx.step();
+  return { plan: renderPlan(ctx, timeline, layers), timeline, frame: ctx.frame, audio, captions: made.captions };
+}
+
+/** What every phase of one preparation reads: the movie, its options, the frame and its scale. */
+interface PrepareContext {
+  movie: Movie;
+  opts: PrepareOptions;
+  tmpDir: string;
+  signal: AbortSignal | undefined;
+  frame: OutputFrame;
+  /** The full-size frame: positions and sizes in the document are its pixels; drafts scale them by k. */
+  full: OutputFrame;
+  k: number;
+  W: number;
+  H: number;
+  ffmpeg: string;
+  ffprobe: string;
+  /** A few media downloads and probes at a time: a document may name thousands. */
+  mediaSlot: <T>(run: () => Promise<T>) => Promise<T>;
+  /** One step of the preparing phase done (a voice, an element, the plan). */
+  step: () => void;
+}
+
+function contextOf(opts: PrepareOptions): PrepareContext {
+  const { movie } = opts;
   const frame = outputFrame(movie, { draft: opts.draft });
   const full = outputFrame({ ...movie, draft: false });
-  // Positions and sizes in the document are full-size output pixels; drafts scale them.
-  const k = frame.width / full.width;
-  const W = frame.width;
-  const H = frame.height;
-
-  const voices: { s: number; e: number; el: VoiceElement }[] = [];
-  movie.scenes.forEach((scene, s) => {
-    scene.elements.forEach((el, e) => {
-      if (el.type === 'voice') voices.push({ s, e, el });
-    });
-  });
-  const images = new Map<string, Promise<Raster>>();
   let steps = 0;
-  const totalSteps = voices.length + movie.scenes.reduce((n, sc) => n + sc.elements.length, 0) + 1;
-  const step = () => opts.onStep?.(Math.min(1, ++steps / totalSteps));
+  const voices = movie.scenes.reduce((n, sc) => n + sc.elements.filter((el) => el.type === 'voice').length, 0);
+  const totalSteps = voices + movie.scenes.reduce((n, sc) => n + sc.elements.length, 0) + 1;
+  return {
+    movie,
+    opts,
+    tmpDir: opts.tmpDir,
+    signal: opts.signal,
+    frame,
+    full,
+    k: frame.width / full.width,
+    W: frame.width,
+    H: frame.height,
+    ffmpeg: opts.ffmpegPath ?? 'ffmpeg',
+    ffprobe: opts.ffprobePath ?? 'ffprobe',
+    mediaSlot: limitConcurrency(MEDIA_CONCURRENCY),
+    step: () => opts.onStep?.(Math.min(1, ++steps / totalSteps)),
+  };
+}
 
-  // Image fetches run while speech is synthesised: they are independent, and the network waits.
-  movie.scenes.forEach((scene, s) => {
+/** A fetched and probed video or audio source. */
+type Source = { file: string; info: MediaInfo };
+/** A source as an element plays it: how many seconds of it one pass shows. */
+type PlayedSource = Source & { playedSec: number };
+
+/** What the sources and the timeline fixed, which the sound and the layers are made from. */
+interface Found {
+  timeline: Timeline;
+  speeches: Map<string, Speech>;
+  mediaInfo: Map<string, PlayedSource>;
+  soundtrack: Source | undefined;
+  /** When an element starts and ends on the movie timeline (cut at its scene's end). */
+  spanOf: (s: number, e: number) => Span;
+}
+
+/** The box an element's image or video is fitted into: its size in the document, scaled to the frame. */
+function boxOf(ctx: PrepareContext, el: { width?: number | undefined; height?: number | undefined }) {
+  return {
+    boxW: Math.max(1, Math.round((el.width ?? ctx.full.width) * ctx.k)),
+    boxH: Math.max(1, Math.round((el.height ?? ctx.full.height) * ctx.k)),
+  };
+}
+
+/** Every image element's picture, fetched and decoded into its box, by element path. */
+function fetchImages(ctx: PrepareContext): Map<string, Promise<Raster>> {
+  const images = new Map<string, Promise<Raster>>();
+  ctx.movie.scenes.forEach((scene, s) => {
     scene.elements.forEach((el, e) => {
       if (el.type !== 'image') return;
       const path = elementPath(s, e);
-      const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
-      const boxH = Math.max(1, Math.round((el.height ?? full.height) * k));
-      const p = fetchAsset(el.src, `${path}.src`, (t) => IMAGE_TYPES.includes(t), opts.fetchPolicy, signal).then((a) =>
-        decodeImage(a.bytes, boxW, boxH, el.fit ?? 'contain', `${path}.src`),
-      );
+      const { boxW, boxH } = boxOf(ctx, el);
+      const p = fetchAsset(
+        el.src,
+        `${path}.src`,
+        (t) => IMAGE_TYPES.includes(t),
+        ctx.opts.fetchPolicy,
+        ctx.signal,
+      ).then((a) => decodeImage(a.bytes, boxW, boxH, el.fit ?? 'contain', `${path}.src`));
       p.catch(() => {});
       images.set(path, p);
     });
   });
+  return images;
+}
 
-  // Video and audio sources: fetched and probed while speech is synthesised, once per URL.
-  const ffmpeg = opts.ffmpegPath ?? 'ffmpeg';
-  const ffprobe = opts.ffprobePath ?? 'ffprobe';
-  const sources = new Map<string, Promise<{ file: string; info: MediaInfo }>>();
-  // A few at a time: each is a download and an ffprobe process, and a document may name thousands.
-  const mediaSlot = limitConcurrency(MEDIA_CONCURRENCY);
-  const media = new Map<string, Promise<{ file: string; info: MediaInfo }>>();
+/** Every video and audio source, fetched and probed once per URL, by the path of its `src`. */
+function fetchSources(ctx: PrepareContext): Map<string, Promise<Source>> {
+  const sources = new Map<string, Promise<Source>>();
+  const media = new Map<string, Promise<Source>>();
   const useMedia = (url: string, path: string, kind: 'video' | 'audio') => {
     let source = sources.get(`${kind} ${url}`);
     if (!source) {
-      source = mediaSlot(async () => {
-        const file = await fetchMedia(url, path, kind, opts.fetchPolicy, tmpDir, signal);
-        return { file, info: await probeMedia(ffprobe, file, path, signal) };
+      source = ctx.mediaSlot(async () => {
+        const file = await fetchMedia(url, path, kind, ctx.opts.fetchPolicy, ctx.tmpDir, ctx.signal);
+        return { file, info: await probeMedia(ctx.ffprobe, file, path, ctx.signal) };
       });
       sources.set(`${kind} ${url}`, source);
     }
@@ -171,38 +262,55 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     checked.catch(() => {});
     media.set(path, checked);
   };
-  movie.scenes.forEach((scene, s) => {
+  ctx.movie.scenes.forEach((scene, s) => {
     scene.elements.forEach((el, e) => {
       if (el.type === 'video' || el.type === 'audio') useMedia(el.src, `${elementPath(s, e)}.src`, el.type);
     });
   });
-  if (movie.soundtrack) useMedia(movie.soundtrack.src, 'soundtrack.src', 'audio');
+  if (ctx.movie.soundtrack) useMedia(ctx.movie.soundtrack.src, 'soundtrack.src', 'audio');
+  return media;
+}
+
+/** Every voice element's speech, in document order, by element path. */
+async function synthesizeVoices(ctx: PrepareContext): Promise<Map<string, Speech>> {
   const speeches = new Map<string, Speech>();
-  const synth = new SpeechSynthesizer(tmpDir, opts.speech);
+  const synth = new SpeechSynthesizer(ctx.tmpDir, ctx.opts.speech);
   try {
-    for (const v of voices) {
-      if (signal?.aborted) throw signal.reason;
-      const path = elementPath(v.s, v.e);
-      speeches.set(path, await synth.synthesize(v.el, path, signal));
-      step();
+    for (const [s, scene] of ctx.movie.scenes.entries()) {
+      for (const [e, el] of scene.elements.entries()) {
+        if (el.type !== 'voice') continue;
+        if (ctx.signal?.aborted) throw ctx.signal.reason;
+        const path = elementPath(s, e);
+        speeches.set(path, await synth.synthesize(el, path, ctx.signal));
+        ctx.step();
+      }
     }
   } finally {
     synth.close();
   }
+  return speeches;
+}
 
-  const mediaAt = (path: string) => media.get(`${path}.src`)!;
-  const soundtrack = movie.soundtrack ? await media.get('soundtrack.src')! : undefined;
-  const mediaInfo = new Map<string, { file: string; info: MediaInfo; playedSec: number }>();
-  for (const [s, scene] of movie.scenes.entries()) {
+/** Each video and audio element's source with the seconds one pass of it plays, by element path. */
+async function playedMedia(
+  ctx: PrepareContext,
+  media: Map<string, Promise<Source>>,
+): Promise<Map<string, PlayedSource>> {
+  const played = new Map<string, PlayedSource>();
+  for (const [s, scene] of ctx.movie.scenes.entries()) {
     for (const [e, el] of scene.elements.entries()) {
       if (el.type !== 'video' && el.type !== 'audio') continue;
       const path = elementPath(s, e);
-      const m = await mediaAt(path);
-      mediaInfo.set(path, { ...m, playedSec: playedSec(m.info, el.trimStart ?? 0, el.trimDuration, path) });
+      const m = await media.get(`${path}.src`)!;
+      played.set(path, { ...m, playedSec: playedSec(m.info, el.trimStart ?? 0, el.trimDuration, path) });
     }
   }
+  return played;
+}
 
-  const durations = movie.scenes.map((scene, s) => {
+/** Each scene's length: given, or its videos' or its voices' (and the tail after the last). */
+function sceneDurations(movie: Movie, mediaInfo: Map<string, PlayedSource>, speeches: Map<string, Speech>): number[] {
+  return movie.scenes.map((scene, s) => {
     if (typeof scene.duration === 'number') return scene.duration;
     let end = 0;
     if (scene.duration === 'video') {
@@ -218,10 +326,10 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     });
     return end + VOICE_TAIL_SEC;
   });
-  const timeline = buildTimeline(movie, durations, frame.fps);
+}
 
-  /** When an element starts and ends on the movie timeline (cut at its scene's end). */
-  const spanOf = (s: number, e: number): Span => {
+function spans(movie: Movie, timeline: Timeline, mediaInfo: Map<string, PlayedSource>): Found['spanOf'] {
+  return (s, e) => {
     const el = movie.scenes[s]!.elements[e]!;
     const ts = timeline.scenes[s]!;
     const startSec = ts.startSec + (el.start ?? 0);
@@ -231,15 +339,23 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
       end = startSec + mediaInfo.get(elementPath(s, e))!.playedSec;
     return { startSec, endSec: Math.min(ts.endSec, end) };
   };
+}
 
-  // The audio is final once the timeline is: it is mixed now and handed over (onAudio), so its
-  // encoding runs while the frames' textures are still being made.
+/**
+ * The one mix of voiceover, sounds, clips' sound and the soundtrack (ducked under the voices),
+ * written to the scratch directory; undefined for a silent movie. Sources are decoded in
+ * parallel and mixed in document order (float sums depend on order: same input, same bytes).
+ */
+async function mixSound(ctx: PrepareContext, found: Found): Promise<Prepared['audio']> {
+  const { movie, signal } = ctx;
+  const { timeline, speeches, mediaInfo, soundtrack } = found;
   const clips: Clip[] = [];
   const voiceSpans: Span[] = [];
-  // Decoded in parallel, mixed in document order (float sums depend on order: same input, same bytes).
   const decodes: Promise<Clip>[] = [];
-  const totalSec = timeline.totalFrames / frame.fps;
-  for (const [s, scene] of (opts.audio === false ? [] : movie.scenes).entries()) {
+  const totalSec = timeline.totalFrames / ctx.frame.fps;
+  const decode = (m: Source, fromSec: number, sec: number, path: string) =>
+    ctx.mediaSlot(() => decodeAudio(ctx.ffmpeg, m.file, fromSec, sec, MIX_RATE, channelsOf(m.info), path, signal));
+  for (const [s, scene] of movie.scenes.entries()) {
     for (const [e, el] of scene.elements.entries()) {
       const path = elementPath(s, e);
       if (el.type === 'voice') {
@@ -250,23 +366,12 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
       } else if (el.type === 'audio' || (el.type === 'video' && !el.muted && (el.volume ?? 1) > 0)) {
         const m = mediaInfo.get(path)!;
         if (el.type === 'video' && !m.info.audio) continue; // a silent clip
-        const span = spanOf(s, e);
+        const span = found.spanOf(s, e);
         // No more of the source than plays (one pass at most: the mix loops it).
         const decodeSec = Math.min(m.playedSec, span.endSec - span.startSec);
         if (decodeSec <= 0) continue;
         decodes.push(
-          mediaSlot(() =>
-            decodeAudio(
-              ffmpeg,
-              m.file,
-              el.trimStart ?? 0,
-              decodeSec,
-              MIX_RATE,
-              channelsOf(m.info),
-              `${path}.src`,
-              signal,
-            ),
-          ).then((pcm) => ({
+          decode(m, el.trimStart ?? 0, decodeSec, `${path}.src`).then((pcm) => ({
             pcm,
             channels: channelsOf(m.info),
             sampleRate: MIX_RATE,
@@ -282,22 +387,11 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
       }
     }
   }
-  if (opts.audio !== false && movie.soundtrack && soundtrack) {
+  if (movie.soundtrack && soundtrack) {
     const st = movie.soundtrack;
     const length = Math.min(playedSec(soundtrack.info, st.trimStart ?? 0, undefined, 'soundtrack'), totalSec);
     decodes.push(
-      mediaSlot(() =>
-        decodeAudio(
-          ffmpeg,
-          soundtrack.file,
-          st.trimStart ?? 0,
-          length,
-          MIX_RATE,
-          channelsOf(soundtrack.info),
-          'soundtrack.src',
-          signal,
-        ),
-      ).then((pcm) => ({
+      decode(soundtrack, st.trimStart ?? 0, length, 'soundtrack.src').then((pcm) => ({
         pcm,
         channels: channelsOf(soundtrack.info),
         sampleRate: MIX_RATE,
@@ -312,33 +406,42 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     );
   }
   clips.push(...(await Promise.all(decodes)));
-  let audio: Prepared['audio'];
-  if (clips.length > 0) {
-    // Stereo once music or a recorded sound is in it; voiceover alone stays mono.
-    const channels = clips.length > voiceSpans.length ? 2 : 1;
-    const pcm = mixClips(clips, totalSec, MIX_RATE, channels);
-    const file = join(tmpDir, 'mix.pcm');
-    writeFileSync(file, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
-    // Normalised where it is encoded (worker/encode/audio/loudness.ts), once for every segment.
-    audio = { file, sampleRate: MIX_RATE, channels, loudness: loudnessTarget(movie) };
-    opts.onAudio?.(audio);
-  }
+  if (clips.length === 0) return undefined;
+  // Stereo once music or a recorded sound is in it; voiceover alone stays mono.
+  const channels = clips.length > voiceSpans.length ? 2 : 1;
+  const pcm = mixClips(clips, totalSec, MIX_RATE, channels);
+  const file = join(ctx.tmpDir, 'mix.pcm');
+  writeFileSync(file, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+  // Normalised where it is encoded (worker/encode/audio/loudness.ts), once for every segment.
+  return { file, sampleRate: MIX_RATE, channels, loudness: loudnessTarget(movie) };
+}
 
+/** Writes rasters as texture files in the scratch directory, numbered in the order they come. */
+function textureWriter(tmpDir: string): (r: Raster) => TextureRef {
   let texN = 0;
-  const writeTexture = (r: Raster): TextureRef => {
+  return (r) => {
     const file = join(tmpDir, `tex-${texN++}.rgba`);
     writeFileSync(file, r.data);
     return { file, width: r.width, height: r.height };
   };
-  // A font by URL is fetched once per render and registered once per distinct file.
+}
+
+/** A font by name, or by URL fetched once per render and registered once per distinct file. */
+function fontLoader(ctx: PrepareContext): (font: string | undefined, path: string) => Promise<string | UserFont> {
   const userFonts = new Map<string, Promise<UserFont>>();
-  const fontFor = (font: string | undefined, path: string): Promise<string | UserFont> => {
+  return (font, path) => {
     const name = font ?? DEFAULT_FONT;
     if (!/^(https?:|data:)/.test(name)) return Promise.resolve(name);
     let hit = userFonts.get(name);
     if (!hit) {
       hit = (async () => {
-        const asset = await fetchAsset(name, `${path}.font`, (t) => FONT_TYPES.includes(t), opts.fetchPolicy, signal);
+        const asset = await fetchAsset(
+          name,
+          `${path}.font`,
+          (t) => FONT_TYPES.includes(t),
+          ctx.opts.fetchPolicy,
+          ctx.signal,
+        );
         const registry = await fontRegistry();
         try {
           return registry.userFont(asset.bytes);
@@ -353,13 +456,36 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     }
     return hit;
   };
+}
 
-  /**
-   * The words an audio or video element of scene `s` says (subtitles `from`), on the movie's
-   * timeline: its sound as it plays (from trimStart, one pass, repeated while a looping element
-   * plays on) transcribed through the OpenAI-protocol endpoint.
-   */
-  const transcribe = (pcm: Int16Array, rate: number, language: string | undefined, at: string) =>
+/** Words repeated every `passSec` (a looping source) from `fromSec` until `untilSec`. */
+function repeatWords(words: TimedWord[], fromSec: number, passSec: number, untilSec: number, loop: boolean) {
+  const out: TimedWord[] = [];
+  for (let pass = fromSec; pass < untilSec; pass += passSec) {
+    for (const w of words) {
+      if (w.startSec >= passSec || pass + w.startSec >= untilSec) continue;
+      out.push({ ...w, startSec: pass + w.startSec, endSec: pass + Math.min(w.endSec, passSec) });
+    }
+    if (!loop) break;
+  }
+  return out;
+}
+
+/**
+ * The words an audio or video element of scene `s` says, or the soundtrack's (subtitles `from`),
+ * on the movie's timeline: its sound as it plays (from trimStart, one pass, repeated while a
+ * looping element plays on) transcribed through the OpenAI-protocol endpoint. The soundtrack is
+ * transcribed once, however many subtitles elements caption it.
+ */
+function transcriber(
+  ctx: PrepareContext,
+  found: Found,
+): (s: number, id: string, language: string | undefined, at: string) => Promise<TimedWord[]> {
+  const { movie, opts, signal } = ctx;
+  const { soundtrack } = found;
+  const totalSec = found.timeline.totalFrames / ctx.frame.fps;
+  const rate = 16_000;
+  const transcribe = (pcm: Int16Array, language: string | undefined, at: string) =>
     transcribeWords(
       pcm,
       rate,
@@ -372,21 +498,8 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
       at,
       signal,
     );
-  /** Words repeated every `passSec` (a looping source) from `fromSec` until `untilSec`. */
-  const repeat = (words: TimedWord[], fromSec: number, passSec: number, untilSec: number, loop: boolean) => {
-    const out: TimedWord[] = [];
-    for (let pass = fromSec; pass < untilSec; pass += passSec) {
-      for (const w of words) {
-        if (w.startSec >= passSec || pass + w.startSec >= untilSec) continue;
-        out.push({ ...w, startSec: pass + w.startSec, endSec: pass + Math.min(w.endSec, passSec) });
-      }
-      if (!loop) break;
-    }
-    return out;
-  };
-  // The soundtrack is transcribed once, however many subtitles elements caption it.
   const soundtrackWords = new Map<string, Promise<TimedWord[]>>();
-  const transcribedWords = async (s: number, id: string, language: string | undefined, at: string) => {
+  return async (s, id, language, at) => {
     if (id === 'soundtrack') {
       const st = movie.soundtrack;
       if (!st || !soundtrack) {
@@ -397,9 +510,8 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
       if (!hit) {
         const passSec = Math.min(playedSec(soundtrack.info, st.trimStart ?? 0, undefined, 'soundtrack'), totalSec);
         hit = (async () => {
-          const rate = 16_000;
           const pcm = await decodeAudio(
-            ffmpeg,
+            ctx.ffmpeg,
             soundtrack.file,
             st.trimStart ?? 0,
             passSec,
@@ -408,7 +520,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
             'soundtrack.src',
             signal,
           );
-          return repeat(await transcribe(pcm, rate, language, at), 0, passSec, totalSec, st.loop ?? true);
+          return repeatWords(await transcribe(pcm, language, at), 0, passSec, totalSec, st.loop ?? true);
         })();
         soundtrackWords.set(key, hit);
       }
@@ -421,18 +533,17 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
         path: at,
       });
     }
-    const m = mediaInfo.get(elementPath(s, j))!;
+    const m = found.mediaInfo.get(elementPath(s, j))!;
     if (!m.info.audio) {
       throw new AppError('ASSET_INVALID', `The ${target.type} element "${id}" has no sound to transcribe`, {
         path: at,
       });
     }
-    const span = spanOf(s, j);
+    const span = found.spanOf(s, j);
     const passSec = Math.min(m.playedSec, span.endSec - span.startSec);
     if (passSec <= 0) return [];
-    const rate = 16_000;
     const pcm = await decodeAudio(
-      ffmpeg,
+      ctx.ffmpeg,
       m.file,
       target.trimStart ?? 0,
       passSec,
@@ -441,206 +552,225 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
       `${elementPath(s, j)}.src`,
       signal,
     );
-    const words = await transcribe(pcm, rate, language, at);
-    return repeat(words, span.startSec, m.playedSec, span.endSec, 'loop' in target && target.loop === true);
+    const words = await transcribe(pcm, language, at);
+    return repeatWords(words, span.startSec, m.playedSec, span.endSec, 'loop' in target && target.loop === true);
   };
+}
 
-  const layers: LayerPlan[] = [];
-  const captions = new Map<string, { text: string; startSec: number; endSec: number }[]>();
-  for (const [s, scene] of movie.scenes.entries()) {
-    const ts = timeline.scenes[s]!;
-    for (const [e, el] of scene.elements.entries()) {
-      if (signal?.aborted) throw signal.reason;
-      const path = elementPath(s, e);
-      const { startSec, endSec } = spanOf(s, e);
-      const animation = animationOf(el);
-      const place = (r: { width: number; height: number }, boxW = r.width, boxH = r.height) => {
-        const pos = 'position' in el ? el.position : undefined;
-        const bx = pos && pos !== 'center' ? pos.x * k : (W - boxW) / 2;
-        const by = pos && pos !== 'center' ? pos.y * k : (H - boxH) / 2;
-        // Whole pixels: a texel lands on a pixel, so still frames are sharp.
-        return { x: Math.round(bx + (boxW - r.width) / 2), y: Math.round(by + (boxH - r.height) / 2) };
+/** What the layers are made with, on top of what the sources and the timeline fixed. */
+interface LayerMaking extends Found {
+  images: Map<string, Promise<Raster>>;
+  writeTexture: (r: Raster) => TextureRef;
+  fontFor: (font: string | undefined, path: string) => Promise<string | UserFont>;
+  transcribedWords: ReturnType<typeof transcriber>;
+  /** Filled as subtitles elements are made: the words each shows (Prepared['captions']). */
+  captions: Prepared['captions'];
+}
+
+/** Where an element of its document box goes in the frame, and its motion: the parts every layer kind shares. */
+function placement(ctx: PrepareContext, el: Element, path: string, startSec: number, endSec: number) {
+  const { k, W, H } = ctx;
+  const pos = 'position' in el ? el.position : undefined;
+  return {
+    /** The top-left of a raster centred in its box (whole pixels: a texel lands on a pixel, so stills are sharp). */
+    place(r: { width: number; height: number }, boxW = r.width, boxH = r.height) {
+      const bx = pos && pos !== 'center' ? pos.x * k : (W - boxW) / 2;
+      const by = pos && pos !== 'center' ? pos.y * k : (H - boxH) / 2;
+      return { x: Math.round(bx + (boxW - r.width) / 2), y: Math.round(by + (boxH - r.height) / 2) };
+    },
+    /** Keyframes and entry/exit presets as tracks (worker/plan/motion-plan.ts); x and y keys are the box's edges. */
+    motionFor(boxW: number, boxH: number): Pick<LayerPlan, 'motion'> {
+      const frame = {
+        k,
+        width: W,
+        height: H,
+        lengthSec: endSec - startSec,
+        path,
+        ...boxOrigin(pos, boxW, boxH, k, W, H),
       };
-      // Keyframes and entry/exit presets as tracks (worker/plan/motion-plan.ts); x and y keys are the box's edges.
-      const motionFor = (boxW: number, boxH: number): Pick<LayerPlan, 'motion'> => {
-        const pos = 'position' in el ? el.position : undefined;
-        const frame = {
-          k,
-          width: W,
-          height: H,
-          lengthSec: endSec - startSec,
-          path,
-          ...boxOrigin(pos, boxW, boxH, k, W, H),
-        };
-        const motion = elementMotion(el as MotionFields, frame);
-        return motion ? { motion } : {};
-      };
-      if (el.type === 'text') {
-        const style = textStyleOf(el, k, W, await fontFor(el.font, path));
-        // A word-by-word or letter-by-letter reveal: the same raster, with each unit's rectangles (text-reveal.ts).
-        const reveal = el.textAnimation && (await rasteriseTextUnits(el.text, style, el.textAnimation.unit));
-        const r = reveal ? reveal.raster : await rasteriseText(el.text, style);
-        noteMissing(opts.logger, path, r.missing);
-        // Placed by its text box; the raster holds the ink wherever it reaches around the box.
-        const at = place({ width: r.boxWidth, height: r.boxHeight });
-        const whole: LayerPlan = {
-          path,
-          sceneIndex: s,
-          texture: writeTexture(r),
-          x: at.x + r.offsetX,
-          y: at.y + r.offsetY,
-          width: r.width,
-          height: r.height,
-          startSec,
-          endSec,
-          ...animation,
-          ...motionFor(r.boxWidth, r.boxHeight),
-        };
-        layers.push(...textLayers(whole, reveal, el.textAnimation));
-      } else if (el.type === 'image') {
-        const r = await images.get(path)!;
-        const frames = imageAnimation(r);
-        const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
-        const boxH = Math.max(1, Math.round((el.height ?? full.height) * k));
-        const at = place(r, boxW, boxH);
-        const box = { ...place({ width: boxW, height: boxH }), width: boxW, height: boxH };
-        const effects = layerEffectsOf(el, k, { ...at, width: r.width, height: r.height }, box);
-        layers.push({
-          path,
-          sceneIndex: s,
-          texture: writeTexture(r),
-          ...at,
-          width: r.width,
-          height: r.height,
-          startSec,
-          endSec,
-          ...animation,
-          ...motionFor(boxW, boxH),
-          ...(effects ? { effects } : {}),
-        });
-        // An animated GIF or WebP: every frame a texture, picked per output frame (frame-state.ts).
-        const shown = layers[layers.length - 1]!;
-        if (frames) shown.frames = await animatedLayerPlan(frames, shown.texture, writeTexture);
-      } else if (el.type === 'shape') {
-        const docWidth = el.width ?? full.width;
-        const docHeight = el.height ?? full.height;
-        const box = {
-          boxWidth: Math.max(1, Math.round(docWidth * k)),
-          boxHeight: Math.max(1, Math.round(docHeight * k)),
-        };
-        const r = await rasteriseShape(el, { docWidth, docHeight, ...box }, path);
-        const at = place({ width: r.boxWidth, height: r.boxHeight });
-        layers.push({
-          path,
-          sceneIndex: s,
-          texture: writeTexture(r),
-          x: at.x + r.offsetX,
-          y: at.y + r.offsetY,
-          width: r.width,
-          height: r.height,
-          startSec,
-          endSec,
-          ...animation,
-          ...motionFor(r.boxWidth, r.boxHeight),
-        });
-      } else if (el.type === 'video') {
-        const m = mediaInfo.get(path)!;
-        const boxW = Math.max(1, Math.round((el.width ?? full.width) * k));
-        const boxH = Math.max(1, Math.round((el.height ?? full.height) * k));
-        const size = fitSize(m.info.video!, boxW, boxH, el.fit ?? 'contain');
-        const at = place(size, boxW, boxH);
-        const box = { ...place({ width: boxW, height: boxH }), width: boxW, height: boxH };
-        const effects = layerEffectsOf(el, k, { ...at, ...size }, box, m.info.video!.matrix);
-        layers.push({
-          path,
-          sceneIndex: s,
-          texture: { file: `video:${path}`, width: size.width, height: size.height },
-          video: {
-            file: m.file,
-            startSec: m.info.startSec,
-            matrix: m.info.video!.matrix,
-            ...size,
-            trimStartSec: el.trimStart ?? 0,
-            lengthSec: m.playedSec,
-            loop: el.loop === true,
-          },
-          ...at,
-          width: size.width,
-          height: size.height,
-          startSec,
-          endSec,
-          ...animation,
-          ...motionFor(boxW, boxH),
-          ...(effects ? { effects } : {}),
-        });
-      } else if (el.type === 'subtitles' && el.src !== undefined) {
-        const file = await fetchAsset(el.src, `${path}.src`, isSubtitleType, opts.fetchPolicy, signal);
-        const at = ts.startSec + (el.start ?? 0);
-        const cues = (await parseSubtitleFile(file.bytes, `${path}.src`)).map((c) => ({
-          ...c,
-          startSec: at + c.startSec,
-          endSec: at + c.endSec,
-        }));
-        captions.set(path, cues);
-        const style = textStyleOf(el, k, W, await fontFor(el.font, path));
-        layers.push(
-          ...(await fileCaptionLayers(el, cues, path, s, startSec, endSec, k, W, H, style, writeTexture, opts.logger)),
-        );
-      } else if (el.type === 'subtitles') {
-        const words =
-          el.from !== undefined
-            ? await transcribedWords(s, el.from, el.language, `${path}.from`)
-            : scene.elements.flatMap((v, j) => {
-                const sp = v.type === 'voice' ? speeches.get(elementPath(s, j)) : undefined;
-                if (!sp || v.type !== 'voice') return [];
-                const at = ts.startSec + (v.start ?? 0);
-                return sp.words.map((w) => ({ ...w, startSec: at + w.startSec, endSec: at + w.endSec }));
-              });
-        captions.set(path, words);
-        layers.push(
-          ...(await captionLayers(
-            el,
-            words,
-            path,
-            s,
-            startSec,
-            endSec,
-            k,
-            W,
-            H,
-            textStyleOf(el, k, W, await fontFor(el.font, path)),
-            writeTexture,
-            opts.logger,
-          )),
-        );
-      }
-      step();
-    }
+      const motion = elementMotion(el as MotionFields, frame);
+      return motion ? { motion } : {};
+    },
+  };
+}
+
+/** The layers of element `e` of scene `s`: one for most, one per revealed unit or caption line for some, none for sound. */
+async function elementLayers(
+  ctx: PrepareContext,
+  made: LayerMaking,
+  s: number,
+  e: number,
+  el: Element,
+): Promise<LayerPlan[]> {
+  const path = elementPath(s, e);
+  const { startSec, endSec } = made.spanOf(s, e);
+  const { place, motionFor } = placement(ctx, el, path, startSec, endSec);
+  const base = { path, sceneIndex: s, startSec, endSec, ...animationOf(el) };
+  if (el.type === 'text') {
+    const style = textStyleOf(el, ctx.k, ctx.W, await made.fontFor(el.font, path));
+    // A word-by-word or letter-by-letter reveal: the same raster, with each unit's rectangles (text-reveal.ts).
+    const reveal = el.textAnimation && (await rasteriseTextUnits(el.text, style, el.textAnimation.unit));
+    const r = reveal ? reveal.raster : await rasteriseText(el.text, style);
+    noteMissing(ctx.opts.logger, path, r.missing);
+    // Placed by its text box; the raster holds the ink wherever it reaches around the box.
+    const at = place({ width: r.boxWidth, height: r.boxHeight });
+    const whole: LayerPlan = {
+      ...base,
+      texture: made.writeTexture(r),
+      x: at.x + r.offsetX,
+      y: at.y + r.offsetY,
+      width: r.width,
+      height: r.height,
+      ...motionFor(r.boxWidth, r.boxHeight),
+    };
+    return textLayers(whole, reveal, el.textAnimation);
   }
-  if (opts.watermark || opts.draft) {
-    const r = await watermarkRaster(k * full.height);
-    const tex = writeTexture(r);
-    const margin = Math.round(H * 0.03);
-    for (const ts of timeline.scenes) {
-      layers.push({
-        path: 'watermark',
-        sceneIndex: ts.index,
-        texture: tex,
-        x: W - r.width - margin,
-        y: margin,
+  if (el.type === 'image') {
+    const r = await made.images.get(path)!;
+    const { boxW, boxH } = boxOf(ctx, el);
+    const at = place(r, boxW, boxH);
+    const box = { ...place({ width: boxW, height: boxH }), width: boxW, height: boxH };
+    const effects = layerEffectsOf(el, ctx.k, { ...at, width: r.width, height: r.height }, box);
+    const shown: LayerPlan = {
+      ...base,
+      texture: made.writeTexture(r),
+      ...at,
+      width: r.width,
+      height: r.height,
+      ...motionFor(boxW, boxH),
+      ...(effects ? { effects } : {}),
+    };
+    // An animated GIF or WebP: every frame a texture, picked per output frame (frame-state.ts).
+    const frames = imageAnimation(r);
+    if (frames) shown.frames = await animatedLayerPlan(frames, shown.texture, made.writeTexture);
+    return [shown];
+  }
+  if (el.type === 'shape') {
+    const docWidth = el.width ?? ctx.full.width;
+    const docHeight = el.height ?? ctx.full.height;
+    const { boxW, boxH } = boxOf(ctx, el);
+    const r = await rasteriseShape(el, { docWidth, docHeight, boxWidth: boxW, boxHeight: boxH }, path);
+    const at = place({ width: r.boxWidth, height: r.boxHeight });
+    return [
+      {
+        ...base,
+        texture: made.writeTexture(r),
+        x: at.x + r.offsetX,
+        y: at.y + r.offsetY,
         width: r.width,
         height: r.height,
-        startSec: ts.startSec,
-        endSec: ts.endSec,
-      });
-    }
+        ...motionFor(r.boxWidth, r.boxHeight),
+      },
+    ];
   }
+  if (el.type === 'video') return [videoLayer(ctx, made.mediaInfo.get(path)!, el, base, place, motionFor)];
+  if (el.type === 'subtitles') return subtitleLayers(ctx, made, s, el, path, startSec, endSec);
+  return [];
+}
 
-  step();
+/** A video element's layer: its frames decoded by the renderer from the fetched file (worker/draw/video-reader.ts). */
+function videoLayer(
+  ctx: PrepareContext,
+  m: PlayedSource,
+  el: Extract<Element, { type: 'video' }>,
+  base: Pick<LayerPlan, 'path' | 'sceneIndex' | 'startSec' | 'endSec' | 'animation'>,
+  place: ReturnType<typeof placement>['place'],
+  motionFor: ReturnType<typeof placement>['motionFor'],
+): LayerPlan {
+  const { boxW, boxH } = boxOf(ctx, el);
+  const size = fitSize(m.info.video!, boxW, boxH, el.fit ?? 'contain');
+  const at = place(size, boxW, boxH);
+  const box = { ...place({ width: boxW, height: boxH }), width: boxW, height: boxH };
+  const effects = layerEffectsOf(el, ctx.k, { ...at, ...size }, box, m.info.video!.matrix);
+  return {
+    ...base,
+    texture: { file: `video:${base.path}`, width: size.width, height: size.height },
+    video: {
+      file: m.file,
+      startSec: m.info.startSec,
+      matrix: m.info.video!.matrix,
+      ...size,
+      trimStartSec: el.trimStart ?? 0,
+      lengthSec: m.playedSec,
+      loop: el.loop === true,
+    },
+    ...at,
+    width: size.width,
+    height: size.height,
+    ...motionFor(boxW, boxH),
+    ...(effects ? { effects } : {}),
+  };
+}
+
+/** A subtitles element's caption layers: from a subtitle file, a transcript (`from`), or its scene's voices. */
+async function subtitleLayers(
+  ctx: PrepareContext,
+  made: LayerMaking,
+  s: number,
+  el: SubtitlesElement,
+  path: string,
+  startSec: number,
+  endSec: number,
+): Promise<LayerPlan[]> {
+  const { k, W, H } = ctx;
+  const ts = made.timeline.scenes[s]!;
+  // The style (its font fetched, when by URL) once the words are known, as their errors come first.
+  const styled = async () => textStyleOf(el, k, W, await made.fontFor(el.font, path));
+  if (el.src !== undefined) {
+    const file = await fetchAsset(el.src, `${path}.src`, isSubtitleType, ctx.opts.fetchPolicy, ctx.signal);
+    const at = ts.startSec + (el.start ?? 0);
+    const cues = (await parseSubtitleFile(file.bytes, `${path}.src`)).map((c) => ({
+      ...c,
+      startSec: at + c.startSec,
+      endSec: at + c.endSec,
+    }));
+    made.captions.set(path, cues);
+    const style = await styled();
+    return fileCaptionLayers(el, cues, path, s, startSec, endSec, k, W, H, style, made.writeTexture, ctx.opts.logger);
+  }
+  const words =
+    el.from !== undefined
+      ? await made.transcribedWords(s, el.from, el.language, `${path}.from`)
+      : ctx.movie.scenes[s]!.elements.flatMap((v, j) => {
+          const sp = v.type === 'voice' ? made.speeches.get(elementPath(s, j)) : undefined;
+          if (!sp || v.type !== 'voice') return [];
+          const at = ts.startSec + (v.start ?? 0);
+          return sp.words.map((w) => ({ ...w, startSec: at + w.startSec, endSec: at + w.endSec }));
+        });
+  made.captions.set(path, words);
+  const style = await styled();
+  return captionLayers(el, words, path, s, startSec, endSec, k, W, H, style, made.writeTexture, ctx.opts.logger);
+}
+
+/** The watermark of drafts and watermarked plans: top right, in every scene. */
+async function watermarkLayers(
+  ctx: PrepareContext,
+  timeline: Timeline,
+  writeTexture: (r: Raster) => TextureRef,
+): Promise<LayerPlan[]> {
+  const r = await watermarkRaster(ctx.k * ctx.full.height);
+  const tex = writeTexture(r);
+  const margin = Math.round(ctx.H * 0.03);
+  return timeline.scenes.map((ts) => ({
+    path: 'watermark',
+    sceneIndex: ts.index,
+    texture: tex,
+    x: ctx.W - r.width - margin,
+    y: margin,
+    width: r.width,
+    height: r.height,
+    startSec: ts.startSec,
+    endSec: ts.endSec,
+  }));
+}
+
+/** The plan every segment renderer draws from: the frame, the scenes, the layers, how it is encoded. */
+function renderPlan(ctx: PrepareContext, timeline: Timeline, layers: LayerPlan[]): RenderPlan {
+  const { movie, opts, frame } = ctx;
   const plan: RenderPlan = {
     format: opts.format,
-    width: W,
-    height: H,
+    width: ctx.W,
+    height: ctx.H,
     fps: frame.fps,
     totalFrames: timeline.totalFrames,
     scenes: timeline.scenes.map((ts) => {
@@ -661,7 +791,7 @@ export async function prepare(opts: PrepareOptions): Promise<Prepared> {
     encoderThreads: availableParallelism(),
   };
   plan.encoderThreads = encoderThreadsFor(plan, availableParallelism());
-  return { plan, timeline, frame, audio, captions };
+  return plan;
 }
 
 /**

@@ -10,7 +10,7 @@ import { MANIFEST, readManifest, segmentName, TRANSFERS, type WorkManifest, work
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
 import type { Movie } from '../../movie/index.ts';
-import { ensureDisplay } from '../draw/backend/xvfb.ts';
+import { acquireDrawing } from '../draw/backend/backend.ts';
 import { joinSegments } from '../encode/ffmpeg-process.ts';
 import type { LayerPlan, RenderPlan } from '../plan/plan.ts';
 import { prepareRender, renderError, type WorkerConfig } from './prepare-render.ts';
@@ -190,13 +190,13 @@ export async function segmentStep(opts: SegmentStepOptions): Promise<{ frames: n
     await Promise.all(
       [...needed].map((name) => get(() => download(opts.objects, workKey(opts.renderId, name), local(name)))),
     );
-    const display = await ensureDisplay(opts.config.env, opts.logger);
-    const child = new SegmentChild({ ...opts.config.env, DISPLAY: display.name });
+    const drawing = await acquireDrawing(opts.config.env, opts.logger);
+    const child = new SegmentChild(drawing.env);
     const output = join(dir, segmentName(opts.index));
     const total = range.to - range.from;
     try {
       await Promise.race([
-        display.died,
+        drawing.died,
         child.render(
           {
             plan: mapFiles(plan, local),
@@ -211,7 +211,7 @@ export async function segmentStep(opts: SegmentStepOptions): Promise<{ frames: n
       ]);
     } finally {
       child.kill();
-      await display.stop();
+      await drawing.release();
     }
     await opts.objects.putFile(workKey(opts.renderId, segmentName(opts.index)), output, 'video/mp4');
     return { frames: total };

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { preparingProgress, renderingProgress } from '../../lib/render-progress.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
 import { movieOutputFormat, outputKind } from '../../movie/output-kind.ts';
-import { type Display, ensureDisplay } from '../draw/backend/xvfb.ts';
+import { acquireDrawing, type DrawingSurface } from '../draw/backend/backend.ts';
 import { joinSegments } from '../encode/ffmpeg-process.ts';
 import { posterTime, writePosterImages } from '../encode/poster.ts';
 import {
@@ -50,15 +50,14 @@ export async function renderMovie(given: RenderOptions): Promise<RenderResult> {
   // dedicated to rendering, so this process-wide setting harms no one).
   sharp.cache(false);
   const tmpDir = makeTempDir('render', opts.tmpRoot);
-  let display: Display | undefined;
+  let drawing: DrawingSurface | undefined;
   let children: SegmentChild[] = [];
   const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));
-  // The X server and the segment processes start while assets and speech are prepared: their
-  // start-up (Xvfb, loading three.js and headless-gl) is off the critical path.
-  const warm = ensureDisplay(config.env, logger).then((d) => {
-    display = d;
-    const childEnv = { ...config.env, DISPLAY: d.name };
-    children = Array.from({ length: parallel }, () => new SegmentChild(childEnv));
+  // The drawing backend and the segment processes start while assets and speech are prepared:
+  // their start-up (an Xvfb, loading three.js and headless-gl) is off the critical path.
+  const warm = acquireDrawing(config.env, logger).then((d) => {
+    drawing = d;
+    children = Array.from({ length: parallel }, () => new SegmentChild(d.env));
     return d;
   });
   warm.catch(() => {});
@@ -166,7 +165,7 @@ export async function renderMovie(given: RenderOptions): Promise<RenderResult> {
     // Children that got no job (fewer segments than asked, or a failure before rendering).
     await warm.catch(() => {});
     for (const c of children) c.kill();
-    await display?.stop();
+    await drawing?.release();
     removeTempDir(tmpDir);
   }
 }

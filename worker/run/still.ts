@@ -8,7 +8,7 @@ import { ChildCallError, ChildExitedError, describeExit, SupervisedChild } from 
 import { preparingProgress } from '../../lib/render-progress.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
 import { rendersAlpha } from '../../movie/output-kind.ts';
-import { type Display, ensureDisplay } from '../draw/backend/xvfb.ts';
+import { acquireDrawing, type DrawingSurface } from '../draw/backend/backend.ts';
 import type { StillFrameJob } from '../draw/still-frame.ts';
 import { encodeImage, encodeThumbnail, frameIndexAt, rgbFromYuvFile } from '../encode/still-image.ts';
 import { prepare } from '../prepare/prepare.ts';
@@ -48,15 +48,15 @@ export async function renderStill(
   emit({ phase: 'preparing', progress: 0 });
   sharp.cache(false);
   const tmpDir = makeTempDir('still', opts.tmpRoot);
-  let display: Display | undefined;
+  let drawing: DrawingSurface | undefined;
   let child: SupervisedChild<StillFrameJob, null> | undefined;
-  // The X server and the frame process start while the movie is prepared (as a video's segments).
-  const warm = ensureDisplay(config.env, logger).then((d) => {
-    display = d;
+  // The drawing backend and the frame process start while the movie is prepared (as a video's segments).
+  const warm = acquireDrawing(config.env, logger).then((d) => {
+    drawing = d;
     child = new SupervisedChild({
       name: 'still renderer',
       module: bundledEntry(CHILD),
-      env: { ...config.env, DISPLAY: d.name },
+      env: d.env,
       serialization: 'advanced',
       stderrChars: 8000,
     });
@@ -140,7 +140,7 @@ export async function renderStill(
   } finally {
     await warm.catch(() => {});
     child?.kill();
-    await display?.stop();
+    await drawing?.release();
     rmSync(`${opts.output}.part`, { force: true });
     removeTempDir(tmpDir);
   }

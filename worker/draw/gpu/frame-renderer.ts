@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import createContext from 'gl';
 import * as THREE from 'three';
 import { AppError } from '../../../lib/errors.ts';
 import { motionKey } from '../../plan/animate.ts';
@@ -7,6 +6,7 @@ import { coversFrame, overlayRect, type Rect } from '../../plan/composite-plan.t
 import { type DirtyRect, layerBox } from '../../plan/dirty-rects.ts';
 import type { LayerState } from '../../plan/frame-state.ts';
 import type { TextureRef, TransitionType } from '../../plan/plan.ts';
+import { createGlContext } from '../backend/backend.ts';
 import { blendOverlay, overlayFromRgba, type YuvOverlay, yuvaFromRgba } from './backdrop-blend.ts';
 import { createEffectLayer, type EffectLayer } from './effects-shader.ts';
 import { createImageMaterial } from './image-material.ts';
@@ -87,9 +87,12 @@ export function createFrameRenderer(
   options: { backdrop?: boolean } = {},
 ): FrameRenderer {
   const layout = yuvLayout(width, height);
-  const gl = createContext(1, 1, { preserveDrawingBuffer: false, antialias: false, alpha: false });
+  const gl = createGlContext();
   if (!gl) {
-    throw new AppError('RENDER_FAILED', 'headless-gl could not create a WebGL context; is the X display reachable?');
+    throw new AppError(
+      'RENDER_FAILED',
+      'The drawing backend could not create a WebGL context; is the X display reachable?',
+    );
   }
   THREE.ColorManagement.enabled = false;
   const renderer = new THREE.WebGLRenderer({

@@ -78,7 +78,9 @@ function fakeCanvas(width: number, height: number): THREE.WebGLRendererParameter
 
 /**
  * three.js r162 on headless-gl (WebGL 1). The scene is drawn into a render target with a y-down
- * orthographic camera in output pixels, then a full-screen pass converts it to yuv420p bytes.
+ * orthographic camera in output pixels, then a full-screen pass converts it to yuv420p bytes. Made
+ * of four parts, each a function below: the GL pipeline (context, targets, the YUV pass), the
+ * layers' meshes, the transitions' targets, and the drawing into part of the frame.
  */
 export function createFrameRenderer(
   width: number,
@@ -86,202 +88,13 @@ export function createFrameRenderer(
   /** `backdrop: false` turns the full-frame clip path off (tests compare the two). */
   options: { backdrop?: boolean } = {},
 ): FrameRenderer {
-  const layout = yuvLayout(width, height);
-  const gl = createGlContext();
-  if (!gl) {
-    throw new AppError(
-      'RENDER_FAILED',
-      'The drawing backend could not create a WebGL context; is the X display reachable?',
-    );
-  }
-  THREE.ColorManagement.enabled = false;
-  const renderer = new THREE.WebGLRenderer({
-    canvas: fakeCanvas(1, 1),
-    context: gl as unknown as THREE.WebGLRendererParameters['context'],
-  });
-  renderer.outputColorSpace = THREE.LinearSRGBColorSpace;
-  renderer.autoClear = true;
-  // three.js only logs shader errors; a render with a broken shader must fail, not emit black frames.
-  renderer.debug.onShaderError = (ctx, _program, vs, fs) => {
-    const log = `${ctx.getShaderInfoLog(vs) ?? ''} ${ctx.getShaderInfoLog(fs) ?? ''}`.trim();
-    throw new AppError('RENDER_FAILED', `A shader failed to compile: ${log}`);
-  };
-
-  const sceneTarget = new THREE.WebGLRenderTarget(width, height, {
-    minFilter: THREE.NearestFilter,
-    magFilter: THREE.NearestFilter,
-    depthBuffer: false,
-    generateMipmaps: false,
-  });
-  const yuvTarget = new THREE.WebGLRenderTarget(layout.targetWidth, layout.targetHeight, {
-    minFilter: THREE.NearestFilter,
-    magFilter: THREE.NearestFilter,
-    depthBuffer: false,
-    generateMipmaps: false,
-  });
-  // top=0, bottom=height: y grows downwards like the document's coordinates (the flip is free).
-  const camera = new THREE.OrthographicCamera(0, width, 0, height, -1, 1);
-  const scene = new THREE.Scene();
-
-  const yuvScene = new THREE.Scene();
-  const yuvCamera = new THREE.OrthographicCamera(-1, 1, 1, -1, -1, 1);
-  const materials: THREE.Material[] = [];
-  if (layout.aligned) {
-    // Five rectangles with affine texture coordinates, in one draw: the cheap path on llvmpipe.
-    const material = new THREE.RawShaderMaterial({
-      vertexShader: YUV_REGION_VERTEX_SHADER,
-      fragmentShader: YUV_REGION_FRAGMENT_SHADER,
-      uniforms: {
-        src: { value: sceneTarget.texture },
-        size: { value: new THREE.Vector2(width, height) },
-        targetSize: { value: new THREE.Vector2(layout.targetWidth, layout.targetHeight) },
-      },
-      depthTest: false,
-      depthWrite: false,
-    });
-    const q = regionAttributes(yuvRegions(layout));
-    const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute('position', new THREE.BufferAttribute(q.position, 3));
-    geometry.setAttribute('source', new THREE.BufferAttribute(q.source, 2));
-    geometry.setAttribute('step', new THREE.BufferAttribute(q.step, 1));
-    geometry.setAttribute('coeff', new THREE.BufferAttribute(q.coeff, 4));
-    geometry.setIndex(new THREE.BufferAttribute(q.index, 1));
-    const mesh = new THREE.Mesh(geometry, material);
-    mesh.frustumCulled = false;
-    yuvScene.add(mesh);
-    materials.push(material);
-  } else {
-    // Any other even size: one pass that maps every output byte to its plane and sample.
-    const material = new THREE.RawShaderMaterial({
-      vertexShader: YUV_VERTEX_SHADER,
-      fragmentShader: YUV_FRAGMENT_SHADER,
-      uniforms: {
-        src: { value: sceneTarget.texture },
-        size: { value: new THREE.Vector2(width, height) },
-        targetWidth: { value: layout.targetWidth },
-      },
-      depthTest: false,
-      depthWrite: false,
-    });
-    const mesh = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), material);
-    mesh.frustumCulled = false;
-    yuvScene.add(mesh);
-    materials.push(material);
-  }
-
-  const readback = new Uint8Array(layout.targetWidth * layout.targetHeight * 4);
-  const frame = readback.subarray(0, layout.frameBytes);
-  const textures = new Map<string, THREE.DataTexture>();
-  const meshes = new Map<number, THREE.Mesh<THREE.BufferGeometry, THREE.ShaderMaterial>>();
-  /** Video layers' materials, by layer id. */
-  const videos = new Map<number, VideoMaterial>();
-  /** Layers with effects: their material (and background mesh), by layer id. */
-  const effectLayers = new Map<number, EffectLayer>();
-  const background = new THREE.Color();
-  // Transitions: each scene drawn into a target of its own, then blended into the scene target.
-  let pair:
-    | { a: THREE.WebGLRenderTarget; b: THREE.WebGLRenderTarget; scene: THREE.Scene; material: THREE.RawShaderMaterial }
-    | undefined;
-  const transitionPair = () => {
-    if (pair) return pair;
-    const target = () =>
-      new THREE.WebGLRenderTarget(width, height, {
-        minFilter: THREE.NearestFilter,
-        magFilter: THREE.NearestFilter,
-        depthBuffer: false,
-        generateMipmaps: false,
-      });
-    const a = target();
-    const b = target();
-    const material = new THREE.RawShaderMaterial({
-      vertexShader: TRANSITION_VERTEX_SHADER,
-      fragmentShader: TRANSITION_FRAGMENT_SHADER,
-      uniforms: { a: { value: a.texture }, b: { value: b.texture }, progress: { value: 0 }, kind: { value: 0 } },
-      depthTest: false,
-      depthWrite: false,
-    });
-    const mesh = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), material);
-    mesh.frustumCulled = false;
-    const blend = new THREE.Scene();
-    blend.add(mesh);
-    pair = { a, b, scene: blend, material };
-    return pair;
-  };
-
-  function textureFor(ref: TextureRef): THREE.DataTexture {
-    let tex = textures.get(ref.file);
-    if (!tex) {
-      const bytes = readFileSync(ref.file);
-      if (bytes.length !== ref.width * ref.height * 4) {
-        throw new AppError(
-          'RENDER_FAILED',
-          `Texture ${ref.file} has ${bytes.length} bytes, expected ${ref.width}x${ref.height}x4`,
-        );
-      }
-      tex = dataTexture(
-        new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
-        ref.width,
-        ref.height,
-        THREE.RGBAFormat,
-      );
-      tex.needsUpdate = true;
-      // Once uploaded, the GL copy is all we need: drop the CPU bytes so memory follows the GPU.
-      tex.onUpdate = () => {
-        (tex!.image as unknown as { data: Uint8Array | null }).data = null;
-      };
-      textures.set(ref.file, tex);
-    }
-    return tex;
-  }
-
-  function meshFor(s: LayerState): THREE.Mesh<THREE.BufferGeometry, THREE.ShaderMaterial> {
-    let mesh = meshes.get(s.layer);
-    if (!mesh) {
-      const { width: w, height: h } = s;
-      const u0 = s.crop ? s.crop.x0 / s.texture.width : 0;
-      const u1 = s.crop ? s.crop.x1 / s.texture.width : 1;
-      const v0 = s.crop ? s.crop.y0 / s.texture.height : 0;
-      const v1 = s.crop ? s.crop.y1 / s.texture.height : 1;
-      const geometry = new THREE.BufferGeometry();
-      // Centred quad, y down; texture row 0 (v = 0) is the image's top row.
-      geometry.setAttribute(
-        'position',
-        new THREE.Float32BufferAttribute([-w / 2, -h / 2, 0, w / 2, -h / 2, 0, -w / 2, h / 2, 0, w / 2, h / 2, 0], 3),
-      );
-      geometry.setAttribute('uv', new THREE.Float32BufferAttribute([u0, v0, u1, v0, u0, v1, u1, v1], 2));
-      geometry.setIndex([0, 2, 1, 2, 3, 1]);
-      let material: THREE.ShaderMaterial;
-      if (s.pixels) {
-        const video = createVideoMaterial(s.texture.width, s.texture.height, s.matrix ?? 'bt601');
-        videos.set(s.layer, video);
-        material = video.material;
-      } else {
-        material = createImageMaterial(textureFor(s.texture));
-      }
-      const fx = s.effects && effectLayerFor(s);
-      if (fx) {
-        if (!s.pixels) material.dispose();
-        material = fx.material;
-      }
-      mesh = new THREE.Mesh(geometry, material);
-      if (fx?.background) mesh.add(fx.background);
-      mesh.renderOrder = s.layer;
-      mesh.frustumCulled = false;
-      meshes.set(s.layer, mesh);
-      scene.add(mesh);
-    }
-    return mesh;
-  }
-
-  function effectLayerFor(s: LayerState): EffectLayer {
-    const video = videos.get(s.layer);
-    const source = video
-      ? { kind: 'yuv' as const, planes: video.planes, matrix: s.matrix ?? 'bt601' }
-      : { kind: 'rgba' as const, map: textureFor(s.texture) };
-    const fx = createEffectLayer(source, s.effects!, s.width, s.height, s.layer);
-    effectLayers.set(s.layer, fx);
-    return fx;
-  }
+  const p = glPipeline(width, height);
+  const { layout, renderer, sceneTarget, yuvTarget, camera, scene, yuvScene, yuvCamera, readback, frame } = p;
+  const layerMeshes = createLayerMeshes(p);
+  const { show } = layerMeshes;
+  const transitions = createTransitions(width, height);
+  const parts = createPartialDrawing(p, layerMeshes, transitions);
+  const { background, drawRect, drawOverlay, drawTransitionAlpha, drawRects } = parts;
 
   /**
    * The bottom layer when it is a clip covering the whole frame, opaque and unmoved, whose decoded
@@ -293,128 +106,17 @@ export function createFrameRenderer(
     return coversFrame(s, width, height) ? s : undefined;
   }
 
-  /**
-   * An animated image's frame (frame-state.ts gives its file as the layer's texture): uploaded into
-   * the one texture the layer's material reads (a plain image's map, or an effect material's), so
-   * whatever samples it sees the new frame. What each texture holds, by texture.
-   */
-  const framesHeld = new WeakMap<THREE.Texture, string>();
-  function showFrame(s: LayerState, mesh: THREE.Mesh<THREE.BufferGeometry, THREE.Material>): void {
-    const m = mesh.material as THREE.Material & {
-      map?: THREE.Texture | null;
-      uniforms?: Record<string, THREE.IUniform>;
-    };
-    const tex = (m.map ?? m.uniforms?.map?.value) as THREE.DataTexture | undefined;
-    if (!tex) return;
-    // A texture seen for the first time was just made from this very frame (meshFor).
-    if (!framesHeld.has(tex)) framesHeld.set(tex, s.texture.file);
-    if (framesHeld.get(tex) === s.texture.file) return;
-    const bytes = readFileSync(s.texture.file);
-    const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
-    (tex.image as unknown as { data: Uint8Array | null }).data = data;
-    tex.needsUpdate = true;
-    framesHeld.set(tex, s.texture.file);
-  }
-
-  /** Makes exactly `list`'s meshes visible, placed, faded and with their current video frame. */
-  const show = (list: LayerState[]) => {
-    for (const mesh of meshes.values()) mesh.visible = false;
-    for (const s of list) {
-      const mesh = meshFor(s);
-      const video = videos.get(s.layer);
-      if (video && s.pixels) {
-        video.update(s.pixels, s.content);
-        video.setOpacity(s.opacity);
-      } else mesh.material.uniforms.opacity!.value = s.opacity;
-      if (s.content !== undefined && !s.pixels) showFrame(s, mesh);
-      mesh.visible = true;
-      placeMesh(mesh, s);
-      effectLayers.get(s.layer)?.update(renderer, s.opacity, s.scale, s.content);
-    }
-  };
-
   /** Over a backdrop clip: each layer's last overlay, by layer id, with the state it was drawn in. */
   const overlays = new Map<number, { key: string; yuv: YuvOverlay | undefined }>();
-  /** Draws `over` onto transparent black within `rect` and reads it back: premultiplied RGBA, rows bottom-up. */
-  function drawRect(over: LayerState[], rect: Rect): Uint8Array {
-    const rows = rect.y1 - rect.y0;
-    show(over);
-    renderer.setClearColor(background.setRGB(0, 0, 0), 0);
-    sceneTarget.scissor.set(rect.x0, height - rect.y1, rect.width, rows);
-    sceneTarget.scissorTest = true;
-    renderer.setRenderTarget(sceneTarget);
-    renderer.render(scene, camera);
-    const bytes = rect.width * rows * 4;
-    if (!overlayBuffer || overlayBuffer.length < bytes) overlayBuffer = new Uint8Array(bytes);
-    const rgba = overlayBuffer.subarray(0, bytes);
-    renderer.readRenderTargetPixels(sceneTarget, rect.x0, height - rect.y1, rect.width, rows, rgba);
-    renderer.setRenderTarget(null);
-    return rgba;
-  }
-  /** The layers drawn onto transparent black, read back premultiplied over the rectangle they cover. */
-  function drawOverlay(over: LayerState[]): YuvOverlay | undefined {
-    const rect = overlayRect(over, width, height);
-    return rect && overlayFromRgba(drawRect(over, rect), rect, width);
-  }
-  let overlayBuffer: Uint8Array | undefined;
   let imageBuffer: Uint8Array | undefined;
   let alphaFrame: Uint8Array | undefined;
-  /** A transition's two scenes, each on transparent black, blended into the scene target and read back premultiplied. */
-  function drawTransitionAlpha(layers: LayerState[], incoming: IncomingScene): Uint8Array {
-    const p = transitionPair();
-    renderer.setClearColor(background.setRGB(0, 0, 0), 0);
-    for (const [target, over] of [
-      [p.a, layers],
-      [p.b, incoming.layers],
-    ] as const) {
-      show(over);
-      target.scissorTest = false;
-      renderer.setRenderTarget(target);
-      renderer.render(scene, camera);
-    }
-    p.material.uniforms.progress!.value = incoming.progress;
-    p.material.uniforms.kind!.value = transitionKind(incoming.type);
-    sceneTarget.scissorTest = false;
-    renderer.setRenderTarget(sceneTarget);
-    renderer.render(p.scene, yuvCamera);
-    const bytes = width * height * 4;
-    if (!overlayBuffer || overlayBuffer.length < bytes) overlayBuffer = new Uint8Array(bytes);
-    const rgba = overlayBuffer.subarray(0, bytes);
-    renderer.readRenderTargetPixels(sceneTarget, 0, 0, width, height, rgba);
-    renderer.setRenderTarget(null);
-    return rgba;
-  }
-
-  const rectReadback = createRectReadback(renderer, sceneTarget.texture, layout);
-  /**
-   * Redraws only `rects` of the frame in `readback` (the frame drawn just before): each is drawn
-   * with the layers that reach into it (scissored), then all are converted and read back into
-   * place (rect-readback.ts). False, drawing nothing, when they do not fit its staging target.
-   */
-  function drawRects(layers: LayerState[], rects: DirtyRect[]): boolean {
-    const staged = rectReadback.stage(rects);
-    if (!staged) return false;
-    const boxes = layers.map((s) => ({ mesh: meshes.get(s.layer)!, box: layerBox(s) }));
-    sceneTarget.scissorTest = true;
-    for (const r of rects) {
-      for (const { mesh, box } of boxes)
-        mesh.visible = box.x0 < r.x1 && box.x1 > r.x0 && box.y0 < r.y1 && box.y1 > r.y0;
-      // The scene target has image row r at GL row height-1-r (y-down camera).
-      sceneTarget.scissor.set(r.x0, height - r.y1, r.x1 - r.x0, r.y1 - r.y0);
-      renderer.setRenderTarget(sceneTarget);
-      renderer.render(scene, camera);
-    }
-    sceneTarget.scissorTest = false;
-    rectReadback.read(staged, frame);
-    return true;
-  }
 
   return {
     layout,
     render(bg, layers, rects, incoming) {
       if (incoming) {
         // Both scenes whole, each on its own background, then one blending pass into the scene target.
-        const p = transitionPair();
+        const p = transitions.pair();
         show(layers);
         background.setRGB(bg[0] / 255, bg[1] / 255, bg[2] / 255);
         renderer.setClearColor(background, 1);
@@ -509,44 +211,407 @@ export function createFrameRenderer(
       });
     },
     retain(keep) {
-      const files = new Set<string>();
-      for (const [id, mesh] of meshes) {
-        if (keep.has(id)) {
-          const map = effectLayers.get(id)?.map ?? mesh.material.uniforms.map?.value;
-          if (map) for (const [f, t] of textures) if (t === map) files.add(f);
-          continue;
-        }
-        scene.remove(mesh);
-        mesh.geometry.dispose();
-        mesh.material.dispose();
-        videos.get(id)?.dispose();
-        videos.delete(id);
-        effectLayers.get(id)?.dispose();
-        effectLayers.delete(id);
-        overlays.delete(id);
-        meshes.delete(id);
-      }
-      for (const [f, t] of textures) {
-        if (!files.has(f)) {
-          t.dispose();
-          textures.delete(f);
-        }
-      }
+      for (const id of layerMeshes.retain(keep)) overlays.delete(id);
     },
     dispose() {
       this.retain(new Set());
-      if (pair) {
-        pair.a.dispose();
-        pair.b.dispose();
-        pair.material.dispose();
-      }
+      transitions.dispose();
       sceneTarget.dispose();
       yuvTarget.dispose();
-      rectReadback.dispose();
-      for (const m of materials) m.dispose();
+      parts.rectReadback.dispose();
+      for (const m of p.materials) m.dispose();
       // WebGLRenderer.dispose() stops an animation loop that needs a window; free the lists only.
       renderer.renderLists.dispose();
-      gl.getExtension('STACKGL_destroy_context')?.destroy();
+      p.gl.getExtension('STACKGL_destroy_context')?.destroy();
     },
   };
+}
+
+/** The GL context, the scene and YUV targets and cameras, the YUV conversion pass and the readback buffer. */
+function glPipeline(width: number, height: number) {
+  const layout = yuvLayout(width, height);
+  const gl = createGlContext();
+  if (!gl) {
+    throw new AppError(
+      'RENDER_FAILED',
+      'The drawing backend could not create a WebGL context; is the X display reachable?',
+    );
+  }
+  THREE.ColorManagement.enabled = false;
+  const renderer = new THREE.WebGLRenderer({
+    canvas: fakeCanvas(1, 1),
+    context: gl as unknown as THREE.WebGLRendererParameters['context'],
+  });
+  renderer.outputColorSpace = THREE.LinearSRGBColorSpace;
+  renderer.autoClear = true;
+  // three.js only logs shader errors; a render with a broken shader must fail, not emit black frames.
+  renderer.debug.onShaderError = (ctx, _program, vs, fs) => {
+    const log = `${ctx.getShaderInfoLog(vs) ?? ''} ${ctx.getShaderInfoLog(fs) ?? ''}`.trim();
+    throw new AppError('RENDER_FAILED', `A shader failed to compile: ${log}`);
+  };
+
+  const sceneTarget = new THREE.WebGLRenderTarget(width, height, {
+    minFilter: THREE.NearestFilter,
+    magFilter: THREE.NearestFilter,
+    depthBuffer: false,
+    generateMipmaps: false,
+  });
+  const yuvTarget = new THREE.WebGLRenderTarget(layout.targetWidth, layout.targetHeight, {
+    minFilter: THREE.NearestFilter,
+    magFilter: THREE.NearestFilter,
+    depthBuffer: false,
+    generateMipmaps: false,
+  });
+  // top=0, bottom=height: y grows downwards like the document's coordinates (the flip is free).
+  const camera = new THREE.OrthographicCamera(0, width, 0, height, -1, 1);
+  const scene = new THREE.Scene();
+
+  const yuvScene = new THREE.Scene();
+  const yuvCamera = new THREE.OrthographicCamera(-1, 1, 1, -1, -1, 1);
+  const materials: THREE.Material[] = [];
+  if (layout.aligned) {
+    // Five rectangles with affine texture coordinates, in one draw: the cheap path on llvmpipe.
+    const material = new THREE.RawShaderMaterial({
+      vertexShader: YUV_REGION_VERTEX_SHADER,
+      fragmentShader: YUV_REGION_FRAGMENT_SHADER,
+      uniforms: {
+        src: { value: sceneTarget.texture },
+        size: { value: new THREE.Vector2(width, height) },
+        targetSize: { value: new THREE.Vector2(layout.targetWidth, layout.targetHeight) },
+      },
+      depthTest: false,
+      depthWrite: false,
+    });
+    const q = regionAttributes(yuvRegions(layout));
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(q.position, 3));
+    geometry.setAttribute('source', new THREE.BufferAttribute(q.source, 2));
+    geometry.setAttribute('step', new THREE.BufferAttribute(q.step, 1));
+    geometry.setAttribute('coeff', new THREE.BufferAttribute(q.coeff, 4));
+    geometry.setIndex(new THREE.BufferAttribute(q.index, 1));
+    const mesh = new THREE.Mesh(geometry, material);
+    mesh.frustumCulled = false;
+    yuvScene.add(mesh);
+    materials.push(material);
+  } else {
+    // Any other even size: one pass that maps every output byte to its plane and sample.
+    const material = new THREE.RawShaderMaterial({
+      vertexShader: YUV_VERTEX_SHADER,
+      fragmentShader: YUV_FRAGMENT_SHADER,
+      uniforms: {
+        src: { value: sceneTarget.texture },
+        size: { value: new THREE.Vector2(width, height) },
+        targetWidth: { value: layout.targetWidth },
+      },
+      depthTest: false,
+      depthWrite: false,
+    });
+    const mesh = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), material);
+    mesh.frustumCulled = false;
+    yuvScene.add(mesh);
+    materials.push(material);
+  }
+
+  const readback = new Uint8Array(layout.targetWidth * layout.targetHeight * 4);
+  const frame = readback.subarray(0, layout.frameBytes);
+  return {
+    gl,
+    renderer,
+    layout,
+    sceneTarget,
+    yuvTarget,
+    camera,
+    scene,
+    yuvScene,
+    yuvCamera,
+    materials,
+    readback,
+    frame,
+  };
+}
+
+type GlPipeline = ReturnType<typeof glPipeline>;
+
+/** Each layer's mesh (its texture, video planes or effect material), made when first shown. */
+function createLayerMeshes(p: GlPipeline) {
+  const { renderer, scene } = p;
+  const textures = new Map<string, THREE.DataTexture>();
+  const meshes = new Map<number, THREE.Mesh<THREE.BufferGeometry, THREE.ShaderMaterial>>();
+  /** Video layers' materials, by layer id. */
+  const videos = new Map<number, VideoMaterial>();
+  /** Layers with effects: their material (and background mesh), by layer id. */
+  const effectLayers = new Map<number, EffectLayer>();
+  function textureFor(ref: TextureRef): THREE.DataTexture {
+    let tex = textures.get(ref.file);
+    if (!tex) {
+      const bytes = readFileSync(ref.file);
+      if (bytes.length !== ref.width * ref.height * 4) {
+        throw new AppError(
+          'RENDER_FAILED',
+          `Texture ${ref.file} has ${bytes.length} bytes, expected ${ref.width}x${ref.height}x4`,
+        );
+      }
+      tex = dataTexture(
+        new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+        ref.width,
+        ref.height,
+        THREE.RGBAFormat,
+      );
+      tex.needsUpdate = true;
+      // Once uploaded, the GL copy is all we need: drop the CPU bytes so memory follows the GPU.
+      tex.onUpdate = () => {
+        (tex!.image as unknown as { data: Uint8Array | null }).data = null;
+      };
+      textures.set(ref.file, tex);
+    }
+    return tex;
+  }
+
+  function meshFor(s: LayerState): THREE.Mesh<THREE.BufferGeometry, THREE.ShaderMaterial> {
+    let mesh = meshes.get(s.layer);
+    if (!mesh) {
+      const { width: w, height: h } = s;
+      const u0 = s.crop ? s.crop.x0 / s.texture.width : 0;
+      const u1 = s.crop ? s.crop.x1 / s.texture.width : 1;
+      const v0 = s.crop ? s.crop.y0 / s.texture.height : 0;
+      const v1 = s.crop ? s.crop.y1 / s.texture.height : 1;
+      const geometry = new THREE.BufferGeometry();
+      // Centred quad, y down; texture row 0 (v = 0) is the image's top row.
+      geometry.setAttribute(
+        'position',
+        new THREE.Float32BufferAttribute([-w / 2, -h / 2, 0, w / 2, -h / 2, 0, -w / 2, h / 2, 0, w / 2, h / 2, 0], 3),
+      );
+      geometry.setAttribute('uv', new THREE.Float32BufferAttribute([u0, v0, u1, v0, u0, v1, u1, v1], 2));
+      geometry.setIndex([0, 2, 1, 2, 3, 1]);
+      let material: THREE.ShaderMaterial;
+      if (s.pixels) {
+        const video = createVideoMaterial(s.texture.width, s.texture.height, s.matrix ?? 'bt601');
+        videos.set(s.layer, video);
+        material = video.material;
+      } else {
+        material = createImageMaterial(textureFor(s.texture));
+      }
+      const fx = s.effects && effectLayerFor(s);
+      if (fx) {
+        if (!s.pixels) material.dispose();
+        material = fx.material;
+      }
+      mesh = new THREE.Mesh(geometry, material);
+      if (fx?.background) mesh.add(fx.background);
+      mesh.renderOrder = s.layer;
+      mesh.frustumCulled = false;
+      meshes.set(s.layer, mesh);
+      scene.add(mesh);
+    }
+    return mesh;
+  }
+
+  function effectLayerFor(s: LayerState): EffectLayer {
+    const video = videos.get(s.layer);
+    const source = video
+      ? { kind: 'yuv' as const, planes: video.planes, matrix: s.matrix ?? 'bt601' }
+      : { kind: 'rgba' as const, map: textureFor(s.texture) };
+    const fx = createEffectLayer(source, s.effects!, s.width, s.height, s.layer);
+    effectLayers.set(s.layer, fx);
+    return fx;
+  }
+
+  /**
+   * An animated image's frame (frame-state.ts gives its file as the layer's texture): uploaded into
+   * the one texture the layer's material reads (a plain image's map, or an effect material's), so
+   * whatever samples it sees the new frame. What each texture holds, by texture.
+   */
+  const framesHeld = new WeakMap<THREE.Texture, string>();
+  function showFrame(s: LayerState, mesh: THREE.Mesh<THREE.BufferGeometry, THREE.Material>): void {
+    const m = mesh.material as THREE.Material & {
+      map?: THREE.Texture | null;
+      uniforms?: Record<string, THREE.IUniform>;
+    };
+    const tex = (m.map ?? m.uniforms?.map?.value) as THREE.DataTexture | undefined;
+    if (!tex) return;
+    // A texture seen for the first time was just made from this very frame (meshFor).
+    if (!framesHeld.has(tex)) framesHeld.set(tex, s.texture.file);
+    if (framesHeld.get(tex) === s.texture.file) return;
+    const bytes = readFileSync(s.texture.file);
+    const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+    (tex.image as unknown as { data: Uint8Array | null }).data = data;
+    tex.needsUpdate = true;
+    framesHeld.set(tex, s.texture.file);
+  }
+
+  /** Makes exactly `list`'s meshes visible, placed, faded and with their current video frame. */
+  const show = (list: LayerState[]) => {
+    for (const mesh of meshes.values()) mesh.visible = false;
+    for (const s of list) {
+      const mesh = meshFor(s);
+      const video = videos.get(s.layer);
+      if (video && s.pixels) {
+        video.update(s.pixels, s.content);
+        video.setOpacity(s.opacity);
+      } else mesh.material.uniforms.opacity!.value = s.opacity;
+      if (s.content !== undefined && !s.pixels) showFrame(s, mesh);
+      mesh.visible = true;
+      placeMesh(mesh, s);
+      effectLayers.get(s.layer)?.update(renderer, s.opacity, s.scale, s.content);
+    }
+  };
+
+  /** Frees the meshes and textures of every layer not in `keep`; returns the ids of those freed. */
+  function retain(keep: Set<number>): number[] {
+    const files = new Set<string>();
+    const freed: number[] = [];
+    for (const [id, mesh] of meshes) {
+      if (keep.has(id)) {
+        const map = effectLayers.get(id)?.map ?? mesh.material.uniforms.map?.value;
+        if (map) for (const [f, t] of textures) if (t === map) files.add(f);
+        continue;
+      }
+      scene.remove(mesh);
+      mesh.geometry.dispose();
+      mesh.material.dispose();
+      videos.get(id)?.dispose();
+      videos.delete(id);
+      effectLayers.get(id)?.dispose();
+      effectLayers.delete(id);
+      meshes.delete(id);
+      freed.push(id);
+    }
+    for (const [f, t] of textures) {
+      if (!files.has(f)) {
+        t.dispose();
+        textures.delete(f);
+      }
+    }
+    return freed;
+  }
+  return { meshes, videos, show, retain };
+}
+
+type LayerMeshes = ReturnType<typeof createLayerMeshes>;
+
+/** A transition's two scene targets and its blending pass, made at the first transition. */
+function createTransitions(width: number, height: number) {
+  // Transitions: each scene drawn into a target of its own, then blended into the scene target.
+  let pair:
+    | { a: THREE.WebGLRenderTarget; b: THREE.WebGLRenderTarget; scene: THREE.Scene; material: THREE.RawShaderMaterial }
+    | undefined;
+  const transitionPair = () => {
+    if (pair) return pair;
+    const target = () =>
+      new THREE.WebGLRenderTarget(width, height, {
+        minFilter: THREE.NearestFilter,
+        magFilter: THREE.NearestFilter,
+        depthBuffer: false,
+        generateMipmaps: false,
+      });
+    const a = target();
+    const b = target();
+    const material = new THREE.RawShaderMaterial({
+      vertexShader: TRANSITION_VERTEX_SHADER,
+      fragmentShader: TRANSITION_FRAGMENT_SHADER,
+      uniforms: { a: { value: a.texture }, b: { value: b.texture }, progress: { value: 0 }, kind: { value: 0 } },
+      depthTest: false,
+      depthWrite: false,
+    });
+    const mesh = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), material);
+    mesh.frustumCulled = false;
+    const blend = new THREE.Scene();
+    blend.add(mesh);
+    pair = { a, b, scene: blend, material };
+    return pair;
+  };
+  return {
+    pair: transitionPair,
+    dispose() {
+      if (!pair) return;
+      pair.a.dispose();
+      pair.b.dispose();
+      pair.material.dispose();
+    },
+  };
+}
+
+type Transitions = ReturnType<typeof createTransitions>;
+
+/** Drawing into part of the scene target (a rectangle, the dirty rectangles, a transition on transparent black) and reading it back. */
+function createPartialDrawing(p: GlPipeline, layerMeshes: LayerMeshes, transitions: Transitions) {
+  const { layout, renderer, sceneTarget, camera, scene, yuvCamera, frame } = p;
+  const width = sceneTarget.width;
+  const height = sceneTarget.height;
+  const { meshes, show } = layerMeshes;
+  const transitionPair = transitions.pair;
+  const background = new THREE.Color();
+  let overlayBuffer: Uint8Array | undefined;
+  /** Draws `over` onto transparent black within `rect` and reads it back: premultiplied RGBA, rows bottom-up. */
+  function drawRect(over: LayerState[], rect: Rect): Uint8Array {
+    const rows = rect.y1 - rect.y0;
+    show(over);
+    renderer.setClearColor(background.setRGB(0, 0, 0), 0);
+    sceneTarget.scissor.set(rect.x0, height - rect.y1, rect.width, rows);
+    sceneTarget.scissorTest = true;
+    renderer.setRenderTarget(sceneTarget);
+    renderer.render(scene, camera);
+    const bytes = rect.width * rows * 4;
+    if (!overlayBuffer || overlayBuffer.length < bytes) overlayBuffer = new Uint8Array(bytes);
+    const rgba = overlayBuffer.subarray(0, bytes);
+    renderer.readRenderTargetPixels(sceneTarget, rect.x0, height - rect.y1, rect.width, rows, rgba);
+    renderer.setRenderTarget(null);
+    return rgba;
+  }
+  /** The layers drawn onto transparent black, read back premultiplied over the rectangle they cover. */
+  function drawOverlay(over: LayerState[]): YuvOverlay | undefined {
+    const rect = overlayRect(over, width, height);
+    return rect && overlayFromRgba(drawRect(over, rect), rect, width);
+  }
+  /** A transition's two scenes, each on transparent black, blended into the scene target and read back premultiplied. */
+  function drawTransitionAlpha(layers: LayerState[], incoming: IncomingScene): Uint8Array {
+    const p = transitionPair();
+    renderer.setClearColor(background.setRGB(0, 0, 0), 0);
+    for (const [target, over] of [
+      [p.a, layers],
+      [p.b, incoming.layers],
+    ] as const) {
+      show(over);
+      target.scissorTest = false;
+      renderer.setRenderTarget(target);
+      renderer.render(scene, camera);
+    }
+    p.material.uniforms.progress!.value = incoming.progress;
+    p.material.uniforms.kind!.value = transitionKind(incoming.type);
+    sceneTarget.scissorTest = false;
+    renderer.setRenderTarget(sceneTarget);
+    renderer.render(p.scene, yuvCamera);
+    const bytes = width * height * 4;
+    if (!overlayBuffer || overlayBuffer.length < bytes) overlayBuffer = new Uint8Array(bytes);
+    const rgba = overlayBuffer.subarray(0, bytes);
+    renderer.readRenderTargetPixels(sceneTarget, 0, 0, width, height, rgba);
+    renderer.setRenderTarget(null);
+    return rgba;
+  }
+
+  const rectReadback = createRectReadback(renderer, sceneTarget.texture, layout);
+  /**
+   * Redraws only `rects` of the frame in `readback` (the frame drawn just before): each is drawn
+   * with the layers that reach into it (scissored), then all are converted and read back into
+   * place (rect-readback.ts). False, drawing nothing, when they do not fit its staging target.
+   */
+  function drawRects(layers: LayerState[], rects: DirtyRect[]): boolean {
+    const staged = rectReadback.stage(rects);
+    if (!staged) return false;
+    const boxes = layers.map((s) => ({ mesh: meshes.get(s.layer)!, box: layerBox(s) }));
+    sceneTarget.scissorTest = true;
+    for (const r of rects) {
+      for (const { mesh, box } of boxes)
+        mesh.visible = box.x0 < r.x1 && box.x1 > r.x0 && box.y0 < r.y1 && box.y1 > r.y0;
+      // The scene target has image row r at GL row height-1-r (y-down camera).
+      sceneTarget.scissor.set(r.x0, height - r.y1, r.x1 - r.x0, r.y1 - r.y0);
+      renderer.setRenderTarget(sceneTarget);
+      renderer.render(scene, camera);
+    }
+    sceneTarget.scissorTest = false;
+    rectReadback.read(staged, frame);
+    return true;
+  }
+
+  return { background, drawRect, drawOverlay, drawTransitionAlpha, drawRects, rectReadback };
 }

@@ -23,7 +23,7 @@ const RATIOS: Record<string, [number, number]> = {
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
 /**
- * The output frame (size and rate) of a valid movie, not its format (movie/output-kind.ts). The
+ * The output frame (size and rate) of a valid movie, not its format (lib/output-formats.ts). The
  * resolution names the short side; the long side follows
  * the preset's ratio, rounded to even. A draft (`opts.draft` or `movie.draft`) halves both sides,
  * rounded to even.

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { contentType, extension, keepsAlpha, OUTPUT_FORMATS, outputKind } from '../lib/output-formats.ts';
 import { validateMovie, validateTemplate } from './index.ts';
-import { contentType, extension, keepsAlpha, movieOutputFormat, OUTPUT_FORMATS, outputKind } from './output-kind.ts';
+import { movieOutputFormat } from './output-kind.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { OutputFormatName } from '../movie/output-kind.ts';
+import type { OutputFormatName } from '../lib/output-formats.ts';
 /** Row shapes of the tables in migrations/, as the client returns them (camelCase). */
 export type Plan = 'trial' | 'starter' | 'pro' | 'studio';
 export const PLANS: readonly Plan[] = ['trial', 'starter', 'pro', 'studio'];

@@ -6,11 +6,11 @@ import { jitteredDelay, LOOP_BACKOFF, retryTransient } from '../../lib/backoff.t
 import { type ErrorBody, type ErrorCode, errorBody } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import { isBuilt, ownModule } from '../../lib/module-path.ts';
+import { contentType, extension } from '../../lib/output-formats.ts';
 import { describeExit, SupervisedChild } from '../../lib/process/supervised-child.ts';
 import { storePosterImages } from '../../lib/render-images.ts';
 import { outputKey, posterKey, thumbnailKey } from '../../lib/storage/keys.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
-import { contentType, extension } from '../../movie/output-kind.ts';
 import type { Database } from '../../store/database.ts';
 import { isDatabaseUnavailable } from '../../store/db-unavailable.ts';
 import { type AttemptOutcome, decideOutcome, stoppedUnexpectedly } from '../../store/lifecycle/decisions.ts';
@@ -464,7 +464,7 @@ export class InProcessExecutor implements ExecutorPort {
         // A crash, or a failure the catalogue retries: claimed again at once, run from the start.
         if (result?.type === 'failed') log.warn({ error: result.error }, 'render failed; retrying it');
         else log.error(died, 'worker process died; retrying the render');
-        await this.record('crash retry', log, () => lifecycle.retryAfterCrash(this.deps, render.id, lease));
+        await this.record('retry', log, () => lifecycle.retryAttempt(this.deps, render.id, lease));
         break;
       case 'fail': {
         // 'worker' comes only from a failed answer, whose error the worker reported.

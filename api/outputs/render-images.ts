@@ -1,4 +1,4 @@
-import { type OutputFormatName, outputKind } from '../../movie/output-kind.ts';
+import { type OutputFormatName, outputKind } from '../../lib/output-formats.ts';
 
 /**
  * Which images a finished render of `format` has (docs/api.md, Stills, posters and thumbnails): a

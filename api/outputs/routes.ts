@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../lib/errors.ts';
+import { contentType, extension } from '../../lib/output-formats.ts';
 import { parseRange, REQUEST_RETRY_MS } from '../../lib/storage/object-store.ts';
-import { contentType, extension } from '../../movie/output-kind.ts';
 import { getOutput } from '../../store/lifecycle/outputs-repo.ts';
 import { errorResponses } from '../http/schemas.ts';
 import '../execution/decorations.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { OUTPUT_FORMATS } from '../../movie/output-kind.ts';
+import { OUTPUT_FORMATS } from '../../lib/output-formats.ts';
 import { RENDER_STATUSES, type RenderStatus } from '../../store/types.ts';
 import {
   DateTime,

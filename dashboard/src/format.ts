@@ -21,7 +21,7 @@ export function formatLength(sec: number | null | undefined): string {
   return m ? `${hours} h ${m} min` : `${hours} h`;
 }
 
-/** What a render makes, from its `format` (movie/output-kind.ts): frames, one frame, or sound alone. */
+/** What a render makes, from its `format` (lib/output-formats.ts): frames, one frame, or sound alone. */
 export function outputKindOf(r: { format: string }): 'video' | 'still' | 'audio' {
   if (r.format === 'png' || r.format === 'jpeg' || r.format === 'webp') return 'still';
   return r.format === 'mp3' || r.format === 'wav' ? 'audio' : 'video';

@@ -14,7 +14,7 @@
  */
 
 /**
- * A render's finished output. `extension` is its format's (movie/output-kind.ts `extension`: mp4,
+ * A render's finished output. `extension` is its format's (lib/output-formats.ts `extension`: mp4,
  * webm, mov, gif, mp3, wav, png, jpg, webp), without the dot; the download route takes the
  * format, so the Content-Type and the filename, back from it.
  */

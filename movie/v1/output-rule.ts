@@ -1,6 +1,8 @@
 /** The cross-field checks of the movie's `output` (movie/v1/output.ts), run by the movie rule (rules.ts). */
+
+import { OUTPUT_FORMATS, outputKind } from '../../lib/output-formats.ts';
 import { isPlainObject } from '../describe.ts';
-import { movieOutputFormat, OUTPUT_FORMATS, outputKind } from '../output-kind.ts';
+import { movieOutputFormat } from '../output-kind.ts';
 import { isDeferred, reportAt, type WalkContext } from '../walk/context.ts';
 import { DEFAULT_TRANSITION_SEC } from './schema.ts';
 

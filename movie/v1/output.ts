@@ -1,10 +1,10 @@
 /**
  * The movie's `output` (v1): what the render makes. The formats and what each is are
- * movie/output-kind.ts's table; the cross-field checks (a still's `time`, a video's `posterTime`,
+ * lib/output-formats.ts's table; the cross-field checks (a still's `time`, a video's `posterTime`,
  * an audio format's sound) are movie/v1/output-rule.ts, run by the movie rule.
  */
 import { Type } from '@sinclair/typebox';
-import { DEFAULT_OUTPUT_FORMAT, OUTPUT_FORMATS } from '../output-kind.ts';
+import { DEFAULT_OUTPUT_FORMAT, OUTPUT_FORMATS } from '../../lib/output-formats.ts';
 import { fw, LIMITS } from './parts.ts';
 
 /** The longest movie, in seconds (500 scenes of an hour): a bound for `time` and `posterTime`. */

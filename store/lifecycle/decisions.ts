@@ -56,7 +56,7 @@ export type OutcomeDecision =
   | { action: 'fail'; cause: 'worker' }
   /** Fail with the platform's error: lifecycle.fail. */
   | { action: 'fail'; cause: 'interrupted'; error: RenderError }
-  /** Run it again from the start at once: lifecycle.retryAfterCrash. */
+  /** Run it again from the start at once: lifecycle.retryAttempt. */
   | { action: 'retry' }
   /** Give it back unfailed, the attempt returned, for another executor: lifecycle.release. */
   | { action: 'hand-back' }

@@ -1,5 +1,5 @@
+import { outputKind } from '../../lib/output-formats.ts';
 import { type Movie, outputFrame } from '../../movie/index.ts';
-import { outputKind } from '../../movie/output-kind.ts';
 import type { RenderRow } from '../types.ts';
 
 /**

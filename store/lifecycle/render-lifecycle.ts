@@ -331,10 +331,11 @@ export async function release(deps: LifecycleDeps, id: string, lease: Lease): Pr
 }
 
 /**
- * A crashed worker: the lease is expired now (the attempt it used stays counted), so the render is
- * claimed again at once and runs from the start, or is failed once no attempts are left.
+ * An attempt to run again (its worker crashed, or failed with a code the catalogue retries): the
+ * lease is expired now (the attempt it used stays counted), so the render is claimed again at once
+ * and runs from the start, or is failed once no attempts are left.
  */
-export async function retryAfterCrash(deps: LifecycleDeps, id: string, lease: Lease): Promise<boolean> {
+export async function retryAttempt(deps: LifecycleDeps, id: string, lease: Lease): Promise<boolean> {
   const rows = await deps.db.sql`
     UPDATE renders SET lease_expires_at = clock_timestamp()
     WHERE id = ${id} AND lease_owner = ${lease.owner} AND status IN ('preparing', 'rendering')

@@ -193,7 +193,7 @@ test('formatLength: lengths as people read them', async () => {
     [null, '—'],
   ];
   for (const [sec, want] of cases) assert.equal(formatLength(sec), want, String(sec));
-  const { OUTPUT_FORMATS, outputKind } = await import('../../movie/output-kind.ts');
+  const { OUTPUT_FORMATS, outputKind } = await import('../../lib/output-formats.ts');
   // The dashboard's copy of the table (its bundle does not carry the movie modules) agrees with it.
   for (const format of OUTPUT_FORMATS) assert.equal(outputKindOf({ format }), outputKind(format), format);
 });

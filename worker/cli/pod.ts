@@ -9,6 +9,7 @@ import { isNotFound, loadKubeConfig, RendersClient } from '../../lib/kube/client
 import type { Render, RenderStatus } from '../../lib/kube/render-resource.ts';
 import { createLogger, type Logger, logProcessWarnings } from '../../lib/logger.ts';
 import type { OutputFormatName } from '../../lib/output-formats.ts';
+import { contentType } from '../../lib/output-formats.ts';
 import { platformFault } from '../../lib/platform-fault.ts';
 import { monotonicReport, preparingProgress } from '../../lib/render-progress.ts';
 import { readManifest, removeWork } from '../../lib/render-work.ts';
@@ -16,7 +17,7 @@ import { objectStoreFromEnv } from '../../lib/storage/from-env.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { STOPPED_EXIT, workerExitCode } from '../../lib/worker-exit.ts';
 import { validateMovie } from '../../movie/index.ts';
-import { contentType, movieOutputFormat } from '../../movie/output-kind.ts';
+import { movieOutputFormat } from '../../movie/output-kind.ts';
 import { posterFiles, posterTime, storePosterImages, writePosterImages } from '../encode/poster.ts';
 import type { WorkerMessage } from '../job-protocol.ts';
 import { joinStep, prepareStep, segmentStep } from '../run/cluster-steps.ts';

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { outputKind } from '../../lib/output-formats.ts';
 import { preparingProgress, renderingProgress } from '../../lib/render-progress.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
-import { movieOutputFormat, outputKind } from '../../movie/output-kind.ts';
+import { movieOutputFormat } from '../../movie/output-kind.ts';
 import { acquireDrawing, type DrawingSurface } from '../draw/backend/backend.ts';
 import { joinSegments } from '../encode/ffmpeg-process.ts';
 import { posterTime, writePosterImages } from '../encode/poster.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import sharp from 'sharp';
-import { acquireDrawing, type DrawingSurface } from '../../worker/draw/backend/backend.ts';
+import { type DrawingSurface, drawingBackend } from '../../worker/draw/backend/backend.ts';
 
 /**
  * For a file of tests that draw with headless-gl: the drawing backend (worker/draw/backend/backend.ts:
@@ -22,7 +22,7 @@ export function glTestEnvironment(prefix: string): {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   let drawing: DrawingSurface | undefined;
   before(async () => {
-    drawing = await acquireDrawing(process.env);
+    drawing = await drawingBackend().acquire(process.env);
     Object.assign(process.env, drawing.env);
   });
   after(async () => {

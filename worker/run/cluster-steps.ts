@@ -10,7 +10,7 @@ import { MANIFEST, readManifest, segmentName, TRANSFERS, type WorkManifest, work
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
 import type { Movie } from '../../movie/index.ts';
-import { acquireDrawing } from '../draw/backend/backend.ts';
+import { drawingBackend } from '../draw/backend/backend.ts';
 import { joinSegments } from '../encode/ffmpeg-process.ts';
 import type { LayerPlan, RenderPlan } from '../plan/plan.ts';
 import { prepareRender, renderError, type WorkerConfig } from './prepare-render.ts';
@@ -190,7 +190,7 @@ export async function segmentStep(opts: SegmentStepOptions): Promise<{ frames: n
     await Promise.all(
       [...needed].map((name) => get(() => download(opts.objects, workKey(opts.renderId, name), local(name)))),
     );
-    const drawing = await acquireDrawing(opts.config.env, opts.logger);
+    const drawing = await drawingBackend().acquire(opts.config.env, opts.logger);
     const child = new SegmentChild(drawing.env);
     const output = join(dir, segmentName(opts.index));
     const total = range.to - range.from;

@@ -4,7 +4,7 @@ import { outputKind } from '../../lib/output-formats.ts';
 import { preparingProgress, renderingProgress } from '../../lib/render-progress.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
 import { movieOutputFormat } from '../../movie/output-kind.ts';
-import { acquireDrawing, type DrawingSurface } from '../draw/backend/backend.ts';
+import { type DrawingSurface, drawingBackend } from '../draw/backend/backend.ts';
 import { joinSegments } from '../encode/ffmpeg-process.ts';
 import { posterTime, writePosterImages } from '../encode/poster.ts';
 import {
@@ -56,11 +56,13 @@ export async function renderMovie(given: RenderOptions): Promise<RenderResult> {
   const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));
   // The drawing backend and the segment processes start while assets and speech are prepared:
   // their start-up (an Xvfb, loading three.js and headless-gl) is off the critical path.
-  const warm = acquireDrawing(config.env, logger).then((d) => {
-    drawing = d;
-    children = Array.from({ length: parallel }, () => new SegmentChild(d.env));
-    return d;
-  });
+  const warm = drawingBackend()
+    .acquire(config.env, logger)
+    .then((d) => {
+      drawing = d;
+      children = Array.from({ length: parallel }, () => new SegmentChild(d.env));
+      return d;
+    });
   warm.catch(() => {});
   let audioEncoded: Promise<string | undefined> = Promise.resolve(undefined);
   // A failed render stops the audio encoder and waits for it before removing the scratch files.

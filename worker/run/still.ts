@@ -8,7 +8,7 @@ import { ChildCallError, ChildExitedError, describeExit, SupervisedChild } from 
 import { preparingProgress } from '../../lib/render-progress.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
 import { rendersAlpha } from '../../movie/output-kind.ts';
-import { acquireDrawing, type DrawingSurface } from '../draw/backend/backend.ts';
+import { type DrawingSurface, drawingBackend } from '../draw/backend/backend.ts';
 import type { StillFrameJob } from '../draw/still-frame.ts';
 import { encodeImage, encodeThumbnail, frameIndexAt, rgbFromYuvFile } from '../encode/still-image.ts';
 import { prepare } from '../prepare/prepare.ts';
@@ -51,17 +51,19 @@ export async function renderStill(
   let drawing: DrawingSurface | undefined;
   let child: SupervisedChild<StillFrameJob, null> | undefined;
   // The drawing backend and the frame process start while the movie is prepared (as a video's segments).
-  const warm = acquireDrawing(config.env, logger).then((d) => {
-    drawing = d;
-    child = new SupervisedChild({
-      name: 'still renderer',
-      module: bundledEntry(CHILD),
-      env: d.env,
-      serialization: 'advanced',
-      stderrChars: 8000,
+  const warm = drawingBackend()
+    .acquire(config.env, logger)
+    .then((d) => {
+      drawing = d;
+      child = new SupervisedChild({
+        name: 'still renderer',
+        module: bundledEntry(CHILD),
+        env: d.env,
+        serialization: 'advanced',
+        stderrChars: 8000,
+      });
+      return d;
     });
-    return d;
-  });
   warm.catch(() => {});
   try {
     const prepared = await prepare({

@@ -2,9 +2,9 @@
  * The drawing backend: what the frame graph (gpu/frame-renderer.ts) draws on. A runner acquires
  * it once per render, for the processes that draw (the segment and still children start with its
  * environment), and releases it when the render ends; a drawing process creates its GL context
- * through it. The one implementation today is an X display with GLX for headless-gl: the caller's
- * `DISPLAY`, or an Xvfb of the render's own (xvfb.ts). Another backend (EGL without X) plugs in
- * here, with a file of its own beside xvfb.ts.
+ * through it. The one implementation today is an X display with GLX for headless-gl (xvfb.ts: the
+ * caller's `DISPLAY`, or an Xvfb of the render's own). Another (EGL without X) is a
+ * `DrawingBackend` in a file of its own beside xvfb.ts, chosen in `drawingBackend` below.
  */
 import createContext from 'gl';
 import type { Logger } from '../../../lib/logger.ts';
@@ -19,17 +19,32 @@ export interface DrawingSurface {
   release(): Promise<void>;
 }
 
-/** The surface a render's drawing processes use, from the worker's environment (`env`). */
-export async function acquireDrawing(env: NodeJS.ProcessEnv, logger?: Logger): Promise<DrawingSurface> {
-  const display = await ensureDisplay(env, logger);
-  return { env: { ...env, DISPLAY: display.name }, died: display.died, release: () => display.stop() };
+/** A GL context for the frame renderer; null when the backend cannot give one. */
+type GlContext = ReturnType<typeof createContext>;
+
+export interface DrawingBackend {
+  /** Named in logs and errors. */
+  readonly name: string;
+  /** The surface a render's drawing processes use, from the worker's environment. */
+  acquire(env: NodeJS.ProcessEnv, logger?: Logger): Promise<DrawingSurface>;
+  /**
+   * A WebGL 1 context in a process started with a surface's `env`. 1x1 and without a drawing
+   * buffer of its own: every frame is drawn into render targets and read back from them.
+   */
+  createContext(): GlContext;
 }
 
-/**
- * A WebGL 1 context for the frame renderer, in a process started with a surface's `env`; null
- * when the backend cannot give one. 1x1 and without a drawing buffer of its own: every frame is
- * drawn into render targets and read back from them.
- */
-export function createGlContext(): ReturnType<typeof createContext> {
-  return createContext(1, 1, { preserveDrawingBuffer: false, antialias: false, alpha: false });
+/** headless-gl on an X display, through GLX (Mesa's llvmpipe where there is no GPU driver). */
+const xGlx: DrawingBackend = {
+  name: 'X with GLX',
+  async acquire(env, logger) {
+    const display = await ensureDisplay(env, logger);
+    return { env: { ...env, DISPLAY: display.name }, died: display.died, release: () => display.stop() };
+  },
+  createContext: () => createContext(1, 1, { preserveDrawingBuffer: false, antialias: false, alpha: false }),
+};
+
+/** The backend this worker draws with. */
+export function drawingBackend(): DrawingBackend {
+  return xGlx;
 }

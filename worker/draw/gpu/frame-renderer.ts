@@ -6,7 +6,7 @@ import { coversFrame, overlayRect, type Rect } from '../../plan/composite-plan.t
 import { type DirtyRect, layerBox } from '../../plan/dirty-rects.ts';
 import type { LayerState } from '../../plan/frame-state.ts';
 import type { TextureRef, TransitionType } from '../../plan/plan.ts';
-import { createGlContext } from '../backend/backend.ts';
+import { drawingBackend } from '../backend/backend.ts';
 import { blendOverlay, overlayFromRgba, type YuvOverlay, yuvaFromRgba } from './backdrop-blend.ts';
 import { createEffectLayer, type EffectLayer } from './effects-shader.ts';
 import { createImageMaterial } from './image-material.ts';
@@ -230,11 +230,12 @@ export function createFrameRenderer(
 /** The GL context, the scene and YUV targets and cameras, the YUV conversion pass and the readback buffer. */
 function glPipeline(width: number, height: number) {
   const layout = yuvLayout(width, height);
-  const gl = createGlContext();
+  const backend = drawingBackend();
+  const gl = backend.createContext();
   if (!gl) {
     throw new AppError(
       'RENDER_FAILED',
-      'The drawing backend could not create a WebGL context; is the X display reachable?',
+      `The drawing backend (${backend.name}) could not create a WebGL context; is its display reachable?`,
     );
   }
   THREE.ColorManagement.enabled = false;

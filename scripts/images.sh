@@ -62,7 +62,8 @@ commit_base() { # NAME TAR [EXTRA-SETUP-FUNCTION]
   buildah add --quiet "$ctr" "$2" / >/dev/null
   buildah config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     --env NODE_VERSION="$("$NODE_HOME/bin/node" -p process.versions.node)" --cmd node \
-    --label org.opencontainers.image.description="Debian bookworm minbase + Node $NODE_MAJOR, made by scripts/images.sh" "$ctr"
+    --label org.opencontainers.image.description="Debian bookworm minbase + Node $NODE_MAJOR, made by scripts/images.sh" \
+    --label "$BASE_LABEL=$want_base" "$ctr"
   [ -n "${3:-}" ] && "$3" "$ctr"
   buildah commit --quiet --rm "$ctr" "$1" >/dev/null
 }
@@ -89,12 +90,15 @@ make_bases() { # WORKDIR
 }
 # Remade when what goes into them changes: Node, the recipe above (not the rest of this script: a
 # new base invalidates every cached layer, headless-gl's compilation included), the Debian sources,
-# the machine's CA bundle and npm registry.
-base_stamp="$OUT/.bases"
+# the machine's CA bundle and npm registry. The stamp is a label of each base, in the machine's
+# image storage: another checkout on this machine (a CI's fresh clone) finds the bases made, and
+# with them every cached layer.
+BASE_LABEL=dev.framewright.base-inputs
 want_base="node $("$NODE_HOME/bin/node" --version) $( (declare -f commit_base machine_settings make_bases;
   cat "$SOURCES" /etc/ssl/certs/ca-certificates.crt; npm config get registry 2>/dev/null) | sha256sum | cut -c1-16)"
-if [ "$(cat "$base_stamp" 2>/dev/null)" != "$want_base" ] || [ -z "$(image_id "$BASES:$NODE_MAJOR-bookworm-slim")" ] ||
-  [ -z "$(image_id "$BASES:$NODE_MAJOR-bookworm")" ]; then
+base_inputs() { buildah inspect --type image --format "{{index .OCIv1.Config.Labels \"$BASE_LABEL\"}}" "$1" 2>/dev/null || true; }
+if [ "$(base_inputs "$BASES:$NODE_MAJOR-bookworm-slim")" != "$want_base" ] ||
+  [ "$(base_inputs "$BASES:$NODE_MAJOR-bookworm")" != "$want_base" ]; then
   started=$(date +%s)
   echo "images: making the base images from Debian bookworm and Node $("$NODE_HOME/bin/node" --version)"
   work=$(mktemp -d /tmp/framewright-images.XXXXXX)
@@ -102,7 +106,6 @@ if [ "$(cat "$base_stamp" 2>/dev/null)" != "$want_base" ] || [ -z "$(image_id "$
   make_bases "$work"
   rm -rf "$work"
   trap - EXIT
-  echo "$want_base" >"$base_stamp"
   echo "images: bases made in $(($(date +%s) - started)) s"
 fi
 
@@ -139,6 +142,11 @@ context_digest() {
 # stage (~15 s a target).
 REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 context=$(context_digest)
+# The layers each build used or made ("--> Using cache ID", "--> ID" in buildah's output), so that
+# once both targets are built, the untagged images no build of now needs (earlier builds' layers,
+# earlier images) are removed: the storage holds one generation of cache, not one per change.
+used=$(mktemp)
+built=0
 for pair in api:framewright worker:framewright-worker; do
   target=${pair%%:*}
   name=${pair#*:}
@@ -151,11 +159,15 @@ for pair in api:framewright worker:framewright-worker; do
     # --network host: RUN steps reach the package registries as the machine does (a build network
     # of its own would need CNI configuration for buildah). REVISION changes the labels only.
     # --force-rm: a failed step leaves no working container behind.
-    buildah bud --quiet --layers --force-rm "${BUILDAH_RUN[@]}" --network host \
+    log=$(mktemp)
+    buildah bud --layers --force-rm "${BUILDAH_RUN[@]}" --network host \
       --build-arg NODE_BUILD_IMAGE="$BASES:$NODE_MAJOR-bookworm" \
       --build-arg NODE_RUNTIME_IMAGE="$BASES:$NODE_MAJOR-bookworm-slim" \
       --build-arg VERSION="$TAG" --build-arg REVISION="$REVISION" \
-      --target "$target" -t "localhost/$name:$TAG" . >/dev/null
+      --target "$target" -t "localhost/$name:$TAG" . >"$log" 2>&1 || { tail -n 40 "$log" >&2; rm -f "$log" "$used"; exit 1; }
+    sed -n 's/^--> \(Using cache \)\{0,1\}\([0-9a-f]\{11,64\}\)$/\2/p' "$log" >>"$used"
+    rm -f "$log"
+    built=$((built + 1))
     id=$(image_id "localhost/$name:$TAG")
     echo "$inputs $id" >"$stamp"
   fi
@@ -173,3 +185,13 @@ for pair in api:framewright worker:framewright-worker; do
   size=$(buildah images --noheading --format '{{.Size}}' "localhost/$name:$TAG" | head -1)
   echo "images: $name:$TAG ($target) ${id:0:12} $size in $(($(date +%s) - started)) s"
 done
+if [ "$built" -eq 2 ]; then
+  removed=0
+  for dangling in $(buildah images --noheading --no-trunc --filter dangling=true --format '{{.ID}}'); do
+    dangling=${dangling#sha256:}
+    grep -q "^${dangling:0:11}" "$used" && continue
+    buildah rmi "$dangling" >/dev/null 2>&1 && removed=$((removed + 1))
+  done
+  [ "$removed" -gt 0 ] && echo "images: removed $removed image(s) no build needs any more"
+fi
+rm -f "$used"

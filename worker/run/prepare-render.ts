@@ -19,7 +19,7 @@ import { chooseCodec } from '../encode/encoder-probe.ts';
 import { audioCodecFor } from '../encode/ffmpeg-args.ts';
 import type { EncodeQuality, RenderPlan, VideoCodec } from '../plan/plan.ts';
 import { type FrameRange, splitFrames } from '../plan/segments.ts';
-import { prepare } from '../prepare/prepare.ts';
+import { type PrepareOptions, prepare } from '../prepare/prepare.ts';
 import type { SegmentStats } from './render-segment.ts';
 
 /** Progress events, in order: preparing (0-20), rendering (20-99, by frames encoded), done (100). */
@@ -165,19 +165,7 @@ export async function prepareRender(opts: PrepareRenderOptions, stopAudio: Abort
     watermark: opts.watermark,
     codec: 'libx264',
     quality: opts.quality,
-    fetchPolicy: {
-      allowPrivate: config.allowPrivateUrls,
-      trustedPrefixes: config.trustedUrlPrefixes ?? [],
-      mediaMaxBytes: config.mediaMaxBytes,
-    },
-    ffmpegPath: config.ffmpegPath,
-    ffprobePath: config.ffprobePath,
-    speech: {
-      openaiApiKey: config.openaiApiKey,
-      openaiBaseUrl: config.openaiBaseUrl,
-      transcribeBaseUrl: config.transcribeBaseUrl,
-      transcribeModel: config.transcribeModel,
-    },
+    ...preparationSettings(config),
     onStep: opts.onStep,
     onAudio: (mixed) => {
       // The output format's codec (AAC, Opus, MP3, WAV); a gif has no sound, so none is encoded.
@@ -209,6 +197,40 @@ export async function prepareRender(opts: PrepareRenderOptions, stopAudio: Abort
     ranges: splitFrames(plan.totalFrames, opts.segments, plan.chunkFrames),
     durationSec: prepared.timeline.totalFrames / plan.fps,
     audio,
+  };
+}
+
+/**
+ * The worker's settings as preparation takes them (what it may fetch, ffmpeg and ffprobe, speech
+ * and transcription): one place for every runner that prepares a movie.
+ */
+export function preparationSettings(
+  config: WorkerConfig,
+): Pick<PrepareOptions, 'fetchPolicy' | 'ffmpegPath' | 'ffprobePath' | 'speech'> {
+  return {
+    fetchPolicy: {
+      allowPrivate: config.allowPrivateUrls,
+      trustedPrefixes: config.trustedUrlPrefixes ?? [],
+      mediaMaxBytes: config.mediaMaxBytes,
+    },
+    ffmpegPath: config.ffmpegPath,
+    ffprobePath: config.ffprobePath,
+    speech: {
+      openaiApiKey: config.openaiApiKey,
+      openaiBaseUrl: config.openaiBaseUrl,
+      transcribeBaseUrl: config.transcribeBaseUrl,
+      transcribeModel: config.transcribeModel,
+    },
+  };
+}
+
+/** A runner's progress reports, passed on only while they do not go back (`done` always is). */
+export function progressEmitter(onProgress: RenderOptions['onProgress']): (e: RenderProgress) => void {
+  let last = -1;
+  return (e) => {
+    if (e.progress < last && e.phase !== 'done') return;
+    last = e.progress;
+    onProgress?.(e);
   };
 }
 

@@ -2,7 +2,7 @@ import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import { AppError } from '../../lib/errors.ts';
 import { preparingProgress } from '../../lib/render-progress.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
-import { type DecidedRenderOptions, prepareRender, type RenderOptions, type RenderResult } from './prepare-render.ts';
+import { type DecidedRenderOptions, prepareRender, progressEmitter, type RenderResult } from './prepare-render.ts';
 
 /**
  * An audio render (output.format mp3 or wav): the movie is prepared as for a video (assets,
@@ -14,12 +14,7 @@ import { type DecidedRenderOptions, prepareRender, type RenderOptions, type Rend
  */
 export async function renderAudio(opts: DecidedRenderOptions): Promise<RenderResult> {
   const { config, signal, logger } = opts;
-  let last = -1;
-  const emit: NonNullable<RenderOptions['onProgress']> = (e) => {
-    if (e.progress < last && e.phase !== 'done') return;
-    last = e.progress;
-    opts.onProgress?.(e);
-  };
+  const emit = progressEmitter(opts.onProgress);
   emit({ phase: 'preparing', progress: 0 });
   const tmpDir = makeTempDir('audio', opts.tmpRoot);
   const stopAudio = new AbortController();

@@ -10,8 +10,8 @@ import { posterTime, writePosterImages } from '../encode/poster.ts';
 import {
   type DecidedRenderOptions,
   prepareRender,
+  progressEmitter,
   type RenderOptions,
-  type RenderProgress,
   type RenderResult,
   renderError,
 } from './prepare-render.ts';
@@ -39,12 +39,7 @@ export async function renderMovie(given: RenderOptions): Promise<RenderResult> {
   }
   const { config, signal, logger } = opts;
   const draft = opts.draft === true || opts.movie.draft === true;
-  let last = -1;
-  const emit = (e: RenderProgress) => {
-    if (e.progress < last && e.phase !== 'done') return;
-    last = e.progress;
-    opts.onProgress?.(e);
-  };
+  const emit = progressEmitter(opts.onProgress);
   emit({ phase: 'preparing', progress: 0 });
   // Each decoded image and rasterised line is used once and written to a texture file: libvips'
   // operation cache would only hold memory for the rest of the render (render processes are

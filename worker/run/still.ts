@@ -12,7 +12,12 @@ import { type DrawingSurface, drawingBackend } from '../draw/backend/backend.ts'
 import type { StillFrameJob } from '../draw/still-frame.ts';
 import { encodeImage, encodeThumbnail, frameIndexAt, rgbFromYuvFile } from '../encode/still-image.ts';
 import { prepare } from '../prepare/prepare.ts';
-import type { DecidedRenderOptions, RenderProgress, RenderResult } from './prepare-render.ts';
+import {
+  type DecidedRenderOptions,
+  preparationSettings,
+  progressEmitter,
+  type RenderResult,
+} from './prepare-render.ts';
 
 const CHILD = ownModule('./still-child.ts', import.meta.url);
 
@@ -39,12 +44,7 @@ export async function renderStill(
   const { config, signal, logger } = opts;
   const { format } = opts;
   const draft = opts.draft === true || opts.movie.draft === true;
-  let last = -1;
-  const emit = (e: RenderProgress) => {
-    if (e.progress < last && e.phase !== 'done') return;
-    last = e.progress;
-    opts.onProgress?.(e);
-  };
+  const emit = progressEmitter(opts.onProgress);
   emit({ phase: 'preparing', progress: 0 });
   sharp.cache(false);
   const tmpDir = makeTempDir('still', opts.tmpRoot);
@@ -74,19 +74,7 @@ export async function renderStill(
       watermark: opts.watermark === true,
       codec: 'libx264',
       quality: opts.quality,
-      fetchPolicy: {
-        allowPrivate: config.allowPrivateUrls,
-        trustedPrefixes: config.trustedUrlPrefixes ?? [],
-        mediaMaxBytes: config.mediaMaxBytes,
-      },
-      ffmpegPath: config.ffmpegPath,
-      ffprobePath: config.ffprobePath,
-      speech: {
-        openaiApiKey: config.openaiApiKey,
-        openaiBaseUrl: config.openaiBaseUrl,
-        transcribeBaseUrl: config.transcribeBaseUrl,
-        transcribeModel: config.transcribeModel,
-      },
+      ...preparationSettings(config),
       audio: false,
       onStep: (f) => emit({ phase: 'preparing', progress: preparingProgress(f) }),
       signal,

@@ -94,7 +94,7 @@ export function createFrameRenderer(
   const { show } = layerMeshes;
   const transitions = createTransitions(width, height);
   const parts = createPartialDrawing(p, layerMeshes, transitions);
-  const { background, drawRect, drawOverlay, drawTransitionAlpha, drawRects } = parts;
+  const { background, drawRect, drawOverlay, blendTransition, drawTransitionAlpha, drawRects } = parts;
 
   /**
    * The bottom layer when it is a clip covering the whole frame, opaque and unmoved, whose decoded
@@ -130,11 +130,7 @@ export function createFrameRenderer(
         p.b.scissorTest = false;
         renderer.setRenderTarget(p.b);
         renderer.render(scene, camera);
-        p.material.uniforms.progress!.value = incoming.progress;
-        p.material.uniforms.kind!.value = transitionKind(incoming.type);
-        sceneTarget.scissorTest = false;
-        renderer.setRenderTarget(sceneTarget);
-        renderer.render(p.scene, yuvCamera);
+        blendTransition(incoming);
         yuvTarget.scissorTest = false;
         renderer.setRenderTarget(yuvTarget);
         renderer.render(yuvScene, yuvCamera);
@@ -564,6 +560,15 @@ function createPartialDrawing(p: GlPipeline, layerMeshes: LayerMeshes, transitio
     const rect = overlayRect(over, width, height);
     return rect && overlayFromRgba(drawRect(over, rect), rect, width);
   }
+  /** Blends a transition's two scene targets (drawn already) into the scene target, at its progress. */
+  function blendTransition(incoming: IncomingScene): void {
+    const p = transitionPair();
+    p.material.uniforms.progress!.value = incoming.progress;
+    p.material.uniforms.kind!.value = transitionKind(incoming.type);
+    sceneTarget.scissorTest = false;
+    renderer.setRenderTarget(sceneTarget);
+    renderer.render(p.scene, yuvCamera);
+  }
   /** A transition's two scenes, each on transparent black, blended into the scene target and read back premultiplied. */
   function drawTransitionAlpha(layers: LayerState[], incoming: IncomingScene): Uint8Array {
     const p = transitionPair();
@@ -577,11 +582,7 @@ function createPartialDrawing(p: GlPipeline, layerMeshes: LayerMeshes, transitio
       renderer.setRenderTarget(target);
       renderer.render(scene, camera);
     }
-    p.material.uniforms.progress!.value = incoming.progress;
-    p.material.uniforms.kind!.value = transitionKind(incoming.type);
-    sceneTarget.scissorTest = false;
-    renderer.setRenderTarget(sceneTarget);
-    renderer.render(p.scene, yuvCamera);
+    blendTransition(incoming);
     const bytes = width * height * 4;
     if (!overlayBuffer || overlayBuffer.length < bytes) overlayBuffer = new Uint8Array(bytes);
     const rgba = overlayBuffer.subarray(0, bytes);
@@ -614,5 +615,5 @@ function createPartialDrawing(p: GlPipeline, layerMeshes: LayerMeshes, transitio
     return true;
   }
 
-  return { background, drawRect, drawOverlay, drawTransitionAlpha, drawRects, rectReadback };
+  return { background, drawRect, drawOverlay, blendTransition, drawTransitionAlpha, drawRects, rectReadback };
 }

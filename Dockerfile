@@ -3,7 +3,7 @@
 # Framewright's two images, from one Dockerfile (they share the build stage, so it runs once):
 #
 #   docker build --target api    -t framewright:0.1.0 .          the API and the operator
-#   docker build --target worker -t framewright-worker:0.1.0 .   the render worker (ffmpeg, Xvfb, Mesa)
+#   docker build --target worker -t framewright-worker:0.1.0 .   the render worker (ffmpeg, EGL, Mesa)
 #
 # `docker build .` without --target builds the last stage, `api`. The README's "Building the
 # images" section has the full commands (labels, buildx, pushing) and test/images/images.test.ts
@@ -20,12 +20,11 @@ ARG NODE_RUNTIME_IMAGE=node:24-bookworm-slim
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_BUILD_IMAGE} AS build
 ARG DEBIAN_FRONTEND=noninteractive
-# headless-gl (`gl`) is built from source: a C++ toolchain, python3 for node-gyp (and the `python`
-# command, python-is-python3, that gl's ANGLE gyp files run), the X and GL headers. `patch` applies
-# patches/*.patch.
+# headless-gl's binding (`gl`; it bundles ANGLE built) is compiled here: a C++ toolchain and python3
+# for node-gyp (python-is-python3: the `python` command). `patch` applies patches/*.patch.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      build-essential python3 python-is-python3 pkg-config libxi-dev libglu1-mesa-dev libglew-dev patch \
+      build-essential python3 python-is-python3 patch \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
@@ -38,13 +37,16 @@ COPY patches/ patches/
 # npm_config_nodedir: node-gyp uses the headers this Node image ships in /usr/local/include/node
 # instead of downloading them. npm_config_build_from_source=gl: headless-gl is compiled here, not
 # fetched as a prebuilt binary (prebuild-install reads the package name). Then the patches, as
-# scripts/install.sh applies them after every install; one that no longer fits fails the build.
-RUN npm_config_nodedir=/usr/local npm_config_build_from_source=gl npm install --no-audit --no-fund \
+# scripts/install.sh applies them after every install (one that no longer fits fails the build),
+# and headless-gl compiled again with its patched sources (gl+*.patch: ANGLE's EGL platform).
+RUN export npm_config_nodedir=/usr/local npm_config_build_from_source=gl \
+ && npm install --no-audit --no-fund \
  && for p in patches/*.patch; do \
       [ -e "$p" ] || continue; \
       echo "applying $p"; \
       patch -p1 -N -s -f <"$p" || { echo "$p does not apply: update or drop it" >&2; exit 1; }; \
-    done
+    done \
+ && npm rebuild gl
 COPY . .
 # dist/: the sources as plain JavaScript (scripts/build.sh), run by `node` with no development tools.
 # scripts/prune-fonts.ts removes the font files the renderer never reads (each @fontsource subset
@@ -86,22 +88,30 @@ WORKDIR /app
 # ---------------------------------------------------------------------------------------------
 FROM runtime AS worker
 ARG DEBIAN_FRONTEND=noninteractive
-# Xvfb: the X display headless-gl renders on (worker/draw/backend/xvfb.ts starts it; xvfb brings xkb-data and
-# xkbcomp, without which it cannot start). Mesa: libGL.so.1, which headless-gl loads, with the
-# llvmpipe driver (libgl1-mesa-dri, through libglx-mesa0). libx11-6 and libxext6: what webgl.node
-# links (ldd). The fonts (@fontsource/*) and espeak-ng come in node_modules: espeak-ng (GPL-3.0)
+# Drawing, with no X server (worker/draw/backend/egl.ts): headless-gl's ANGLE (in node_modules)
+# draws through the system's EGL, libEGL.so.1 from libglvnd (libegl1). Where the NVIDIA runtime
+# mounts the driver (the `graphics` capability), libglvnd finds it through the vendor file below;
+# elsewhere it uses Mesa's (libegl-mesa0), whose
+# llvmpipe (libgl1-mesa-dri) draws on the CPU. libx11-6, libxext6, libxcb1 and libdrm2: what
+# ANGLE's libGLESv2.so links (ldd), though it opens no display. The fonts (@fontsource/*) and espeak-ng come in node_modules: espeak-ng (GPL-3.0)
 # is @echogarden/espeak-ng-emscripten, run only as a separate child process that talks to
 # Framewright through messages (worker/prepare/speech/espeak-child.ts), never linked into it; Debian's
 # espeak-ng and system fonts would go unused.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      xvfb libgl1 libglx-mesa0 libgl1-mesa-dri libx11-6 libxext6 \
+      libegl1 libegl-mesa0 libgl1-mesa-dri libx11-6 libxext6 libxcb1 libdrm2 \
  && apt-get clean \
- && rm -rf /var/lib/apt/lists/* \
- && install -d -m 1777 /tmp/.X11-unix
+ && rm -rf /var/lib/apt/lists/*
+# The NVIDIA driver's EGL vendor file, as NVIDIA's own OpenGL images carry it: the container
+# toolkit mounts the library it names (libEGL_nvidia.so.0) but often not this file, and without it
+# ANGLE draws on llvmpipe on a GPU node. Where no driver is mounted libglvnd skips it for Mesa's.
+RUN install -d /usr/share/glvnd/egl_vendor.d \
+ && printf '%s\n' '{"file_format_version": "1.0.0", "ICD": {"library_path": "libEGL_nvidia.so.0"}}' \
+      >/usr/share/glvnd/egl_vendor.d/10_nvidia.json
 # The NVIDIA container runtime mounts the driver's libraries the image asks for: NVENC needs
-# `video` (libnvidia-encode) besides compute and utility. Without a GPU this does nothing.
-ENV NVIDIA_DRIVER_CAPABILITIES=compute,utility,video
+# `video` (libnvidia-encode), drawing `graphics` (its EGL), besides compute and utility.
+# Without a GPU this does nothing.
+ENV NVIDIA_DRIVER_CAPABILITIES=compute,utility,video,graphics
 COPY --from=build /src/dist/ /app/dist/
 COPY --from=build /src/bin/framewright /app/bin/framewright
 COPY --from=build /src/package.json /app/package.json
@@ -117,7 +127,7 @@ ARG CREATED=
 ARG SOURCE=
 ARG NODE_RUNTIME_IMAGE
 LABEL org.opencontainers.image.title="framewright-worker" \
-      org.opencontainers.image.description="Framewright render worker: three.js on headless-gl under Xvfb, ffmpeg (libx264 or h264_nvenc, libvpx, ProRes, LAME), espeak-ng speech" \
+      org.opencontainers.image.description="Framewright render worker: three.js on headless-gl (ANGLE on EGL), ffmpeg (libx264 or h264_nvenc, libvpx, ProRes, LAME), espeak-ng speech" \
       org.opencontainers.image.source="${SOURCE}" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.version="${VERSION}" \

@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/.cache/node/bin:$(PATH)
 .DEFAULT_GOAL := help
 
-.PHONY: help install build images run test lint format typecheck test-only fuzz crds clients bench-movie bench-api bench-api-profile bench-render bench-e2e bench-operator bench-parallel bench-leases soak clean
+.PHONY: help install build images run test lint format typecheck test-only fuzz crds clients bench-movie bench-api bench-api-profile bench-render bench-e2e bench-operator bench-parallel bench-leases gpu-check soak clean
 
 help: ## Show the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -57,8 +57,17 @@ bench-api: install ## autocannon against the API vs a bare Fastify route
 bench-api-profile: install ## Where GET /v1/renders/{id} spends its CPU, per plugin and process (bench/profiles/)
 	scripts/with-services.sh node --import tsx bench/api.ts --profile
 
-bench-render: install ## Render examples/bench-60s.json (and the text-heavy bench-60s-text.json, the motion-graphics bench-60s-motion.json) vs the ffmpeg encode floor
+# The commit `make bench-render` renders the three movies with beside this checkout, alternately:
+# by default the last one that drew through Xvfb and GLX (gl 8), the CPU path EGL replaced. Give
+# BENCH_BASE=HEAD~1 to hold a change to its parent.
+BENCH_BASE ?= ed2d1a7
+
+bench-render: install ## Render examples/bench-60s.json (and the text-heavy bench-60s-text.json, the motion-graphics bench-60s-motion.json) vs the ffmpeg encode floor, then all three against BENCH_BASE
 	./bin/framewright bench render
+	./bin/framewright bench render --against "$$(scripts/bench-baseline.sh $(BENCH_BASE))"
+
+gpu-check: install ## The three bench movies through the GPU path and the CPU path (Mesa): renderer, draw/encode/end-to-end fps, largest pixel difference
+	./bin/framewright bench gpu-check
 
 bench-parallel: install ## A 10-minute 1080p movie as 1, 4 and 8 segment pods: per-step CPU, computed N-node wall
 	./bin/framewright bench parallel

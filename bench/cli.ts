@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<BenchModule>> = {
   operator: () => import('./operator.ts'),
   parallel: () => import('./parallel.ts'),
   leases: () => import('./leases.ts'),
+  'gpu-check': () => import('./gpu-check.ts'),
 };
 
 export async function runBench(name: string, argv: string[]): Promise<number> {

@@ -32,6 +32,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 
 const execFileP = promisify(execFile);
@@ -44,6 +45,7 @@ import { runFfmpeg } from '../worker/encode/ffmpeg-process.ts';
 import type { EncodeQuality, VideoCodec } from '../worker/plan/plan.ts';
 import type { WorkerConfig } from '../worker/run/prepare-render.ts';
 import { renderMovie } from '../worker/run/render-movie.ts';
+import { renderAgainst } from './against.ts';
 import { measure } from './measure.ts';
 import { greenScreenClip, withKeyedClip } from './motion.ts';
 
@@ -80,7 +82,7 @@ function backgroundVideoVariant(movie: Movie, clip: string, music: string, clipS
 }
 
 /** Makes the background clip and the music with ffmpeg and serves them on loopback. */
-async function mediaSources(
+export async function mediaSources(
   ffmpeg: string,
   dir: string,
 ): Promise<{ clip: string; clipFile: string; music: string; keyed: string; clipSec: number; close: () => void }> {
@@ -157,6 +159,7 @@ export async function main(argv: string[]): Promise<number> {
       'text-movie': { type: 'string', default: 'examples/bench-60s-text.json' },
       'motion-movie': { type: 'string', default: 'examples/bench-60s-motion.json' },
       quick: { type: 'boolean' },
+      against: { type: 'string' },
     },
   });
   const load = (file: string): Movie | undefined => {
@@ -170,6 +173,7 @@ export async function main(argv: string[]): Promise<number> {
   const motionMovie = load(values['motion-movie']!);
   if (!bench60 || !textMovie || !motionMovie) return 1;
   const config = workerConfigFromEnv();
+  if (values.against) return against(values.against, config, [bench60, textMovie, motionMovie], values.quick ? 1 : 3);
   const { codec, reason } = await chooseCodec(config.ffmpegPath);
   const dir = mkdtempSync(join(tmpdir(), 'fw-bench-render-'));
   const rows: string[][] = [];
@@ -379,6 +383,30 @@ export async function main(argv: string[]): Promise<number> {
     if (!values.quick) await qualityPerByte(bench60, config, codec, dir);
     return 0;
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `--against DIR`: the three movies rendered by this checkout and DIR's, alternately (against.ts). */
+async function against(baseline: string, config: WorkerConfig, [bench60, text, motion]: Movie[], reps: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'fw-bench-against-'));
+  const media = await mediaSources(config.ffmpegPath, dir);
+  try {
+    const here = fileURLToPath(new URL('..', import.meta.url));
+    await renderAgainst(
+      here,
+      baseline,
+      [
+        { name: 'bench-60s', movie: bench60! },
+        { name: 'bench-60s-text', movie: text! },
+        { name: 'bench-60s-motion', movie: withKeyedClip(motion!, media.keyed) },
+      ],
+      dir,
+      reps,
+    );
+    return 0;
+  } finally {
+    media.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -368,6 +368,10 @@ function addBench(program: Command, setExit: (code: number) => void, output: Cli
       new Option('--motion-movie <file>', 'the motion-graphics movie').default('examples/bench-60s-motion.json'),
     )
     .option('--quick', 'fewer and shorter rows')
+    .option(
+      '--against <dir>',
+      'instead: the three movies rendered by this checkout and the one in <dir> (scripts/bench-baseline.sh REV), alternately',
+    )
     .action(run);
   bench
     .command('e2e')
@@ -388,6 +392,18 @@ function addBench(program: Command, setExit: (code: number) => void, output: Cli
     )
     .addOption(new Option('--running <n>', 'renders running').argParser(integer(1)).default(10_000))
     .addOption(new Option('--calls <n>', 'calls of each statement').argParser(integer(1)).default(1000))
+    .action(run);
+  bench
+    .command('gpu-check')
+    .description(
+      'The benchmark movies drawn through the GPU path and the CPU path (Mesa): renderer, draw, encode and end-to-end fps, largest pixel difference',
+    )
+    .addOption(
+      new Option('--path <path>', 'internal: measure one path in this process').choices(['gpu', 'cpu']).hideHelp(),
+    )
+    .addOption(new Option('--dir <dir>', 'internal: scratch directory').hideHelp())
+    .addOption(new Option('--keyed <url>', "internal: the keyed clip's address").hideHelp())
+    .addOption(new Option('--json <file>', "internal: where the path's figures go").hideHelp())
     .action(run);
   bench
     .command('parallel')

@@ -118,6 +118,13 @@ export const EnvSchema = Type.Object({
       description: 'Seconds one script generation may take, drafts, retries and backoff included.',
     }),
   ),
+  DRAWING_DEVICE: Type.Optional(
+    Type.Union([Type.Literal('any'), Type.Literal('gpu')], {
+      default: 'any',
+      description:
+        'gpu: a worker that finds a software renderer fails the render with GPU_DRAWING_UNAVAILABLE instead of drawing on the CPU (the operator sets it on GPU Jobs unless worker.gpu.allowSoftwareDrawing); any: draw on whatever GL there is.',
+    }),
+  ),
   FFMPEG_PATH: Type.Optional(Type.String({ minLength: 1, default: 'ffmpeg' })),
   FFPROBE_PATH: Type.Optional(Type.String({ minLength: 1, default: 'ffprobe' })),
   ASSET_MAX_BYTES: Type.Optional(

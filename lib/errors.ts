@@ -200,6 +200,13 @@ export const ERROR_CATALOG = {
     title: 'Render failed',
     doc: 'The renderer or encoder failed. The message carries the cause; retrying the render may help.',
   },
+  GPU_DRAWING_UNAVAILABLE: {
+    status: 500,
+    exit: 59,
+    retry: 'final',
+    title: 'No GPU to draw on',
+    doc: "A platform fault: the worker was given a GPU but found only a software renderer (Mesa's llvmpipe), so it did not draw. The message names what the container lacks: the device, the driver's `graphics` capability, its EGL library (`libEGL_nvidia.so.0`) or the EGL vendor file. Nothing was charged and the reserved credits were released. A platform team fixes the node or sets `worker.allowSoftwareDrawing`; create the render again.",
+  },
   RENDER_CANCELLED: {
     status: 409,
     exit: 55,

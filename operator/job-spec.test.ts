@@ -37,6 +37,8 @@ describe('the worker Job of a Render', () => {
     assert.equal(c?.image, 'reg/fw:1');
     assert.deepEqual(c?.resources?.limits, { 'nvidia.com/gpu': '1' });
     assert.match(c?.env?.find((e) => e.name === 'NVIDIA_DRIVER_CAPABILITIES')?.value ?? '', /video.*graphics/);
+    // Given a GPU, the pod refuses to draw on a software renderer (worker/draw/backend/egl.ts).
+    assert.equal(c?.env?.find((e) => e.name === 'DRAWING_DEVICE')?.value, 'gpu');
     const rules = job.spec?.podFailurePolicy?.rules ?? [];
     assert.deepEqual(rules[0], { action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] });
     assert.equal(rules[1]?.action, 'FailJob');
@@ -74,6 +76,17 @@ describe('the worker Job of a Render', () => {
       { configMapRef: { name: 'fw-worker' } },
       { secretRef: { name: 'fw-s3' } },
     ]);
+  });
+
+  it('drawing: a GPU pod fails rather than draw on the CPU, unless software drawing is allowed; a CPU pod draws on what it finds', () => {
+    const device = (env: NodeJS.ProcessEnv) =>
+      workerJob(render, operatorSettings(env).job).spec?.template.spec?.containers[0]?.env?.find(
+        (e) => e.name === 'DRAWING_DEVICE',
+      )?.value;
+    assert.equal(device({ WORKER_GPUS: '1' }), 'gpu');
+    assert.equal(device({ WORKER_GPUS: '1', WORKER_ALLOW_SOFTWARE_DRAWING: 'true' }), undefined);
+    assert.equal(device({ WORKER_GPUS: '0' }), undefined);
+    assert.throws(() => operatorSettings({ WORKER_ALLOW_SOFTWARE_DRAWING: 'yes' }), /WORKER_ALLOW_SOFTWARE_DRAWING/);
   });
 
   it('a bad setting names its variable', () => {

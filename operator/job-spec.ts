@@ -63,7 +63,8 @@ export function workerJob(render: RenderRef, s: WorkerJobSettings, job: StageJob
     [STAGE_LABEL]: job.stage,
     ...(s.kueueQueueName ? { 'kueue.x-k8s.io/queue-name': s.kueueQueueName } : {}),
   };
-  const gpu: Record<string, string> = s.gpus > 0 && job.stage !== 'join' ? { 'nvidia.com/gpu': String(s.gpus) } : {};
+  const drawsOnGpu = s.gpus > 0 && job.stage !== 'join';
+  const gpu: Record<string, string> = drawsOnGpu ? { 'nvidia.com/gpu': String(s.gpus) } : {};
   const attempts = Math.max(0, s.maxAttempts - 1);
   const estimated = render.spec.estimatedDurationSec;
   const shape =
@@ -148,8 +149,11 @@ export function workerJob(render: RenderRef, s: WorkerJobSettings, job: StageJob
               env: [
                 { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
                 { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-                // NVENC needs `video`, headless GL on the GPU needs `graphics`.
+                // NVENC needs `video`; drawing needs `graphics` (the driver's EGL library).
                 { name: 'NVIDIA_DRIVER_CAPABILITIES', value: 'compute,utility,video,graphics' },
+                // A pod given a GPU that finds a software renderer fails its render at once
+                // (GPU_DRAWING_UNAVAILABLE) rather than drawing on the CPU unnoticed.
+                ...(drawsOnGpu && !s.allowSoftwareDrawing ? [{ name: 'DRAWING_DEVICE', value: 'gpu' }] : []),
                 { name: 'XDG_CACHE_HOME', value: '/tmp/.cache' },
               ],
               securityContext: {

@@ -4,6 +4,7 @@ import type { KubeAccess } from '../lib/kube/access.ts';
 import { RendersClient } from '../lib/kube/client.ts';
 import { API_VERSION, PLURAL, type Render } from '../lib/kube/render-resource.ts';
 import type { Logger } from '../lib/logger.ts';
+import { DrawingMetrics } from '../lib/metrics/drawing-metrics.ts';
 import { OperatorMetrics } from '../lib/metrics/operator-metrics.ts';
 import { createRegistry } from '../lib/metrics/registry.ts';
 import { RenderMetrics } from '../lib/metrics/render-metrics.ts';
@@ -110,10 +111,17 @@ export class Operator {
     // Only changes that can change a decision make a pass (our own status writes coming back, a
     // Job we just created, metadata churn do not): under load, passes are the operator's budget.
     const enqueue = (name: string) => this.queue.add(name);
+    // Which GL the workers draw with, as their pods report it on the Renders.
+    const drawing = new DrawingMetrics(this.registry);
     this.renders.addHandlers({
       // A Render without a Job yet goes first: its latency is the one users wait on.
-      onAdd: (r) => (r.status?.jobName ? enqueue(r.metadata.name) : this.queue.addUrgent(r.metadata.name)),
+      onAdd: (r) => {
+        if (r.status?.drawing) drawing.drew(r.status.drawing);
+        return r.status?.jobName ? enqueue(r.metadata.name) : this.queue.addUrgent(r.metadata.name);
+      },
       onUpdate: (old, r) => {
+        if (r.status?.drawing && r.status.drawing.renderer !== old.status?.drawing?.renderer)
+          drawing.drew(r.status.drawing);
         if (renderChangeMatters(old, r)) enqueue(r.metadata.name);
       },
       onDelete: (r) => enqueue(r.metadata.name),

@@ -17,6 +17,12 @@ const OperatorEnvSchema = Type.Object({
   WORKER_GPUS: Type.Optional(
     Type.String({ pattern: '^[0-9]{1,2}$', description: 'nvidia.com/gpu per worker pod; 0 renders on CPU.' }),
   ),
+  WORKER_ALLOW_SOFTWARE_DRAWING: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      description:
+        'With WORKER_GPUS > 0: workers draw on a software renderer when they find one instead of failing with GPU_DRAWING_UNAVAILABLE.',
+    }),
+  ),
   WORKER_NODE_SELECTOR: Type.Optional(Type.String({ description: 'JSON object: the pods nodeSelector.' })),
   WORKER_TOLERATIONS: Type.Optional(Type.String({ description: 'JSON array of tolerations.' })),
   WORKER_RESOURCES: Type.Optional(Type.String({ description: 'JSON ResourceRequirements of the container.' })),
@@ -73,6 +79,8 @@ export interface WorkerJobSettings {
   imagePullPolicy: 'Always' | 'IfNotPresent' | 'Never';
   serviceAccount: string;
   gpus: number;
+  /** GPU pods draw on a software renderer rather than fail (WORKER_ALLOW_SOFTWARE_DRAWING). */
+  allowSoftwareDrawing: boolean;
   nodeSelector: Record<string, string>;
   tolerations: Record<string, unknown>[];
   resources: Record<string, unknown>;
@@ -127,6 +135,7 @@ export function operatorSettings(env: NodeJS.ProcessEnv): OperatorSettings {
       imagePullPolicy: v.WORKER_IMAGE_PULL_POLICY ?? 'IfNotPresent',
       serviceAccount: v.WORKER_SERVICE_ACCOUNT ?? 'framewright-worker',
       gpus: Number(v.WORKER_GPUS ?? 1),
+      allowSoftwareDrawing: v.WORKER_ALLOW_SOFTWARE_DRAWING === 'true',
       nodeSelector: json('WORKER_NODE_SELECTOR', v.WORKER_NODE_SELECTOR, {}, isObject),
       tolerations: json('WORKER_TOLERATIONS', v.WORKER_TOLERATIONS, [], (t) => Array.isArray(t) && t.every(isObject)),
       resources: json('WORKER_RESOURCES', v.WORKER_RESOURCES, {}, isObject),

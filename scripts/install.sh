@@ -4,8 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # ffmpeg: encoder (libx264, h264_nvenc). postgresql + redis-server: real services for the tests.
-# xvfb + xauth: the X display headless-gl needs. libxi-dev libglu1-mesa-dev libglew-dev pkg-config:
-# to build `gl` from source. espeak-ng: offline speech. fonts-*: text rendering. python3-venv: moto (S3).
+# libegl1 libegl-mesa0 libgl1-mesa-dri: the EGL (libglvnd, with Mesa's vendor and its llvmpipe driver)
+# that headless-gl's ANGLE draws through on the CPU, the path GPU nodes run with their driver's EGL
+# (worker/draw/backend/egl.ts); build-essential: headless-gl's binding is compiled on install (seconds).
+# espeak-ng: offline speech. fonts-*: text rendering. python3-venv: moto (S3).
 # etcd-server: the control plane's store for the cluster tests (scripts/control-plane.sh).
 # chromium: the browser the dashboard's tests drive (test/dashboard, through playwright-core).
 # tesseract-ocr + tesseract-ocr-*: OCR that reads rendered text back from decoded frames (test/text),
@@ -15,7 +17,7 @@ cd "$(dirname "$0")/.."
 # containernetworking-plugins, iptables, conntrack, catatonit (the pod sandbox's process): the real
 # node the cluster tests run the images on (test/services/real-node.ts, with the kubelet and
 # kube-proxy that scripts/control-plane.sh builds).
-APT_PACKAGES=(mmdebstrap buildah containerd runc containernetworking-plugins iptables conntrack catatonit ffmpeg postgresql redis-server xvfb xauth libxi-dev libglu1-mesa-dev libglew-dev pkg-config
+APT_PACKAGES=(mmdebstrap buildah containerd runc containernetworking-plugins iptables conntrack catatonit ffmpeg postgresql redis-server libegl1 libegl-mesa0 libgl1-mesa-dri
   build-essential patch curl python3 python3-venv espeak-ng fonts-dejavu-core etcd-server chromium zsh
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-jpn tesseract-ocr-chi-sim tesseract-ocr-kor tesseract-ocr-ara
   tesseract-ocr-hin tesseract-ocr-rus tesseract-ocr-ell tesseract-ocr-fra tesseract-ocr-deu tesseract-ocr-vie)
@@ -95,8 +97,11 @@ had_modules=; [ -d node_modules ] && had_modules=1
 # up for another Node may have one); npm 11 warns that it does not know the setting and passes it
 # on to node-gyp all the same.
 export npm_config_nodedir="$PWD/.cache/node"
+# headless-gl compiled here, never a prebuilt binary fetched by prebuild-install (which reads the
+# package name from this setting): ours carries patches/gl+*.patch.
+export npm_config_build_from_source=gl
 if [ "$have_lock" != "$want_lock" ]; then
-  echo "install: npm install (builds headless-gl from source on first install, ~3 minutes)"
+  echo "install: npm install (compiles headless-gl's binding on first install, seconds)"
   # `npm install`, not `npm ci`: the package mirror here lacks some of Biome's optional platform
   # packages (android, musl, windows), which `npm ci` reports as a lock mismatch; `npm install`
   # skips absent optional packages and installs exactly the locked versions of everything else.
@@ -106,7 +111,7 @@ if [ "$have_lock" != "$want_lock" ]; then
   npm install --no-audit --no-fund
 fi
 if [ -n "$had_modules" ] && [ "${have_abi%% v*}" != "${want_abi%% v*}" ]; then
-  echo "install: Node's ABI changed ($want_abi): npm rebuild gl (~3 minutes)"
+  echo "install: Node's ABI changed ($want_abi): npm rebuild gl"
   npm rebuild gl
 fi
 if [ "$have_lock" != "$want_lock" ] || [ "$have_abi" != "$want_abi" ]; then
@@ -120,13 +125,27 @@ fi
 # Fixes to dependencies we wait on upstream for, as patches of the installed files (patches/*.patch,
 # named after the package and version they fit). Applied when not yet applied, so after every npm
 # install; a patch that no longer fits (the package was upgraded) stops the install, saying so.
+# A patch of a native package's sources (gl+*: headless-gl's webgl.cc) is compiled in: the package
+# is rebuilt when its patch was applied.
+rebuild=()
 for p in patches/*.patch; do
   [ -e "$p" ] || continue
   if ! patch -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
     echo "install: applying $p"
     patch -p1 -N -s -f <"$p" || { echo "install: $p does not apply: update or drop it" >&2; exit 1; }
+    case "$(basename "$p")" in gl+*) rebuild+=(gl) ;; esac
   fi
 done
+if [ ${#rebuild[@]} -gt 0 ]; then
+  echo "install: npm rebuild ${rebuild[*]} (patched sources)"
+  npm rebuild "${rebuild[@]}" >/dev/null
+fi
+# headless-gl draws through ANGLE on EGL with no X server (the patched binding's
+# HEADLESS_GL_ANGLE_PLATFORM): say here, not in the first render, when this machine cannot.
+if ! HEADLESS_GL_ANGLE_PLATFORM=egl node -e 'process.exit(require("gl")(1, 1) ? 0 : 1)' 2>/dev/null; then
+  echo "install: headless-gl cannot draw through EGL here (is Mesa's EGL, libegl-mesa0, installed?)" >&2
+  exit 1
+fi
 
 # moto's server mode: a real S3-compatible HTTP server for the object-storage tests, and
 # schemathesis, the API fuzzer of scripts/fuzz-api.sh (both from PyPI).

@@ -7,6 +7,7 @@
  */
 import type { ErrorCode } from '../lib/errors.ts';
 import type { OutputFormatName } from '../lib/output-formats.ts';
+import type { GlRenderer } from './draw/backend/renderer.ts';
 
 export interface JobMessage {
   type: 'job';
@@ -21,13 +22,15 @@ export interface JobMessage {
   draft: boolean;
 }
 
-/** A job's progress, as the events of its call. */
-export type JobProgress = {
-  type: 'progress';
-  phase: 'preparing' | 'rendering';
-  progress: number;
-  durationSec?: number;
-};
+/** A job's progress, and which GL draws it, as the events of its call. */
+export type JobProgress =
+  | {
+      type: 'progress';
+      phase: 'preparing' | 'rendering';
+      progress: number;
+      durationSec?: number;
+    }
+  | { type: 'drawing'; renderer: GlRenderer };
 
 /** A job's outcome, the answer of its call. */
 export type JobOutcome =

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { jitteredDelay, LOOP_BACKOFF, retryTransient } from '../../lib/backoff.ts';
 import { type ErrorBody, type ErrorCode, errorBody } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
+import type { DrawingReport } from '../../lib/metrics/drawing-metrics.ts';
 import { isBuilt, ownModule } from '../../lib/module-path.ts';
 import { contentType, extension } from '../../lib/output-formats.ts';
 import { describeExit, SupervisedChild } from '../../lib/process/supervised-child.ts';
@@ -49,6 +50,8 @@ export interface InProcessExecutorOptions {
   workerEnv: NodeJS.ProcessEnv;
   /** Told of each lifecycle transition this executor commits (metrics). */
   observer?: lifecycle.LifecycleObserver | undefined;
+  /** Told which GL each render was drawn with, as its worker reports it (metrics). */
+  onDrawing?: ((renderer: DrawingReport) => void) | undefined;
 }
 
 /** A worker process (lib/process/supervised-child.ts: its state, exit and stderr tail) and its renders so far. */
@@ -406,6 +409,11 @@ export class InProcessExecutor implements ExecutorPort {
         // A report that cannot be recorded (database away) is dropped: the next one carries the
         // newer progress, and the outcome is retried until it is recorded.
         onEvent: (m) => {
+          if (m.type === 'drawing') {
+            log.info(m.renderer, 'drawing with');
+            this.opts.onDrawing?.(m.renderer);
+            return;
+          }
           chain = chain.then(() =>
             lifecycle
               .reportProgress(this.deps, render.id, lease, {

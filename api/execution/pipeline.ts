@@ -4,6 +4,7 @@ import type { KubeAccess } from '../../lib/kube/access.ts';
 import { loadKubeConfig, RendersClient } from '../../lib/kube/client.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { ApiMetrics } from '../../lib/metrics/api-metrics.ts';
+import type { DrawingReport } from '../../lib/metrics/drawing-metrics.ts';
 import { objectStore, s3OptionsFromEnv } from '../../lib/storage/from-env.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { S3StoreOptions } from '../../lib/storage/s3-store.ts';
@@ -116,6 +117,7 @@ export async function createPipeline(deps: {
       leaseMs: config.leaseMs,
       now,
       observer: deps.metrics?.render,
+      ...(deps.metrics ? { onDrawing: (r: DrawingReport) => deps.metrics?.drawing.drew(r) } : {}),
       ...deps.executor,
       workerEnv: {
         ...workerEnv,

@@ -113,7 +113,7 @@ test('the spec is immutable (CEL) and the name must stand for the render id', ()
   }
 });
 
-test('printer columns: STATUS PROGRESS DURATION SEGMENTS AGE, and ACCOUNT JOB PODS under -o wide', () => {
+test('printer columns: STATUS PROGRESS DURATION SEGMENTS AGE, and ACCOUNT JOB RENDERER PODS under -o wide', () => {
   const columns = version().additionalPrinterColumns.map((c) => [c.name, c.jsonPath, c.type, c.priority ?? 0]);
   assert.deepEqual(columns, [
     ['Status', '.status.phase', 'string', 0],
@@ -123,6 +123,7 @@ test('printer columns: STATUS PROGRESS DURATION SEGMENTS AGE, and ACCOUNT JOB PO
     ['Age', '.metadata.creationTimestamp', 'date', 0],
     ['Account', '.spec.accountId', 'string', 1],
     ['Job', '.status.jobName', 'string', 1],
+    ['Renderer', '.status.drawing.renderer', 'string', 1],
     ['Pods', '.status.attempts', 'integer', 1],
   ]);
 });

@@ -263,6 +263,13 @@ export function renderCrd(): CustomResourceDefinition {
             column('Account', 'string', '.spec.accountId', 'Account of the render.', 1),
             column('Job', 'string', '.status.jobName', 'The batch/v1 Job running the render.', 1),
             column(
+              'Renderer',
+              'string',
+              '.status.drawing.renderer',
+              'The GL the worker draws with (a GPU, or llvmpipe).',
+              1,
+            ),
+            column(
               'Pods',
               'integer',
               '.status.attempts',

@@ -248,6 +248,25 @@ export const RenderStatus = Type.Object(
       }),
     ),
     error: Type.Optional(RenderError),
+    drawing: Type.Optional(
+      Type.Object(
+        {
+          vendor: Type.String({ maxLength: 256, description: "The driver's vendor string, through ANGLE." }),
+          renderer: Type.String({
+            maxLength: 256,
+            description:
+              'The driver\'s renderer string, through ANGLE: "ANGLE (NVIDIA Corporation, NVIDIA L4/PCIe/SSE2, OpenGL ES 3.2 NVIDIA 550.54)" on a GPU, "ANGLE (Mesa/X.org, llvmpipe (LLVM 15.0.6 256 bits), OpenGL ES 3.2)" on the CPU (the RENDERER column).',
+          }),
+          software: Type.Boolean({
+            description: 'A software renderer (llvmpipe, lavapipe, SwiftShader): no GPU draws.',
+          }),
+        },
+        {
+          description:
+            'The GL the worker draws with, set by the pod that draws when it starts (the last one, for a segmented render).',
+        },
+      ),
+    ),
     segments: Type.Optional(
       Type.Integer({
         minimum: 1,

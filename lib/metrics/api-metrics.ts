@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { DrawingMetrics } from './drawing-metrics.ts';
 import { RenderMetrics } from './render-metrics.ts';
 
 /** Where the scrape-time gauges read the database (store/lifecycle). */
@@ -21,6 +22,8 @@ const HTTP_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1
  */
 export class ApiMetrics {
   readonly render: RenderMetrics;
+  /** Which GL the in-process executor's workers draw with. */
+  readonly drawing: DrawingMetrics;
   readonly httpDuration: Histogram<'route' | 'method' | 'status_code'>;
   readonly rendersCreated: Counter;
   readonly webhookDeliveries: Counter<'outcome'>;
@@ -33,6 +36,7 @@ export class ApiMetrics {
   ) {
     const registers = [registry];
     this.render = new RenderMetrics(registry);
+    this.drawing = new DrawingMetrics(registry);
     this.httpDuration = new Histogram({
       name: 'framewright_http_request_duration_seconds',
       help: 'HTTP request duration, by route pattern (unmatched for none), method and status code.',

@@ -107,6 +107,7 @@ test('the command tree: every command and subcommand', () => {
       'bench e2e',
       'bench operator',
       'bench leases',
+      'bench gpu-check',
       'bench parallel',
       'completion',
     ],

@@ -411,7 +411,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     );
   });
 
-  it('kubectl get renders -o wide (as printed) shows the render done, its length and its pods', async () => {
+  it('kubectl get renders -o wide (as printed) shows the render done, its length, what drew it and its pods', async () => {
     const [, line] = noteLine(notes, /^\s*(kubectl -n \S+ get renders -o wide)\s*$/m);
     const rows = table(await kubectl(shellWords(line ?? '').slice(1)));
     assert.equal(rows.length, 1, JSON.stringify(rows));
@@ -425,9 +425,12 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
       'AGE',
       'ACCOUNT',
       'JOB',
+      'RENDERER',
       'PODS',
     ]);
     assert.deepEqual([row.STATUS, row.PROGRESS, row.DURATION, row.PODS], ['done', '100', '3s', '1']);
+    // The worker image draws through EGL with no X server; on this node, Mesa's llvmpipe.
+    assert.match(row.RENDERER ?? '', /^ANGLE \(.*llvmpipe.*\)$/);
     assert.match(row.ACCOUNT ?? '', /^acc_/);
     assert.ok(row.JOB, 'the Job it ran in');
   });
@@ -495,6 +498,14 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
       assert.equal(m.value('framewright_renders_completed_total'), 1, 'the operator completed it, once');
       assert.equal(m.value('framewright_render_queue_wait_seconds_count'), 1);
       assert.equal(m.value('framewright_render_duration_seconds_count', { outcome: 'done' }), 1);
+    }
+    // What drew the render, as its pod reported it on the Render: every replica's informer sees it.
+    for (const p of operators) {
+      const info = (await scrape(`http://${p.status?.podIP}:9090/metrics`)).find('framewright_drawing_renderer_info');
+      assert.equal(info.length, 1, JSON.stringify(info));
+      assert.equal(info[0]?.labels.software, 'true');
+      assert.equal(info[0]?.labels.platform, 'egl');
+      assert.match(info[0]?.labels.renderer ?? '', /llvmpipe/);
     }
   });
 
@@ -687,7 +698,7 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     assert.equal(((await res.json()) as { status: string }).status, 'done');
   });
 
-  it('the GPU worker Job schedules on a node that advertises nvidia.com/gpu (it draws and encodes on this node CPU)', async () => {
+  it('a GPU worker Job schedules on a node that advertises nvidia.com/gpu; finding only llvmpipe it fails GPU_DRAWING_UNAVAILABLE, unless software drawing is allowed', async () => {
     await database();
     const nodeName = node.name;
     // A GPU node as the NVIDIA device plugin and a platform team make one: the resource in the
@@ -714,6 +725,23 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
       // Tainted once the operator rolled out: this one node is also where the chart's other pods run.
       await kubectl(['taint', 'node', nodeName, 'nvidia.com/gpu=present:NoSchedule', '--overwrite']);
       const { key } = await newAccount(db, { plan: 'pro', credits: 1000 });
+      // The node advertises a GPU but has no driver: the pod's EGL is Mesa's. It fails at once with
+      // its own code, naming what the container lacks, and nothing is charged.
+      const refusedId = await post(key, tinyMovie({ duration: 2 }));
+      const refused = await finished(refusedId);
+      assert.equal(refused.status, 'failed', JSON.stringify(refused));
+      const error = refused.error ?? { code: '', message: '' };
+      assert.equal(error.code, 'GPU_DRAWING_UNAVAILABLE', error.message);
+      assert.match(error.message, /llvmpipe/);
+      assert.match(error.message, /no GPU device in the container/);
+      assert.match(error.message, /libEGL_nvidia\.so\.0 is not in the container/);
+      assert.doesNotMatch(error.message, /no NVIDIA EGL vendor file/, 'the worker image carries the vendor file');
+      assert.equal(refused.chargedCredits, 0);
+      const [refusedPod] = await pods(renderName(refusedId));
+      assert.equal(refusedPod?.spec?.containers[0]?.env?.find((e) => e.name === 'DRAWING_DEVICE')?.value, 'gpu');
+
+      // Allowed to draw on the CPU: it draws on this node's CPU, and encodes there too.
+      await upgrade(['--set', 'worker.allowSoftwareDrawing=true']);
       const id = await post(key, tinyMovie({ duration: 2 }));
       const done = await finished(id);
       if (done.status !== 'done') assert.fail(`${JSON.stringify(done.error)}\n${await logs()}`);
@@ -726,14 +754,17 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
         pod.spec?.tolerations?.some((t) => t.key === 'nvidia.com/gpu' && t.effect === 'NoSchedule'),
         JSON.stringify(pod.spec?.tolerations),
       );
-      // No NVIDIA driver here: the encoder probe chose libx264, which the worker says.
+      // No NVIDIA driver here: the encoder probe chose libx264, and ANGLE found llvmpipe, which the worker says.
       const log = await kubectl(['logs', '-n', NS, `pod/${pod.metadata?.name}`]);
       assert.match(log, /"codec":"libx264".*video encoder chosen/);
+      assert.match(log, /"renderer":"ANGLE \([^"]*llvmpipe[^"]*\)","software":true.*drawing with/);
     } finally {
       await kubectl(['taint', 'node', nodeName, 'nvidia.com/gpu=present:NoSchedule-']).catch(() => '');
       await upgrade([
         '--set',
         'worker.gpus=0',
+        '--set',
+        'worker.allowSoftwareDrawing=false',
         '--set-json',
         'worker.nodeSelector={}',
         '--set-json',

@@ -1,7 +1,8 @@
 /**
  * Issue 27, item 6: a render worker killed with SIGKILL takes every process it started with it
- * (Xvfb, the segment renderers, ffmpeg, the espeak-ng child), and the render is finished by the
- * retry. Before, each kill left an Xvfb (65 MB) and the encoders running, reparented to PID 1.
+ * (the segment renderers, ffmpeg, the espeak-ng child), and the render is finished by the retry.
+ * Before, each kill left the X server it drew on then (65 MB) and the encoders running,
+ * reparented to PID 1.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -40,8 +41,6 @@ describe('a render worker killed with SIGKILL mid-render', {
       RENDER_CONCURRENCY: '1',
       LOG_LEVEL: 'warn',
       AUTH_CACHE_TTL_MS: '0',
-      // Xvfb is what leaked: the worker must start its own.
-      DISPLAY: '',
     };
     let server: ServeProcess | undefined;
     let before: Proc[] = [];
@@ -62,19 +61,22 @@ describe('a render worker killed with SIGKILL mid-render', {
       const id = created.id as string;
       assert.equal(typeof id, 'string', JSON.stringify(created));
 
-      // The worker (`framewright worker`, a child of serve) once it runs Xvfb, and a segment
-      // renderer its encoder (ffmpeg reading raw frames): the encoder probe's ffmpeg ends alone.
+      // The worker (`framewright worker`, a child of serve) once it runs a segment renderer, and
+      // that its encoder (ffmpeg reading raw frames): the encoder probe's ffmpeg ends alone.
       let worker: Proc | undefined;
       for (const deadline = Date.now() + 60_000; ; await sleep(50)) {
-        assert.ok(Date.now() < deadline, `no worker with Xvfb and ffmpeg:\n${describeProcess(serveProcess)}`);
+        assert.ok(
+          Date.now() < deadline,
+          `no worker with a segment renderer and ffmpeg:\n${describeProcess(serveProcess)}`,
+        );
         const render = await call('GET', `/v1/renders/${id}`);
         assert.notEqual(render.status, 'done', 'the render must still run when its worker is killed');
         worker = descendants(serveProcess.child.pid as number).find((p) => / worker$/.test(p.cmdline));
         if (!worker) continue;
         before = descendants(worker.pid);
-        const xvfb = before.some((p) => p.comm === 'Xvfb');
+        const segment = before.some((p) => p.cmdline.includes('segment-child'));
         const encoder = before.some((p) => p.comm === 'ffmpeg' && p.cmdline.includes('rawvideo'));
-        if (xvfb && encoder) break;
+        if (segment && encoder) break;
       }
       process.kill(worker.pid, 'SIGKILL');
       await sleep(1500);

@@ -257,16 +257,20 @@ describe('Dockerfile', () => {
     });
   }
 
-  it('gives the worker ffmpeg, Xvfb and Mesa, and the API ffprobe (asset uploads)', () => {
+  it('gives the worker ffmpeg, EGL with Mesa, and the API ffprobe (asset uploads)', () => {
     const worker = installed(chain(stages, 'worker'));
-    for (const p of ['ffmpeg', 'xvfb', 'libgl1', 'libglx-mesa0', 'libgl1-mesa-dri']) assert.ok(worker.includes(p), p);
+    // libegl-mesa0 (Mesa's EGL vendor) and its llvmpipe are loaded by libglvnd, not linked: named here.
+    for (const p of ['ffmpeg', 'libegl1', 'libegl-mesa0', 'libgl1-mesa-dri']) assert.ok(worker.includes(p), p);
+    assert.ok(!worker.includes('xvfb'), 'no X server: ANGLE draws through EGL');
     assert.ok(installed(chain(stages, 'api')).includes('ffmpeg'));
     assert.match(readFileSync(join(ROOT, 'api/assets/routes.ts'), 'utf8'), /ffprobePath/);
-    // NVENC needs the driver's video libraries mounted by the NVIDIA container runtime.
-    assert.match(
-      byKeyword(chain(stages, 'worker'), 'ENV').map(runText).join(' '),
-      /NVIDIA_DRIVER_CAPABILITIES=\S*video/,
-    );
+    // NVENC needs the driver's video libraries mounted by the NVIDIA container runtime, drawing its graphics ones.
+    const env = byKeyword(chain(stages, 'worker'), 'ENV').map(runText).join(' ');
+    assert.match(env, /NVIDIA_DRIVER_CAPABILITIES=\S*video/);
+    assert.match(env, /NVIDIA_DRIVER_CAPABILITIES=\S*graphics/);
+    // The vendor file that points libglvnd at the driver's EGL library.
+    const runs = byKeyword(chain(stages, 'worker'), 'RUN').map(runText).join(' ');
+    assert.match(runs, /egl_vendor\.d\/10_nvidia\.json/);
   });
 
   it('ships the fonts and espeak-ng (its own process) in the production node_modules', () => {
@@ -470,26 +474,27 @@ describe('Debian packages (bookworm, as the images)', () => {
     assert.deepEqual(missing, []);
   });
 
-  it("give the worker every library headless-gl's webgl.node links and loads", { skip }, (t) => {
-    const binding = join(ROOT, 'node_modules/gl/build/Release/webgl.node');
-    if (!existsSync(binding)) return t.skip('headless-gl is not built here');
+  it("give the worker every library headless-gl's binding and its ANGLE link and load", { skip }, (t) => {
+    const release = join(ROOT, 'node_modules/gl/build/Release');
+    if (!existsSync(join(release, 'webgl.node'))) return t.skip('headless-gl is not built here');
+    // webgl.node opens ANGLE's libEGL.so and libGLESv2.so beside it; they link X11, xcb and DRM.
+    const binaries = ['webgl.node', 'libEGL.so', 'libGLESv2.so'].map((f) => join(release, f));
     const libs = new Set<string>();
-    for (const line of execFileSync('ldd', [binding], { encoding: 'utf8' }).split('\n')) {
-      const m = /=>\s+(\/\S+)/.exec(line);
-      if (m) libs.add(m[1]!);
+    for (const binary of binaries) {
+      for (const line of execFileSync('ldd', [binary], { encoding: 'utf8' }).split('\n')) {
+        const m = /=>\s+(\/\S+)/.exec(line);
+        if (m) libs.add(m[1]!);
+      }
     }
-    // Loaded with dlopen (libGL.so.1): named in the binary, found through ldconfig.
-    const cache = execFileSync('ldconfig', ['-p'], { encoding: 'utf8' });
-    for (const m of readFileSync(binding, 'latin1').matchAll(/lib[A-Za-z0-9_+-]+\.so\.\d+/g)) {
-      const hit = new RegExp(`\\s${m[0].replaceAll('.', '\\.').replaceAll('+', '\\+')} \\([^)]*\\) => (\\S+)`).exec(
-        cache,
-      );
-      if (hit) libs.add(hit[1]!);
-    }
-    assert.ok(
-      [...libs].some((l) => l.includes('libGL.so.1')),
-      'libGL.so.1 is among them',
+    // Loaded with dlopen: ANGLE on EGL opens the system's libEGL.so.1 (libglvnd), found through
+    // ldconfig. (It names others, libGL.so.1, libvulkan.so.1 and libpci.so.3, for the GLX and
+    // Vulkan platforms the worker does not open.)
+    assert.match(readFileSync(join(release, 'libGLESv2.so'), 'latin1'), /libEGL\.so\.1\0/);
+    const egl = /\slibEGL\.so\.1 \([^)]*x86-64[^)]*\) => (\S+)/.exec(
+      execFileSync('ldconfig', ['-p'], { encoding: 'utf8' }),
     );
+    assert.ok(egl, 'libEGL.so.1 is installed here');
+    libs.add(egl[1]!);
     const needed = new Set([...libs].map(debianPackageOf));
     const closure = new Set(
       execFileSync(

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import sharp from 'sharp';
-import { type DrawingSurface, drawingBackend } from '../../worker/draw/backend/backend.ts';
+import { drawingBackend } from '../../worker/draw/backend/backend.ts';
+import type { DrawingSurface } from '../../worker/draw/backend/surface.ts';
 
 /**
  * For a file of tests that draw with headless-gl: the drawing backend (worker/draw/backend/backend.ts:
- * an X display) acquired for this process before them, and a scratch directory; both gone after them.
+ * ANGLE on EGL) acquired for this process before them, and a scratch directory; both gone after them.
  */
 export function glTestEnvironment(prefix: string): {
   dir: string;

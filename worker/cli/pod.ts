@@ -86,6 +86,7 @@ async function runStep(step: PodStep, movie: unknown, render: Render, d: StepDep
         ...ctx,
         index,
         onFrames: (n) => d.sink.report({ segmentFrames: { [key]: n } }),
+        onDrawing: (r) => d.sink.report({ drawing: r }),
       });
       await d.sink.flush({ segmentFrames: { [key]: frames } });
       d.logger.info({ index, frames }, 'segment rendered');
@@ -207,7 +208,7 @@ export async function runPod(
       workerConfigFromEnv(env),
       controller.signal,
       logger,
-      async (m) => sink.progress(m),
+      async (m) => (m.type === 'drawing' ? sink.report({ drawing: m.renderer }) : sink.progress(m)),
     );
     if (result.type === 'failed') {
       return await sink.failed(
@@ -280,9 +281,12 @@ class StatusSink {
     });
   }
 
-  /** A report superseding the pending one, sent at most once a second. */
+  /**
+   * A report merged over the pending one (its newer fields supersede), sent at most once a second:
+   * a field reported once (the renderer) is not lost to the progress that follows it.
+   */
   report(status: Partial<RenderStatus>): void {
-    this.pending = this.forward(status);
+    this.pending = { ...this.pending, ...this.forward(status) };
     const wait = this.last + PATCH_EVERY_MS - Date.now();
     if (wait <= 0) this.send();
     else this.timer ??= setTimeout(() => this.send(), wait);

@@ -11,6 +11,7 @@ import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
 import type { Movie } from '../../movie/index.ts';
 import { drawingBackend } from '../draw/backend/backend.ts';
+import type { GlRenderer } from '../draw/backend/renderer.ts';
 import { joinSegments } from '../encode/ffmpeg-process.ts';
 import type { LayerPlan, RenderPlan } from '../plan/plan.ts';
 import { prepareRender, renderError, type WorkerConfig } from './prepare-render.ts';
@@ -162,6 +163,8 @@ export interface SegmentStepOptions extends StepContext {
   /** The segment: the pod's completion index. */
   index: number;
   onFrames?: (frames: number, total: number) => void;
+  /** Told which GL draws the segment, before its first frame. */
+  onDrawing?: (renderer: GlRenderer) => void;
 }
 
 /**
@@ -171,6 +174,9 @@ export interface SegmentStepOptions extends StepContext {
  */
 export async function segmentStep(opts: SegmentStepOptions): Promise<{ frames: number }> {
   return withScratch(opts, async (dir) => {
+    // Which GL draws, first: a pod given a GPU that finds none fails before it downloads anything.
+    const drawing = await drawingBackend().acquire(opts.config.env, opts.logger);
+    opts.onDrawing?.(drawing.renderer);
     const manifest = await manifestOf(opts.objects, opts.renderId);
     const range = manifest.ranges[opts.index];
     if (!range) {
@@ -190,7 +196,6 @@ export async function segmentStep(opts: SegmentStepOptions): Promise<{ frames: n
     await Promise.all(
       [...needed].map((name) => get(() => download(opts.objects, workKey(opts.renderId, name), local(name)))),
     );
-    const drawing = await drawingBackend().acquire(opts.config.env, opts.logger);
     const child = new SegmentChild(drawing.env);
     const output = join(dir, segmentName(opts.index));
     const total = range.to - range.from;

@@ -35,6 +35,7 @@ export async function runJob(
       signal,
       logger: logger.child({ renderId: job.renderId }),
       config,
+      onDrawing: (renderer) => void post({ type: 'drawing', renderer }),
       onProgress: (e) => {
         if (e.phase === 'preparing') void post({ type: 'progress', phase: 'preparing', progress: e.progress });
         else if (e.phase === 'rendering') {

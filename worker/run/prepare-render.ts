@@ -14,6 +14,7 @@ import type { OutputFormatName } from '../../lib/output-formats.ts';
 import { outputKind } from '../../lib/output-formats.ts';
 import type { Movie } from '../../movie/index.ts';
 import { rendersAlpha } from '../../movie/output-kind.ts';
+import type { GlRenderer } from '../draw/backend/renderer.ts';
 import { encodeMix } from '../encode/audio/loudness.ts';
 import { chooseCodec } from '../encode/encoder-probe.ts';
 import { audioCodecFor } from '../encode/ffmpeg-args.ts';
@@ -47,8 +48,8 @@ export interface WorkerConfig {
   transcribeBaseUrl?: string | undefined;
   transcribeModel?: string | undefined;
   /**
-   * The environment the render's child processes (Xvfb, the segment renderers) start from; its
-   * DISPLAY, when set, is the X server to draw on instead of an Xvfb of the render's own.
+   * The environment the render's child processes (the segment renderers, ffmpeg) start from; its
+   * DRAWING_DEVICE says whether they may draw on a software renderer (worker/draw/backend/egl.ts).
    */
   env: NodeJS.ProcessEnv;
 }
@@ -65,6 +66,8 @@ export interface RenderOptions {
   /** MP4 path; written atomically (a temporary name, renamed when complete). */
   output: string;
   onProgress?: (event: RenderProgress) => void;
+  /** Told once which GL draws the render, before the first frame (the runner logs it too). */
+  onDrawing?: (renderer: GlRenderer) => void;
   signal?: AbortSignal;
   /** Adds the visible watermark at full size (trial plan, test keys). Drafts always have it. */
   watermark?: boolean;

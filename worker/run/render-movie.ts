@@ -4,7 +4,8 @@ import { outputKind } from '../../lib/output-formats.ts';
 import { preparingProgress, renderingProgress } from '../../lib/render-progress.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
 import { movieOutputFormat } from '../../movie/output-kind.ts';
-import { type DrawingSurface, drawingBackend } from '../draw/backend/backend.ts';
+import { drawingBackend } from '../draw/backend/backend.ts';
+import type { DrawingSurface } from '../draw/backend/surface.ts';
 import { joinSegments } from '../encode/ffmpeg-process.ts';
 import { posterTime, writePosterImages } from '../encode/poster.ts';
 import {
@@ -49,12 +50,15 @@ export async function renderMovie(given: RenderOptions): Promise<RenderResult> {
   let drawing: DrawingSurface | undefined;
   let children: SegmentChild[] = [];
   const parallel = Math.max(1, Math.floor(opts.parallel ?? 1));
-  // The drawing backend and the segment processes start while assets and speech are prepared:
-  // their start-up (an Xvfb, loading three.js and headless-gl) is off the critical path.
+  // The drawing backend first: learning which GL draws takes a 1x1 context (about 40 ms, once a
+  // process), and a worker given a GPU that finds none fails here, before anything is prepared.
+  // The segment processes then start while assets and speech are prepared: their start-up
+  // (loading three.js and headless-gl) is off the critical path.
   const warm = drawingBackend()
     .acquire(config.env, logger)
     .then((d) => {
       drawing = d;
+      opts.onDrawing?.(d.renderer);
       children = Array.from({ length: parallel }, () => new SegmentChild(d.env));
       return d;
     });
@@ -63,6 +67,7 @@ export async function renderMovie(given: RenderOptions): Promise<RenderResult> {
   // A failed render stops the audio encoder and waits for it before removing the scratch files.
   const audioStop = new AbortController();
   try {
+    const shown = await warm;
     const prepared = await prepareRender(
       {
         movie: opts.movie,
@@ -85,7 +90,6 @@ export async function renderMovie(given: RenderOptions): Promise<RenderResult> {
     const { codec } = plan;
     emit({ phase: 'rendering', progress: 20, durationSec, framesDone: 0, totalFrames: plan.totalFrames });
 
-    const shown = await warm;
     const done = ranges.map(() => 0);
     const segmentFiles = ranges.map((_, i) => join(tmpDir, `segment-${i}.mp4`));
     const controller = new AbortController();

@@ -37,8 +37,8 @@ export interface SegmentStats {
 }
 
 /**
- * Renders a frame range into one MP4 segment, encoded in chunks (chunked-encoder.ts). Needs an X
- * display (DISPLAY) for headless-gl. A chunk with a full-frame clip under every frame is made by
+ * Renders a frame range into one MP4 segment, encoded in chunks (chunked-encoder.ts). Draws on the
+ * backend its process was started for (draw/backend/). A chunk with a full-frame clip under every frame is made by
  * ffmpeg from the clip and the layers' overlay images (composite.ts); the others are drawn here
  * frame by frame, and a frame whose state key equals the previous one is not drawn again: the
  * same YUV bytes go to the encoder, which is most frames of a typical movie.

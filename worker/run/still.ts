@@ -8,7 +8,8 @@ import { ChildCallError, ChildExitedError, describeExit, SupervisedChild } from 
 import { preparingProgress } from '../../lib/render-progress.ts';
 import { makeTempDir, removeTempDir } from '../../lib/temp-dirs.ts';
 import { rendersAlpha } from '../../movie/output-kind.ts';
-import { type DrawingSurface, drawingBackend } from '../draw/backend/backend.ts';
+import { drawingBackend } from '../draw/backend/backend.ts';
+import type { DrawingSurface } from '../draw/backend/surface.ts';
 import type { StillFrameJob } from '../draw/still-frame.ts';
 import { encodeImage, encodeThumbnail, frameIndexAt, rgbFromYuvFile } from '../encode/still-image.ts';
 import { prepare } from '../prepare/prepare.ts';
@@ -66,6 +67,8 @@ export async function renderStill(
     });
   warm.catch(() => {});
   try {
+    // Which GL draws, first (as a video's render): a worker given a GPU that finds none fails here.
+    const shown = await warm;
     const prepared = await prepare({
       movie: opts.movie,
       format,
@@ -96,7 +99,6 @@ export async function renderStill(
     }
     const frame = frameIndexAt(time, plan.fps, plan.totalFrames);
     emit({ phase: 'rendering', progress: 20, durationSec, framesDone: 0, totalFrames: 1 });
-    const shown = await warm;
     const yuv = join(tmpDir, 'frame.yuv');
     // png and webp keep alpha when every background is transparent (movie.md, Output formats).
     const alpha = rendersAlpha(format, opts.movie);

@@ -1,4 +1,5 @@
-// headless-gl ships no types; this is the part of its surface we use.
+// headless-gl's own types are written against the DOM's WebGL types, which a Node project does
+// not load; this is the part of its surface we use.
 declare module 'gl' {
   interface StackGLExtension {
     destroy(): void;
@@ -12,6 +13,10 @@ declare module 'gl' {
   interface HeadlessGL {
     getExtension(name: 'STACKGL_destroy_context'): StackGLExtension | null;
     finish(): void;
+    /** The driver's own answer (getParameter says "ANGLE" for RENDERER and VENDOR, as browsers do). */
+    _getParameterDirect(pname: number): unknown;
+    readonly RENDERER: number;
+    readonly VENDOR: number;
   }
   export default createContext;
 }

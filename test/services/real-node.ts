@@ -331,7 +331,17 @@ export async function startRealNode(cp: ControlPlane): Promise<RealNode> {
         (await ctr(['images', 'ls', `name==${ref}`]).then((r) => r.stdout.includes(stampLabel)));
       if (!have) {
         const t0 = Date.now();
-        await ctr(['images', 'import', a.tar]);
+        // containerd's garbage collector may remove a snapshot the import means to build on (the
+        // previous generation of the image, just replaced): "failed to prepare extraction snapshot
+        // ... parent snapshot ... does not exist". Seen once in many runs; the import again unpacks it.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await ctr(['images', 'import', a.tar]);
+            break;
+          } catch (err) {
+            if (attempt >= 3 || !/parent snapshot .* does not exist/.test(String(err))) throw err;
+          }
+        }
         imported.push({ ref, ms: Date.now() - t0 });
         await ctr(['images', 'label', ref, stampLabel]);
       }

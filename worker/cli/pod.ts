@@ -316,9 +316,11 @@ class StatusSink {
   async flush(status: Partial<RenderStatus>): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
+    // What was still waiting for its second goes with it (the renderer of a render done in less).
+    const pending = this.pending;
     this.pending = undefined;
     await this.inflight;
-    status = this.forward(status);
+    status = this.forward({ ...pending, ...status });
     const deadline = Date.now() + REPORT_RETRY_MS;
     for (let attempt = 1; ; attempt++) {
       try {

@@ -61,7 +61,7 @@ function load(file: string, keyed: string): Movie {
 }
 
 /** `--path`: this process renders every movie on the drawing it finds, and writes its figures as JSON. */
-async function measurePath(dir: string, keyed: string, json: string): Promise<void> {
+async function measurePath(label: string, dir: string, keyed: string, json: string): Promise<void> {
   const config = { ...workerConfigFromEnv(), allowPrivateUrls: true };
   const surface = await drawingBackend().acquire(config.env);
   await surface.release();
@@ -70,7 +70,7 @@ async function measurePath(dir: string, keyed: string, json: string): Promise<vo
   for (const file of MOVIES) {
     const movie = load(file, keyed);
     const name = file.replace(/^examples\/|\.json$/g, '');
-    process.stderr.write(`${surface.renderer.software ? 'cpu' : 'gpu'}: rendering ${name}...\n`);
+    process.stderr.write(`${label}: rendering ${name}...\n`);
     const started = performance.now();
     const result = await renderMovie({ movie, output: join(dir, `${name}.mp4`), config, codec });
     const wallSec = (performance.now() - started) / 1000;
@@ -143,7 +143,7 @@ export async function main(argv: string[]): Promise<number> {
     options: { path: { type: 'string' }, dir: { type: 'string' }, keyed: { type: 'string' }, json: { type: 'string' } },
   });
   if (values.path) {
-    await measurePath(values.dir!, values.keyed!, values.json!);
+    await measurePath(`${values.path} path`, values.dir!, values.keyed!, values.json!);
     return 0;
   }
   const mesa = MESA_VENDOR.find((f) => existsSync(f));

@@ -93,6 +93,21 @@ test('prepare, 3 segments and join give the one-process render of a movie with a
             color: '#ffffff',
             animation: { preset: 'zoom-in', duration: 2 },
           },
+          {
+            // Zoomed above 1: its sharper rasters (worker/prepare/zoom-rasters.ts) go to the pods too.
+            id: 'grow',
+            type: 'text',
+            text: 'Grow',
+            fontSize: 12,
+            color: '#ffe060',
+            position: { x: 10, y: 60 },
+            animate: {
+              scale: [
+                { time: 0, value: 1 },
+                { time: 6, value: 2.5 },
+              ],
+            },
+          },
         ],
       },
     ],

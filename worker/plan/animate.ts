@@ -119,6 +119,26 @@ export function motionExtent(
   return { x0: cx - rw, y0: cy - rh, x1: cx + rw, y1: cy + rh };
 }
 
+/**
+ * The largest scale, either axis, that `tracks` show a layer at over its `lengthSec` seconds: at
+ * every frame of it (`fps`) and at every scale key (where a curve without overshoot peaks). What
+ * preparation rasterises a zoomed text or shape at (worker/prepare/zoom-rasters.ts). 1 when no
+ * track scales it.
+ */
+export function maxScaleOf(tracks: readonly MotionTrack[] | undefined, lengthSec: number, fps: number): number {
+  const scaling = (tracks ?? []).filter((t) => t.property === 'scaleX' || t.property === 'scaleY');
+  if (!scaling.length) return 1;
+  const times = scaling.flatMap((t) => t.keys.map((k) => k.sec)).filter((s) => s >= 0 && s <= lengthSec);
+  const frames = Math.ceil(lengthSec * fps);
+  for (let f = 0; f <= frames; f++) times.push(Math.min(lengthSec, f / fps));
+  let max = 0;
+  for (const sec of times) {
+    const m = evaluateMotion(scaling, sec);
+    max = Math.max(max, Math.abs(m.scaleX), Math.abs(m.scaleY));
+  }
+  return max;
+}
+
 /** What the renderer needs of a layer's motion in one frame (see LayerState). */
 export interface LayerMotion {
   x: number;

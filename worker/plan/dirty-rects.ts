@@ -12,7 +12,10 @@ export interface DirtyRect {
 
 /**
  * The box a layer covers on screen (scaled about its centre, turned, its blurred background
- * included), widened by 2 pixels for filtering at its edges. Not clamped to the frame.
+ * included), widened by 2 pixels for filtering at its edges. Not clamped to the frame. That takes
+ * in a soft edge too (worker/draw/gpu/layer-edges.ts): its quad reaches one pixel past the side,
+ * at most 1.42 past the box when turned (cos + sin of the turn), and GL fills only the pixels
+ * whose centres are inside, so every pixel drawn lies within 1.92 of the box.
  */
 export function layerBox(s: LayerState): DirtyRect {
   const { x0, y0, x1, y1 } = motionExtent(s, layerExtent(s));

@@ -81,12 +81,11 @@ function sceneState(index: FrameIndex, scene: ScenePlan, t: number): { layers: L
     if (still !== undefined) key += `|${i}#${still}`;
     layers.push({
       layer: i,
-      texture: l.texture,
+      ...textureAt(l, Math.max(Math.abs(m.scale), Math.abs(m.scaleY ?? m.scale))),
       x: l.x + a.dx,
       y: l.y + a.dy,
       width: l.width,
       height: l.height,
-      crop: l.crop,
       scale: a.scale,
       opacity,
       ...(videoSec === undefined ? {} : { videoSec, matrix: l.video!.matrix }),
@@ -97,6 +96,23 @@ function sceneState(index: FrameIndex, scene: ScenePlan, t: number): { layers: L
     key += `|${i}:${a.dx.toFixed(3)},${a.dy.toFixed(3)},${a.scale.toFixed(5)},${opacity.toFixed(5)}${motionKey(m)}`;
   }
   return { layers, key };
+}
+
+/**
+ * The texture a layer is drawn from at `scale`: its own up to 1, else the least of its zoomed
+ * copies at or above the scale (the largest past them all), which shrinks it by less than 2
+ * (zoom-rasters.ts: each is twice the one before), so linear filtering still reads every texel.
+ * Its crop, in that texture's texels: the same rectangle of the picture.
+ */
+export function textureAt(l: LayerPlan, scale: number): { texture: TextureRef; crop: TextureCrop | undefined } {
+  const z = l.zoomed;
+  if (!z?.length || scale <= 1) return { texture: l.texture, crop: l.crop };
+  const { texture } = z.find((q) => q.scale >= scale) ?? z[z.length - 1]!;
+  const c = l.crop;
+  if (!c) return { texture, crop: undefined };
+  const kx = texture.width / l.texture.width;
+  const ky = texture.height / l.texture.height;
+  return { texture, crop: { x0: c.x0 * kx, x1: c.x1 * kx, y0: c.y0 * ky, y1: c.y1 * ky } };
 }
 
 /** Everything visible in frame `frame` (time `frame / fps`), in draw order. Pure. */

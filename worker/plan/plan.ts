@@ -68,6 +68,18 @@ export interface LayerPlan {
   unit?: { x: number; y: number; width: number; height: number; startSec: number; tracks: MotionTrack[] } | undefined;
   /** Blur, corners, border, filters, chroma key, opacity, blurred background (layer-effects.ts). */
   effects?: LayerEffects | undefined;
+  /**
+   * A text, shape or SVG picture its motion zooms above 1: the same picture drawn again with
+   * `scale` times the texels (worker/prepare/zoom-rasters.ts), scales ascending, so that it stays
+   * sharp; a frame draws the least one at or above its scale (frame-state.ts), `texture` at 1 or less.
+   */
+  zoomed?: ZoomedTexture[] | undefined;
+}
+
+/** A sharper copy of a layer's texture: the same picture, `scale` times the texels on each side. */
+export interface ZoomedTexture {
+  scale: number;
+  texture: TextureRef;
 }
 
 /** Texels [x0, x1) x [y0, y1) of a texture. */

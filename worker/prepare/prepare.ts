@@ -20,6 +20,7 @@ import {
 } from '../../movie/index.ts';
 import { type LoudnessTarget, loudnessTarget } from '../encode/audio/loudness.ts';
 import { type Clip, MIX_RATE, mixClips, type Span } from '../encode/audio/mix.ts';
+import { maxScaleOf } from '../plan/animate.ts';
 import { parseColor } from '../plan/color.ts';
 import { compositeChunk } from '../plan/composite-plan.ts';
 import { indexPlan } from '../plan/frame-state.ts';
@@ -29,7 +30,8 @@ import type { AnimationPreset, EncodeQuality, LayerPlan, RenderPlan, TextureRef,
 import { chunkFramesFor, chunksOf } from '../plan/segments.ts';
 import { animatedLayerPlan, imageAnimation } from './assets/animated-image.ts';
 import { type FetchPolicy, fetchAsset } from './assets/fetch-asset.ts';
-import { decodeImage, IMAGE_TYPES } from './assets/image-asset.ts';
+import { decodeImage, IMAGE_TYPES, svgSource } from './assets/image-asset.ts';
+import { rasteriseSvg } from './assets/svg-image.ts';
 import { groupCaptions } from './captions.ts';
 import { fitSize } from './fit.ts';
 import { decodeAudio, fetchMedia, type MediaInfo, playedSec, probeMedia } from './media-file.ts';
@@ -47,9 +49,11 @@ import {
   rasteriseTextUnits,
   type TextRaster,
   type TextStyle,
+  textZoomer,
 } from './text/text-raster.ts';
 import { textLayers } from './text/text-reveal.ts';
 import { transcribeWords } from './transcribe.ts';
+import { zoomedSize, zoomedTextures, zoomScales } from './zoom-rasters.ts';
 
 export interface PrepareOptions {
   movie: Movie;
@@ -623,7 +627,9 @@ async function elementLayers(
       height: r.height,
       ...motionFor(r.boxWidth, r.boxHeight),
     };
-    return textLayers(whole, reveal, el.textAnimation);
+    // Zoomed above 1: the same text drawn larger (the pieces of a reveal share the copies).
+    const zoomed = await zoomedCopies(ctx, made, whole, async () => textZoomer(el.text, style, r));
+    return textLayers(zoomed, reveal, el.textAnimation);
   }
   if (el.type === 'image') {
     const r = await made.images.get(path)!;
@@ -643,29 +649,63 @@ async function elementLayers(
     // An animated GIF or WebP: every frame a texture, picked per output frame (frame-state.ts).
     const frames = imageAnimation(r);
     if (frames) shown.frames = await animatedLayerPlan(frames, shown.texture, made.writeTexture);
-    return [shown];
+    // An SVG zoomed above 1 (without effects, which read one texture): drawn again larger.
+    const svg = svgSource(r);
+    if (!svg || effects) return [shown];
+    const fit = el.fit ?? 'contain';
+    return [
+      await zoomedCopies(ctx, made, shown, async () => ({
+        // Contain: the whole picture, fitted to the raster's own shape; cover and fill: the box.
+        draw: (k) => {
+          const size = zoomedSize(r, k);
+          return rasteriseSvg(svg, size.width, size.height, fit === 'contain' ? 'fill' : fit, `${path}.src`);
+        },
+      })),
+    ];
   }
   if (el.type === 'shape') {
     const docWidth = el.width ?? ctx.full.width;
     const docHeight = el.height ?? ctx.full.height;
     const { boxW, boxH } = boxOf(ctx, el);
-    const r = await rasteriseShape(el, { docWidth, docHeight, boxWidth: boxW, boxHeight: boxH }, path);
+    const box = { docWidth, docHeight, boxWidth: boxW, boxHeight: boxH };
+    const r = await rasteriseShape(el, box, path);
     const at = place({ width: r.boxWidth, height: r.boxHeight });
-    return [
-      {
-        ...base,
-        texture: made.writeTexture(r),
-        x: at.x + r.offsetX,
-        y: at.y + r.offsetY,
-        width: r.width,
-        height: r.height,
-        ...motionFor(r.boxWidth, r.boxHeight),
-      },
-    ];
+    const shape: LayerPlan = {
+      ...base,
+      texture: made.writeTexture(r),
+      x: at.x + r.offsetX,
+      y: at.y + r.offsetY,
+      width: r.width,
+      height: r.height,
+      ...motionFor(r.boxWidth, r.boxHeight),
+    };
+    return [await zoomedCopies(ctx, made, shape, async () => ({ draw: (k) => rasteriseShape(el, box, path, k) }))];
   }
   if (el.type === 'video') return [videoLayer(ctx, made.mediaInfo.get(path)!, el, base, place, motionFor)];
   if (el.type === 'subtitles') return subtitleLayers(ctx, made, s, el, path, startSec, endSec);
   return [];
+}
+
+/**
+ * `layer` with sharper copies of its texture (zoom-rasters.ts) when its keyframes show it above
+ * scale 1; as it is otherwise. `open` gives what draws a copy at a scale (opened only when one is
+ * needed, and disposed after).
+ */
+async function zoomedCopies(
+  ctx: PrepareContext,
+  made: LayerMaking,
+  layer: LayerPlan,
+  open: () => Promise<{ draw(scale: number): Raster | Promise<Raster>; dispose?(): void }>,
+): Promise<LayerPlan> {
+  const maxScale = maxScaleOf(layer.motion, layer.endSec - layer.startSec, ctx.frame.fps);
+  const scales = zoomScales(maxScale, layer.texture.width, layer.texture.height);
+  if (!scales.length) return layer;
+  const drawer = await open();
+  try {
+    return { ...layer, zoomed: await zoomedTextures(scales, async (k) => drawer.draw(k), made.writeTexture) };
+  } finally {
+    drawer.dispose?.();
+  }
 }
 
 /** A video element's layer: its frames decoded by the renderer from the fetched file (worker/draw/video-reader.ts). */

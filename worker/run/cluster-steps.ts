@@ -65,15 +65,17 @@ async function manifestOf(objects: ObjectStore, renderId: string): Promise<WorkM
   return manifest;
 }
 
-/** The file a layer draws from: its video source, or its texture (a video layer's texture is a name). */
-const layerFile = (l: LayerPlan): string => l.video?.file ?? l.texture.file;
+/** A layer's files: its clip, or its texture and the sharper copies of a zoomed one. */
+const layerFiles = (l: LayerPlan): string[] =>
+  l.video ? [l.video.file] : [l.texture.file, ...(l.zoomed ?? []).map((z) => z.texture.file)];
 
 /** The plan's files, each with the name it is stored under. */
 function planFiles(plan: RenderPlan): Map<string, string> {
   const names = new Map<string, string>();
   for (const l of plan.layers) {
-    const file = layerFile(l);
-    if (!names.has(file)) names.set(file, `files/${names.size}-${basename(file)}`);
+    for (const file of layerFiles(l)) {
+      if (!names.has(file)) names.set(file, `files/${names.size}-${basename(file)}`);
+    }
   }
   return names;
 }
@@ -85,7 +87,13 @@ function mapFiles(plan: RenderPlan, map: (file: string) => string): RenderPlan {
     layers: plan.layers.map((l) =>
       l.video
         ? { ...l, video: { ...l.video, file: map(l.video.file) } }
-        : { ...l, texture: { ...l.texture, file: map(l.texture.file) } },
+        : {
+            ...l,
+            texture: { ...l.texture, file: map(l.texture.file) },
+            ...(l.zoomed
+              ? { zoomed: l.zoomed.map((z) => ({ ...z, texture: { ...z.texture, file: map(z.texture.file) } })) }
+              : {}),
+          },
     ),
   };
 }
@@ -190,7 +198,7 @@ export async function segmentStep(opts: SegmentStepOptions): Promise<{ frames: n
       plan.scenes.filter((s) => s.startFrame < range.to && s.endFrame > range.from).map((s) => s.index),
     );
     const needed = new Set<string>();
-    for (const l of plan.layers) if (scenes.has(l.sceneIndex)) needed.add(layerFile(l));
+    for (const l of plan.layers) if (scenes.has(l.sceneIndex)) for (const f of layerFiles(l)) needed.add(f);
     const local = (name: string) => join(dir, name.replaceAll('/', '_'));
     const get = limitConcurrency(TRANSFERS);
     await Promise.all(

@@ -20,7 +20,9 @@
  *      size (negative inside), coverage clamp(0.5 - d, 0, 1) in screen pixels (anti-aliased over
  *      one pixel); the border is the ring between that edge and the same shape inset by its
  *      width (radius minus width), and replaces the picture under it;
- *   6. opacity (the element's times its animation's).
+ *   6. opacity (the element's times its animation's), and the layer's soft edges (layer-edges.ts:
+ *      the rounded rectangle's coverage is the smaller of its own and theirs, as both fall off by
+ *      the same distance in screen pixels at a straight side).
  *
  * The blurred background of a contained picture is a second mesh, a child of the layer's, covering
  * the box behind it: the source without key or filters, scaled to cover the box, blurred the same
@@ -30,6 +32,7 @@ import * as THREE from 'three';
 import { sigmaOfRadius } from '../../../movie/v1/effects.ts';
 import type { LayerEffects } from '../../plan/layer-effects.ts';
 import { LAYER_VERTEX_SHADER } from './image-material.ts';
+import { EDGE_COVERAGE_GLSL, edgeUniforms } from './layer-edges.ts';
 
 /** R = Y + kr V; G = Y - kgu U - kgv V; B = Y + kb U (video-material.ts's table). */
 const MATRICES = {
@@ -147,6 +150,7 @@ uniform vec4 borderColor; // straight alpha
 uniform vec4 filters;     // brightness, contrast, saturation, grayscale
 uniform float opacity;
 varying vec2 vUv;
+${EDGE_COVERAGE_GLSL}
 
 float roundRect(vec2 p, vec2 halfSize, float r) {
   vec2 q = abs(p) - halfSize + r;
@@ -171,7 +175,7 @@ void main() {
   // The blurred background: its own brightness only (filters.x).
   vec3 rgb = c.a > 0.0 ? c.rgb / c.a : vec3(0.0);
   rgb = clamp(rgb * filters.x, 0.0, 1.0);
-  gl_FragColor = vec4(rgb, c.a * opacity);
+  gl_FragColor = vec4(rgb, c.a * opacity * edgeCoverage());
 #else
   vec3 rgb = c.a > 0.0 ? c.rgb / c.a : vec3(0.0);
 #ifdef FILTERS
@@ -181,15 +185,18 @@ void main() {
   rgb = saturate3(rgb, 1.0 - filters.w);
 #endif
   vec4 p = vec4(rgb * c.a, c.a);
+  float edge = edgeCoverage();
 #ifdef MASK
   vec2 q = vUv * size - size * 0.5;
-  float outer = clamp(0.5 - roundRect(q, size * 0.5, radius) / pixel, 0.0, 1.0);
+  float outer = min(edge, clamp(0.5 - roundRect(q, size * 0.5, radius) / pixel, 0.0, 1.0));
   float inner = outer;
   if (borderWidth > 0.0) {
     vec2 ih = max(size * 0.5 - borderWidth, vec2(0.0));
     inner = min(outer, clamp(0.5 - roundRect(q, ih, max(radius - borderWidth, 0.0)) / pixel, 0.0, 1.0));
   }
   p = p * inner + vec4(borderColor.rgb * borderColor.a, borderColor.a) * (outer - inner);
+#else
+  p *= edge;
 #endif
   gl_FragColor = p.a > 0.0 ? vec4(p.rgb / p.a, p.a * opacity) : vec4(0.0);
 #endif
@@ -348,6 +355,7 @@ export function createEffectLayer(
         value: new THREE.Vector4(f?.brightness ?? 1, f?.contrast ?? 1, f?.saturation ?? 1, f?.grayscale ?? 0),
       },
       opacity: { value: 1 },
+      ...edgeUniforms(),
     },
     transparent: true,
     depthTest: false,
@@ -381,6 +389,7 @@ export function createEffectLayer(
         blurred: { value: backgroundBlur.texture },
         filters: { value: new THREE.Vector4(bg.brightness, 1, 1, 0) },
         opacity: { value: 1 },
+        ...edgeUniforms(),
       },
       transparent: true,
       depthTest: false,

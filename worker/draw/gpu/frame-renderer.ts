@@ -231,7 +231,7 @@ function glPipeline(width: number, height: number) {
   if (!gl) {
     throw new AppError(
       'RENDER_FAILED',
-      `The drawing backend (${backend.name}) could not create a WebGL context; is its display reachable?`,
+      `The drawing backend (${backend.name}) could not create a WebGL context (its error is in the process's stderr)`,
     );
   }
   THREE.ColorManagement.enabled = false;
@@ -329,15 +329,12 @@ function glPipeline(width: number, height: number) {
 
 type GlPipeline = ReturnType<typeof glPipeline>;
 
-/** Each layer's mesh (its texture, video planes or effect material), made when first shown. */
-function createLayerMeshes(p: GlPipeline) {
-  const { renderer, scene } = p;
+/**
+ * The layers' textures by file, each uploaded once (its CPU bytes dropped then) and knowing its
+ * file (`userData.file`: a zoomed layer's material changes texture, frame-state.ts textureAt).
+ */
+function createTextures() {
   const textures = new Map<string, THREE.DataTexture>();
-  const meshes = new Map<number, THREE.Mesh<THREE.BufferGeometry, THREE.ShaderMaterial>>();
-  /** Video layers' materials, by layer id. */
-  const videos = new Map<number, VideoMaterial>();
-  /** Layers with effects: their material (and background mesh), by layer id. */
-  const effectLayers = new Map<number, EffectLayer>();
   function textureFor(ref: TextureRef): THREE.DataTexture {
     let tex = textures.get(ref.file);
     if (!tex) {
@@ -355,6 +352,7 @@ function createLayerMeshes(p: GlPipeline) {
         THREE.RGBAFormat,
       );
       tex.needsUpdate = true;
+      tex.userData.file = ref.file;
       // Once uploaded, the GL copy is all we need: drop the CPU bytes so memory follows the GPU.
       tex.onUpdate = () => {
         (tex!.image as unknown as { data: Uint8Array | null }).data = null;
@@ -363,6 +361,18 @@ function createLayerMeshes(p: GlPipeline) {
     }
     return tex;
   }
+  return { textures, textureFor };
+}
+
+/** Each layer's mesh (its texture, video planes or effect material), made when first shown. */
+function createLayerMeshes(p: GlPipeline) {
+  const { renderer, scene } = p;
+  const { textures, textureFor } = createTextures();
+  const meshes = new Map<number, THREE.Mesh<THREE.BufferGeometry, THREE.ShaderMaterial>>();
+  /** Video layers' materials, by layer id. */
+  const videos = new Map<number, VideoMaterial>();
+  /** Layers with effects: their material (and background mesh), by layer id. */
+  const effectLayers = new Map<number, EffectLayer>();
 
   function meshFor(s: LayerState): THREE.Mesh<THREE.BufferGeometry, THREE.ShaderMaterial> {
     let mesh = meshes.get(s.layer);
@@ -436,19 +446,30 @@ function createLayerMeshes(p: GlPipeline) {
     framesHeld.set(tex, s.texture.file);
   }
 
+  /**
+   * A picture layer's texture in this frame: a text or shape zoomed above 1 has sharper copies of
+   * its raster (frame-state.ts picks the one for its scale), each a texture of its own.
+   */
+  function showTexture(s: LayerState, mesh: THREE.Mesh<THREE.BufferGeometry, THREE.ShaderMaterial>): void {
+    const map = mesh.material.uniforms.map;
+    if (map && (map.value as THREE.Texture | null)?.userData.file !== s.texture.file) map.value = textureFor(s.texture);
+  }
+
   /** Makes exactly `list`'s meshes visible, placed, faded and with their current video frame. */
   const show = (list: LayerState[]) => {
     for (const mesh of meshes.values()) mesh.visible = false;
     for (const s of list) {
       const mesh = meshFor(s);
       const video = videos.get(s.layer);
+      // Placed first: a soft edge (motion-mesh.ts) makes a clip blended.
+      const soft = placeMesh(mesh, s, p.sceneTarget);
       if (video && s.pixels) {
         video.update(s.pixels, s.content);
-        video.setOpacity(s.opacity);
+        video.setOpacity(s.opacity, soft);
       } else mesh.material.uniforms.opacity!.value = s.opacity;
       if (s.content !== undefined && !s.pixels) showFrame(s, mesh);
+      else if (!s.pixels && !effectLayers.has(s.layer)) showTexture(s, mesh);
       mesh.visible = true;
-      placeMesh(mesh, s);
       effectLayers.get(s.layer)?.update(renderer, s.opacity, s.scale, s.content);
     }
   };

@@ -6,6 +6,7 @@
 import * as THREE from 'three';
 import type { YuvMatrix } from '../../plan/video-source.ts';
 import { LAYER_VERTEX_SHADER } from './image-material.ts';
+import { EDGE_COVERAGE_GLSL, edgeUniforms } from './layer-edges.ts';
 
 /** R = Y + kr V; G = Y - kgu U - kgv V; B = Y + kb U (Y, U, V normalised). */
 const MATRICES: Record<YuvMatrix, THREE.Vector4> = {
@@ -21,12 +22,13 @@ uniform sampler2D vPlane;
 uniform vec4 matrix;
 uniform float opacity;
 varying vec2 vUv;
+${EDGE_COVERAGE_GLSL}
 void main() {
   float y = (texture2D(yPlane, vUv).r - 16.0 / 255.0) * (255.0 / 219.0);
   float u = (texture2D(uPlane, vUv).r - 128.0 / 255.0) * (255.0 / 224.0);
   float v = (texture2D(vPlane, vUv).r - 128.0 / 255.0) * (255.0 / 224.0);
   vec3 rgb = vec3(y + matrix.x * v, y - matrix.y * u - matrix.z * v, y + matrix.w * u);
-  gl_FragColor = vec4(clamp(rgb, 0.0, 1.0), opacity);
+  gl_FragColor = vec4(clamp(rgb, 0.0, 1.0), opacity * edgeCoverage());
 }
 `;
 
@@ -60,7 +62,8 @@ export interface VideoMaterial {
   planes: readonly [THREE.DataTexture, THREE.DataTexture, THREE.DataTexture];
   /** Points the planes at a new frame (views into `yuv`, no copy) when `content` changed. */
   update(yuv: Uint8Array, content: number | undefined): void;
-  setOpacity(opacity: number): void;
+  /** This frame's opacity, and whether a side is soft (placeMesh): either makes it blended. */
+  setOpacity(opacity: number, soft: boolean): void;
   dispose(): void;
 }
 
@@ -77,8 +80,10 @@ export function createVideoMaterial(width: number, height: number, matrix: YuvMa
       vPlane: { value: planes[2] },
       matrix: { value: MATRICES[matrix] },
       opacity: { value: 1 },
+      ...edgeUniforms(),
     },
-    // Opaque unless faded: blending a full-frame clip costs as much as drawing it on llvmpipe.
+    // Opaque unless faded or with a soft edge (layer-edges.ts): blending a full-frame clip costs as
+    // much as drawing it on llvmpipe.
     transparent: false,
     depthTest: false,
     depthWrite: false,
@@ -101,9 +106,9 @@ export function createVideoMaterial(width: number, height: number, matrix: YuvMa
         p.needsUpdate = true;
       });
     },
-    setOpacity(opacity) {
+    setOpacity(opacity, soft) {
       material.uniforms.opacity!.value = opacity;
-      material.transparent = opacity < 1;
+      material.transparent = opacity < 1 || soft;
     },
     dispose() {
       for (const p of planes) p.dispose();

@@ -9,6 +9,17 @@ const FORMATS = new Set(['png', 'jpeg', 'webp', 'gif', 'svg', 'heif']);
 
 export type Fit = 'contain' | 'cover' | 'fill';
 
+/** The SVG document each SVG image's raster was drawn from. */
+const svgSources = new WeakMap<Raster, Buffer>();
+
+/**
+ * The SVG document `r` (decodeImage's result) was drawn from, when it is an SVG: to draw it again
+ * with more texels for a zoom (worker/prepare/zoom-rasters.ts).
+ */
+export function svgSource(r: Raster): Buffer | undefined {
+  return svgSources.get(r);
+}
+
 /**
  * Decodes an image and fits it into a box of `width` x `height` output pixels: contain letterboxes
  * with transparency (the box shrinks to the image), cover crops the centre, fill stretches. An SVG
@@ -23,7 +34,11 @@ export async function decodeImage(
   fit: Fit,
   path: string,
 ): Promise<Raster> {
-  if (isSvg(bytes)) return rasteriseSvg(bytes, width, height, fit, path);
+  if (isSvg(bytes)) {
+    const r = await rasteriseSvg(bytes, width, height, fit, path);
+    svgSources.set(r, bytes);
+    return r;
+  }
   const animated = await decodeAnimation(bytes, width, height, fit, path);
   if (animated) return animated;
   try {

@@ -4,7 +4,8 @@
  * linear and radial gradients, strokes and dashes, SVG path data. The raster is a texture the GPU
  * renderer draws like an image's, so a shape moves, scales and fades with the same layer machinery
  * and is composited over a clip like any still layer. A shape's size is fixed for its element
- * (scale animations scale the drawn quad), so it is drawn once per render.
+ * (scale animations scale the drawn quad), so it is drawn once per render, and again with more
+ * texels when an animation zooms it above 1 (`scale`: worker/prepare/zoom-rasters.ts).
  */
 import type { Canvas, CanvasKit, Paint, Path, Shader } from 'canvaskit-wasm';
 import { AppError } from '../../../lib/errors.ts';
@@ -13,6 +14,7 @@ import { DEFAULT_GRADIENT_ANGLE, DEFAULT_SHAPE_FILL } from '../../../movie/v1/sh
 import { parseColor } from '../../plan/color.ts';
 import { canvasKit } from '../text/canvaskit.ts';
 import type { Raster } from '../text/text-raster.ts';
+import { zoomedSize } from '../zoom-rasters.ts';
 
 type Fill = NonNullable<ShapeElementV1['fill']>;
 
@@ -28,12 +30,14 @@ export interface ShapeRaster extends Raster {
 /**
  * Draws `el` into a box of `boxWidth` x `boxHeight` output pixels (the document's box scaled for a
  * draft; `docWidth` x `docHeight` is the box in document pixels, which coordinates refer to).
- * Straight-alpha RGBA, as textures are.
+ * Straight-alpha RGBA, as textures are. With `scale`, the same raster (its box, offsets and
+ * padding in output pixels) drawn with that many times the texels on each side (zoomedSize).
  */
 export async function rasteriseShape(
   el: ShapeElementV1,
   box: { docWidth: number; docHeight: number; boxWidth: number; boxHeight: number },
   path: string,
+  scale = 1,
 ): Promise<ShapeRaster> {
   const ck = await canvasKit();
   const sx = box.boxWidth / box.docWidth;
@@ -41,8 +45,9 @@ export async function rasteriseShape(
   const strokeWidth = el.stroke?.width ?? 0;
   // Room for the stroke outside the box: half its width, twice that at a sharp mitred corner.
   const pad = strokeWidth > 0 ? Math.ceil(2 * strokeWidth * Math.max(sx, sy)) + 1 : 0;
-  const w = box.boxWidth + 2 * pad;
-  const h = box.boxHeight + 2 * pad;
+  const drawn = zoomedSize({ width: box.boxWidth + 2 * pad, height: box.boxHeight + 2 * pad }, scale);
+  const w = drawn.width;
+  const h = drawn.height;
   const surface = ck.MakeSurface(w, h);
   if (!surface) throw new AppError('RENDER_FAILED', `Could not make a ${w}x${h} surface for a shape`, { path });
   const owned: { delete(): void }[] = [];
@@ -53,6 +58,7 @@ export async function rasteriseShape(
   try {
     const canvas = surface.getCanvas();
     canvas.clear(ck.TRANSPARENT);
+    if (scale !== 1) canvas.scale(w / (box.boxWidth + 2 * pad), h / (box.boxHeight + 2 * pad));
     canvas.translate(pad, pad);
     canvas.scale(sx, sy);
     const outline = outlineOf(ck, el, box.docWidth, box.docHeight, path);

@@ -1,6 +1,7 @@
 import type { Canvas, CanvasKit, TextStyle as CkTextStyle, Paint, Paragraph } from 'canvaskit-wasm';
 import { DEFAULT_BOX_PADDING_EM, ELLIPSIS } from '../../../movie/index.ts';
 import type { Rgba } from '../../plan/color.ts';
+import { zoomedSize } from '../zoom-rasters.ts';
 import { type FontRegistry, fontRegistry, type UserFont } from './fonts.ts';
 
 /**
@@ -230,6 +231,30 @@ function tighten(built: Built): { width: number; height: number } {
   return { width: Math.max(1, Math.ceil(built.width)), height: Math.max(1, Math.ceil(p.getHeight())) };
 }
 
+/** A cleared `w` x `h` surface with `draw` drawn on it: its pixels, RGBA8 straight alpha, rows top down. */
+function drawSurface(ck: CanvasKit, w: number, h: number, draw: (canvas: Canvas) => void): Uint8Array {
+  const surface = ck.MakeSurface(w, h);
+  if (!surface) throw new Error(`could not make a ${w}x${h} surface for text`);
+  try {
+    const canvas = surface.getCanvas();
+    canvas.clear(ck.TRANSPARENT);
+    draw(canvas);
+    const img = surface.makeImageSnapshot();
+    const px = img.readPixels(0, 0, {
+      width: w,
+      height: h,
+      colorType: ck.ColorType.RGBA_8888,
+      alphaType: ck.AlphaType.Unpremul,
+      colorSpace: ck.ColorSpace.SRGB,
+    }) as Uint8Array | null;
+    img.delete();
+    if (!px) throw new Error('could not read the text surface back');
+    return px;
+  } finally {
+    surface.delete();
+  }
+}
+
 /**
  * Draws `draw` into a surface with `pad` pixels around the text box and returns the pixels,
  * cropped to what was drawn. Ink that touches the surface's edge could have gone on past it: the
@@ -245,26 +270,7 @@ function drawInked(
   for (;;) {
     const w = box.width + 2 * pad;
     const h = box.height + 2 * pad;
-    const images: Uint8Array[] = [];
-    for (const pass of passes) {
-      const surface = ck.MakeSurface(w, h);
-      if (!surface) throw new Error(`could not make a ${w}x${h} surface for text`);
-      const canvas = surface.getCanvas();
-      canvas.clear(ck.TRANSPARENT);
-      pass(canvas, pad, pad);
-      const img = surface.makeImageSnapshot();
-      const px = img.readPixels(0, 0, {
-        width: w,
-        height: h,
-        colorType: ck.ColorType.RGBA_8888,
-        alphaType: ck.AlphaType.Unpremul,
-        colorSpace: ck.ColorSpace.SRGB,
-      }) as Uint8Array | null;
-      img.delete();
-      surface.delete();
-      if (!px) throw new Error('could not read the text surface back');
-      images.push(px);
-    }
+    const images = passes.map((pass) => drawSurface(ck, w, h, (canvas) => pass(canvas, pad, pad)));
     // The ink's bounding box over every pass (the lit caption has the same glyphs).
     let x0 = w;
     let y0 = h;
@@ -442,6 +448,39 @@ export async function rasteriseText(text: string, style: TextStyle): Promise<Tex
   } finally {
     built.p.delete();
   }
+}
+
+/** Draws a text again, larger (textZoomer). */
+export interface TextZoomer {
+  /** The raster at `scale` times its texels (zoom-rasters.ts zoomedSize): the same rectangle of the same picture. */
+  draw(scale: number): Raster;
+  dispose(): void;
+}
+
+/**
+ * Copies of `r`, the raster rasteriseText (or rasteriseTextUnits: the same drawing) made of
+ * `text` in `style`, with more texels for a zoomed layer (worker/prepare/zoom-rasters.ts): the
+ * same layout and passes, drawn scaled into the rectangle of the text box that `r` holds, so the
+ * glyphs are drawn at the size they will be shown instead of magnified.
+ */
+export async function textZoomer(text: string, style: TextStyle, r: TextRaster): Promise<TextZoomer> {
+  const { layout } = await prepareLayout(text, style);
+  const { built } = layout.fitted();
+  const fill = passesFor(layout, built, tighten(built), style.color, true, true);
+  return {
+    draw(scale) {
+      const { width, height } = zoomedSize(r, scale);
+      const px = drawSurface(layout.ck, width, height, (canvas) => {
+        canvas.scale(width / r.width, height / r.height);
+        fill.draw(canvas, -r.offsetX, -r.offsetY);
+      });
+      return { data: Buffer.from(px.buffer, px.byteOffset, px.byteLength), width, height };
+    },
+    dispose() {
+      fill.dispose();
+      built.p.delete();
+    },
+  };
 }
 
 /** The width of `text` on one line (for grouping caption words into lines). */

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Movie } from '../movie/index.ts';
-import { measure } from './measure.ts';
+import { measure, textTable } from './measure.ts';
 
 /** The CLI of a checkout, run to the end; its output is kept only to say why it failed. */
 function renderWith(checkout: string, movieFile: string, output: string): Promise<void> {
@@ -92,11 +92,9 @@ export async function renderAgainst(
     'CPU s b/t',
     'peak RSS MB b/t',
   ];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   process.stdout.write(
     `\nthis checkout (${here}) against the baseline (${baseline}), medians of ${reps} alternated renders each:\n` +
-      `${fmt(header)}\n${rows.map(fmt).join('\n')}\n` +
+      `${textTable(header, rows)}\n` +
       `\nslowest ratio ${worst.toFixed(3)} (target <= 1.0, no slower: ${worst <= 1 ? 'met' : 'MISSED'})\n`,
   );
   return worst;

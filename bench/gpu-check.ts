@@ -26,6 +26,7 @@ import { chooseCodec } from '../worker/encode/encoder-probe.ts';
 import { codecArgs, QUIET } from '../worker/encode/ffmpeg-args.ts';
 import { runFfmpeg } from '../worker/encode/ffmpeg-process.ts';
 import { renderMovie } from '../worker/run/render-movie.ts';
+import { textTable } from './measure.ts';
 import { withKeyedClip } from './motion.ts';
 import { mediaSources } from './render.ts';
 
@@ -184,12 +185,10 @@ export async function main(argv: string[]): Promise<number> {
       'end-to-end fps CPU',
       'max diff',
     ];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
     process.stdout.write(
       `\nGPU path: ${gpu.renderer.renderer}${gpu.renderer.software ? ' (a SOFTWARE renderer: this machine gives the GPU path no GPU)' : ''}; encoder ${gpu.codec}\n` +
         `CPU path: ${cpu.renderer.renderer}; encoder ${cpu.codec}\n\n` +
-        `${fmt(header)}\n${rows.map(fmt).join('\n')}\n\n` +
+        `${textTable(header, rows)}\n\n` +
         "draw fps: frames drawn (and read back) a second of drawing; encode fps: the encoder alone on the movie's frames; " +
         'max diff: the largest difference of any pixel of any frame between the paths, in 8-bit YUV levels (lossless renders)\n',
     );

@@ -98,3 +98,10 @@ export async function measure<T>(
     clearInterval(timer);
   }
 }
+
+/** Rows under a header, columns as wide as their widest cell: the first left-aligned, the others right. */
+export function textTable(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [header, ...rows].map(line).join('\n');
+}

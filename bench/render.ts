@@ -46,7 +46,7 @@ import type { EncodeQuality, VideoCodec } from '../worker/plan/plan.ts';
 import type { WorkerConfig } from '../worker/run/prepare-render.ts';
 import { renderMovie } from '../worker/run/render-movie.ts';
 import { renderAgainst } from './against.ts';
-import { measure } from './measure.ts';
+import { measure, textTable } from './measure.ts';
 import { greenScreenClip, withKeyedClip } from './motion.ts';
 
 /**
@@ -346,9 +346,7 @@ export async function main(argv: string[]): Promise<number> {
     if (!clipFloor) throw new Error('the clip run did not run');
     rows.push(ffmpegRow('clip floor (ffmpeg decoding the clip, encoding it)', clipFloor));
     const header = ['run', 'wall s', 'x realtime', 'fps', 'CPU s', 'peak RSS MB', 'peak PSS MB', 'notes'];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-    process.stdout.write(`\n${fmt(header)}\n${rows.map(fmt).join('\n')}\n`);
+    process.stdout.write(`\n${textTable(header, rows)}\n`);
     media.close();
     if (!serialRow || !videoRow || !textRow || !motionRow || !undrawnRow) throw new Error('a run did not run');
     const serial = Number(serialRow[1]);
@@ -489,9 +487,7 @@ async function qualityPerByte(movie: Movie, config: WorkerConfig, codec: VideoCo
   }
   const header = ['quality per byte (video stream)', 'bytes', 'SSIM', 'wall s'];
   const cells = measured.map((m) => [m.name, m.bytes.toLocaleString('en'), m.ssim.toFixed(6), m.wall]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const fmt = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  process.stdout.write(`\n${fmt(header)}\n${cells.map(fmt).join('\n')}\n`);
+  process.stdout.write(`\n${textTable(header, cells)}\n`);
   const [fast, balanced, , vf] = measured as [
     (typeof measured)[0],
     (typeof measured)[0],

@@ -35,7 +35,7 @@ import { rasteriseSvg } from './assets/svg-image.ts';
 import { groupCaptions } from './captions.ts';
 import { fitSize } from './fit.ts';
 import { decodeAudio, fetchMedia, type MediaInfo, playedSec, probeMedia } from './media-file.ts';
-import { rasteriseShape } from './shapes/shape-raster.ts';
+import { rasteriseShape, type ShapeRaster } from './shapes/shape-raster.ts';
 import { type Speech, type SpeechConfig, SpeechSynthesizer } from './speech/speech.ts';
 import type { TimedWord } from './speech/word-timing.ts';
 import { textStyleOf } from './text/element-style.ts';
@@ -610,15 +610,10 @@ async function elementLayers(
   const { startSec, endSec } = made.spanOf(s, e);
   const { place, motionFor } = placement(ctx, el, path, startSec, endSec);
   const base = { path, sceneIndex: s, startSec, endSec, ...animationOf(el) };
-  if (el.type === 'text') {
-    const style = textStyleOf(el, ctx.k, ctx.W, await made.fontFor(el.font, path));
-    // A word-by-word or letter-by-letter reveal: the same raster, with each unit's rectangles (text-reveal.ts).
-    const reveal = el.textAnimation && (await rasteriseTextUnits(el.text, style, el.textAnimation.unit));
-    const r = reveal ? reveal.raster : await rasteriseText(el.text, style);
-    noteMissing(ctx.opts.logger, path, r.missing);
-    // Placed by its text box; the raster holds the ink wherever it reaches around the box.
+  /** A text's or shape's layer (a text raster is boxed too): placed by its box; the raster holds the ink wherever it reaches around it. */
+  const boxedLayer = (r: ShapeRaster): LayerPlan => {
     const at = place({ width: r.boxWidth, height: r.boxHeight });
-    const whole: LayerPlan = {
+    return {
       ...base,
       texture: made.writeTexture(r),
       x: at.x + r.offsetX,
@@ -627,6 +622,14 @@ async function elementLayers(
       height: r.height,
       ...motionFor(r.boxWidth, r.boxHeight),
     };
+  };
+  if (el.type === 'text') {
+    const style = textStyleOf(el, ctx.k, ctx.W, await made.fontFor(el.font, path));
+    // A word-by-word or letter-by-letter reveal: the same raster, with each unit's rectangles (text-reveal.ts).
+    const reveal = el.textAnimation && (await rasteriseTextUnits(el.text, style, el.textAnimation.unit));
+    const r = reveal ? reveal.raster : await rasteriseText(el.text, style);
+    noteMissing(ctx.opts.logger, path, r.missing);
+    const whole = boxedLayer(r);
     // Zoomed above 1: the same text drawn larger (the pieces of a reveal share the copies).
     const zoomed = await zoomedCopies(ctx, made, whole, async () => textZoomer(el.text, style, r));
     return textLayers(zoomed, reveal, el.textAnimation);
@@ -668,17 +671,7 @@ async function elementLayers(
     const docHeight = el.height ?? ctx.full.height;
     const { boxW, boxH } = boxOf(ctx, el);
     const box = { docWidth, docHeight, boxWidth: boxW, boxHeight: boxH };
-    const r = await rasteriseShape(el, box, path);
-    const at = place({ width: r.boxWidth, height: r.boxHeight });
-    const shape: LayerPlan = {
-      ...base,
-      texture: made.writeTexture(r),
-      x: at.x + r.offsetX,
-      y: at.y + r.offsetY,
-      width: r.width,
-      height: r.height,
-      ...motionFor(r.boxWidth, r.boxHeight),
-    };
+    const shape = boxedLayer(await rasteriseShape(el, box, path));
     return [await zoomedCopies(ctx, made, shape, async () => ({ draw: (k) => rasteriseShape(el, box, path, k) }))];
   }
   if (el.type === 'video') return [videoLayer(ctx, made.mediaInfo.get(path)!, el, base, place, motionFor)];

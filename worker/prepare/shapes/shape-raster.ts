@@ -12,7 +12,7 @@ import { AppError } from '../../../lib/errors.ts';
 import type { ShapeElementV1 } from '../../../movie/v1/schema.ts';
 import { DEFAULT_GRADIENT_ANGLE, DEFAULT_SHAPE_FILL } from '../../../movie/v1/shape.ts';
 import { parseColor } from '../../plan/color.ts';
-import { canvasKit } from '../text/canvaskit.ts';
+import { canvasKit, readRgba } from '../text/canvaskit.ts';
 import type { Raster } from '../text/text-raster.ts';
 import { zoomedSize } from '../zoom-rasters.ts';
 
@@ -85,13 +85,7 @@ export async function rasteriseShape(
       draw(ck, canvas, el, outline, box.docWidth, box.docHeight, paint);
     }
     const img = keep(surface.makeImageSnapshot());
-    const px = img.readPixels(0, 0, {
-      width: w,
-      height: h,
-      colorType: ck.ColorType.RGBA_8888,
-      alphaType: ck.AlphaType.Unpremul,
-      colorSpace: ck.ColorSpace.SRGB,
-    }) as Uint8Array | null;
+    const px = readRgba(ck, img, w, h);
     if (!px) throw new AppError('RENDER_FAILED', 'Could not read a shape back', { path });
     return {
       data: Buffer.from(px.buffer, px.byteOffset, px.byteLength),

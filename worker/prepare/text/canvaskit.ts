@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { CanvasKit } from 'canvaskit-wasm';
+import type { CanvasKit, Image } from 'canvaskit-wasm';
 
 /**
  * CanvasKit: Skia compiled to WebAssembly, with SkParagraph (HarfBuzz shaping, ICU's bidi and
@@ -13,4 +13,15 @@ let loading: Promise<CanvasKit> | undefined;
 export function canvasKit(): Promise<CanvasKit> {
   loading ??= init();
   return loading;
+}
+
+/** A snapshot's pixels as straight-alpha sRGB RGBA bytes, the textures' layout; null when Skia cannot read it. */
+export function readRgba(ck: CanvasKit, img: Image, width: number, height: number): Uint8Array | null {
+  return img.readPixels(0, 0, {
+    width,
+    height,
+    colorType: ck.ColorType.RGBA_8888,
+    alphaType: ck.AlphaType.Unpremul,
+    colorSpace: ck.ColorSpace.SRGB,
+  }) as Uint8Array | null;
 }

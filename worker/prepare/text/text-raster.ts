@@ -2,6 +2,7 @@ import type { Canvas, CanvasKit, TextStyle as CkTextStyle, Paint, Paragraph } fr
 import { DEFAULT_BOX_PADDING_EM, ELLIPSIS } from '../../../movie/index.ts';
 import type { Rgba } from '../../plan/color.ts';
 import { zoomedSize } from '../zoom-rasters.ts';
+import { readRgba } from './canvaskit.ts';
 import { type FontRegistry, fontRegistry, type UserFont } from './fonts.ts';
 
 /**
@@ -240,13 +241,7 @@ function drawSurface(ck: CanvasKit, w: number, h: number, draw: (canvas: Canvas)
     canvas.clear(ck.TRANSPARENT);
     draw(canvas);
     const img = surface.makeImageSnapshot();
-    const px = img.readPixels(0, 0, {
-      width: w,
-      height: h,
-      colorType: ck.ColorType.RGBA_8888,
-      alphaType: ck.AlphaType.Unpremul,
-      colorSpace: ck.ColorSpace.SRGB,
-    }) as Uint8Array | null;
+    const px = readRgba(ck, img, w, h);
     img.delete();
     if (!px) throw new Error('could not read the text surface back');
     return px;

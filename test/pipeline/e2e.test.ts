@@ -9,6 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { newWebhookSecret } from '../../lib/webhooks/signature.ts';
 import { ensureWebhookSecret } from '../../store/lifecycle/webhook-outbox-repo.ts';
 import { backends, newAccount } from '../api/helpers.ts';
+import { parseExposition } from '../metrics/exposition.ts';
 import { ffprobe, freePort, type Stack, startStack, tinyMovie } from './harness.ts';
 
 const hello = JSON.parse(readFileSync(new URL('../../examples/hello.json', import.meta.url), 'utf8'));
@@ -194,6 +195,14 @@ for (const backend of backends()) {
         const credits = usage.body.credits as { balance: number; reserved: number };
         assert.equal(credits.reserved, 0);
         assert.equal(300 - credits.balance, Math.ceil((render.meteredMinutes as number) * 10 - 1e-9));
+
+        // Which GL drew it, as the worker told the executor: Mesa's llvmpipe through ANGLE on EGL.
+        const drawing = parseExposition(await stack.metrics.registry.metrics()).find(
+          'framewright_drawing_renderer_info',
+        );
+        assert.equal(drawing.length, 1, JSON.stringify(drawing));
+        assert.equal(drawing[0]?.labels.software, 'true');
+        assert.match(drawing[0]?.labels.renderer ?? '', /^ANGLE \(.*llvmpipe/);
       } finally {
         await stack.close();
         await db.close();

@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
+import { createApiMetrics } from '../../api/app.ts';
 import { createPipeline, type Pipeline, pipelineConfig } from '../../api/execution/pipeline.ts';
 import { EnvSchema, readEnv } from '../../lib/config.ts';
+import type { ApiMetrics } from '../../lib/metrics/api-metrics.ts';
 import type { Database } from '../../store/database.ts';
 import { logger, startApp, testConfig } from '../api/helpers.ts';
 import { freePort } from '../services/free-port.ts';
@@ -25,6 +27,8 @@ class TestClock {
 export interface Stack {
   app: FastifyInstance;
   pipeline: Pipeline;
+  /** One registry for the app and the executor, as `serve` makes it. */
+  metrics: ApiMetrics;
   base: string;
   clock: TestClock;
   dataDir: string;
@@ -57,11 +61,13 @@ export async function startStack(
         }
       : {}),
   });
+  const metrics = createApiMetrics(db);
   const pipeline = await createPipeline({
     api,
     config: pipelineConfig(values, process.env),
     db,
     logger,
+    metrics,
     now: clock.now,
     executor: { pollMs: 200, workerEnv: { ...process.env, ALLOW_PRIVATE_URLS: allowPrivate, LOG_LEVEL: 'warn' } },
   });
@@ -70,6 +76,7 @@ export async function startStack(
     executor: pipeline.executor,
     objects: pipeline.objects,
     links: pipeline.links,
+    metrics,
     now: clock.now,
   });
   await app.listen({ port, host: '127.0.0.1' });
@@ -77,6 +84,7 @@ export async function startStack(
   return {
     app,
     pipeline,
+    metrics,
     base,
     clock,
     dataDir,

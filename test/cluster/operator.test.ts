@@ -332,10 +332,14 @@ describe('the cluster shape: API -> Render -> operator -> Job -> worker pod -> S
     const table = await kubectl('get', 'renders', '-o', 'wide');
     assert.match(
       table.split('\n')[0] ?? '',
-      /NAME\s+STATUS\s+PROGRESS\s+DURATION\s+SEGMENTS\s+AGE\s+ACCOUNT\s+JOB\s+PODS/,
+      /NAME\s+STATUS\s+PROGRESS\s+DURATION\s+SEGMENTS\s+AGE\s+ACCOUNT\s+JOB\s+RENDERER\s+PODS/,
     );
-    // One pod: no segments to count, the SEGMENTS cell is empty.
-    assert.match(table, new RegExp(`${name}\\s+done\\s+100\\s+2s\\s+\\d+s\\s+${accountId}\\s+${name}\\s+1`));
+    // One pod: no segments to count, the SEGMENTS cell is empty; it drew on this node's llvmpipe.
+    assert.match(
+      table,
+      new RegExp(`${name}\\s+done\\s+100\\s+2s\\s+\\d+s\\s+${accountId}\\s+${name}\\s+ANGLE \\(.*llvmpipe.*\\)\\s+1`),
+    );
+    assert.equal(status.drawing?.software, true);
     const described = await kubectl('describe', 'render', name);
     assert.match(described, /JobCreated/);
     assert.match(described, /Completed/);

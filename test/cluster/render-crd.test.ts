@@ -172,6 +172,7 @@ test('a Render created through the client: defaults, kubectl columns, short name
     'AGE',
     'ACCOUNT',
     'JOB',
+    'RENDERER',
     'PODS',
   ]);
   assert.equal(wide?.ACCOUNT, r.accountId);
@@ -237,12 +238,17 @@ test('patchStatus merges into the status subresource and shows in the columns', 
     attempts: 1,
     jobName: name,
     startTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    drawing: {
+      vendor: 'Google Inc. (NVIDIA Corporation)',
+      renderer: 'ANGLE (NVIDIA Corporation, NVIDIA L4)',
+      software: false,
+    },
   });
   assert.equal(patched.status?.progress, 42);
   const wide = table((await cp.kubectl(['get', 'renders', name, '-o', 'wide'])).stdout)[0];
   assert.deepEqual(
-    [wide?.STATUS, wide?.PROGRESS, wide?.DURATION, wide?.JOB, wide?.PODS],
-    ['rendering', '42', '12.5s', name, '1'],
+    [wide?.STATUS, wide?.PROGRESS, wide?.DURATION, wide?.JOB, wide?.RENDERER, wide?.PODS],
+    ['rendering', '42', '12.5s', name, 'ANGLE (NVIDIA Corporation, NVIDIA L4)', '1'],
   );
 
   // The exact length stays in durationSec; the column prints it rounded to 10 ms, whoever wrote it.
@@ -266,6 +272,7 @@ test('patchStatus merges into the status subresource and shows in the columns', 
     'Age:date',
     'Account:string',
     'Job:string',
+    'Renderer:string',
     'Pods:integer',
   ]);
   assert.equal(tableRes.rows[0]?.cells[3], '2m40s');

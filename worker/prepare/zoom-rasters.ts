@@ -8,8 +8,8 @@
  * frame draws the least copy at or above its scale (worker/plan/frame-state.ts textureAt).
  *
  * The copies are that largest scale, half of it, a quarter ... down to just above 1: a frame then
- * shrinks the copy it draws by less than 2, where linear filtering (no mipmaps on WebGL 1's
- * textures of any size) still reads every texel, so a thin stroke neither vanishes nor flickers.
+ * shrinks the copy it draws by less than 2, where linear filtering (the layers' textures
+ * have no mipmaps) still reads every texel, so a thin stroke neither vanishes nor flickers.
  * Memory is bounded: the copies' scale is at most MAX_ZOOM_RASTER and their sides at most
  * MAX_ZOOM_SIDE texels (about 4/3 of the largest copy in all: 16 + 4 + 1 times the raster at 4x).
  * Past them, the largest copy is magnified as any raster is.

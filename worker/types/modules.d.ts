@@ -8,7 +8,13 @@ declare module 'gl' {
   function createContext(
     width: number,
     height: number,
-    options?: { preserveDrawingBuffer?: boolean; antialias?: boolean; alpha?: boolean; premultipliedAlpha?: boolean },
+    options?: {
+      preserveDrawingBuffer?: boolean;
+      antialias?: boolean;
+      alpha?: boolean;
+      premultipliedAlpha?: boolean;
+      createWebGL2Context?: boolean;
+    },
   ): HeadlessGL | null;
   interface HeadlessGL {
     getExtension(name: 'STACKGL_destroy_context'): StackGLExtension | null;

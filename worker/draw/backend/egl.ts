@@ -35,7 +35,12 @@ const made: GlContext[] = [];
 function newContext(): GlContext {
   // A process started with a surface's environment has the variable; one that was not draws on EGL too.
   process.env.HEADLESS_GL_ANGLE_PLATFORM ??= ANGLE_ON_EGL.HEADLESS_GL_ANGLE_PLATFORM;
-  const gl = createContext(1, 1, { preserveDrawingBuffer: false, antialias: false, alpha: false });
+  const gl = createContext(1, 1, {
+    preserveDrawingBuffer: false,
+    antialias: false,
+    alpha: false,
+    createWebGL2Context: true,
+  });
   if (gl) made.push(gl);
   return gl;
 }

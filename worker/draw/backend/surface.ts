@@ -30,7 +30,7 @@ export interface DrawingBackend {
    */
   acquire(env: NodeJS.ProcessEnv, logger?: Logger): Promise<DrawingSurface>;
   /**
-   * A WebGL 1 context in a process started with a surface's `env`. 1x1 and without a drawing
+   * A WebGL 2 context in a process started with a surface's `env`. 1x1 and without a drawing
    * buffer of its own: every frame is drawn into render targets and read back from them.
    */
   createContext(): GlContext;

@@ -77,7 +77,7 @@ function fakeCanvas(width: number, height: number): THREE.WebGLRendererParameter
 }
 
 /**
- * three.js r162 on headless-gl (WebGL 1). The scene is drawn into a render target with a y-down
+ * three.js r187 on headless-gl (WebGL 2). The scene is drawn into a render target with a y-down
  * orthographic camera in output pixels, then a full-screen pass converts it to yuv420p bytes. Made
  * of four parts, each a function below: the GL pipeline (context, targets, the YUV pass), the
  * layers' meshes, the transitions' targets, and the drawing into part of the frame.

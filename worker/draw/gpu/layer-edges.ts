@@ -1,6 +1,6 @@
 /**
  * Layer edges that fall between pixels. The frame is drawn without multisampling (render targets
- * on a WebGL 1 context), so GL fills a pixel when its centre is inside a quad: on its own, a
+ * with no samples of their own), so GL fills a pixel when its centre is inside a quad: on its own, a
  * layer's edge lands on the pixel boundary nearest its place, and a box drifting 10 px in 2 s
  * moves in whole-pixel steps every few frames while its (linearly filtered) inside glides.
  *

@@ -50,7 +50,7 @@ export function dataTexture(
 }
 
 function plane(width: number, height: number): THREE.DataTexture {
-  const tex = dataTexture(new Uint8Array(width * height), width, height, THREE.LuminanceFormat);
+  const tex = dataTexture(new Uint8Array(width * height), width, height, THREE.RedFormat);
   // Rows of odd-width planes are not 4-byte aligned.
   tex.unpackAlignment = 1;
   return tex;

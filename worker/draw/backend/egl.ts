@@ -26,7 +26,8 @@ const ANGLE_ON_EGL = { HEADLESS_GL_ANGLE_PLATFORM: 'egl' } as const;
  * headless-gl's context is a node::ObjectWrap, whose destructor (Node 24's node_object_wrap.h)
  * removes an environment cleanup hook found through the isolate's current context: when V8
  * collects one in a GC that runs with no context entered, Node aborts the process ("Assertion
- * failed: (env) != nullptr" in RemoveEnvironmentCleanupHook; nodejs/node#65195). Kept here, a
+ * failed: (env) != nullptr" in RemoveEnvironmentCleanupHook: seen here in 3 of the worker test
+ * files, at random; DataDog/pprof-nodejs#385 describes the same for its own ObjectWrap). Kept here, a
  * context is deleted by that cleanup hook at exit instead, where the environment exists. A
  * destroyed context holds a few hundred bytes; a process makes one a frame renderer.
  */

@@ -67,6 +67,20 @@ describe('the drawing backend: ANGLE on EGL', () => {
     await assertDrawn(output);
   });
 
+  it('a still (png) reports its renderer too', async () => {
+    let renderer: GlRenderer | undefined;
+    await renderMovie({
+      movie: validMovie(await silentMovie()),
+      format: 'png',
+      output: join(dir, 'still.png'),
+      config: config(noX()),
+      onDrawing: (r) => {
+        renderer = r;
+      },
+    });
+    assert.match(renderer?.renderer ?? '', /llvmpipe/);
+  });
+
   it('a job tells its executor which GL draws, as an event of its call', async () => {
     const events: JobProgress[] = [];
     const outcome = await runJob(

@@ -51,11 +51,13 @@ export async function renderStill(
   const tmpDir = makeTempDir('still', opts.tmpRoot);
   let drawing: DrawingSurface | undefined;
   let child: SupervisedChild<StillFrameJob, null> | undefined;
-  // The drawing backend and the frame process start while the movie is prepared (as a video's segments).
+  // The drawing backend first, as a video's render learns it; the frame process then starts while
+  // the movie is prepared (as a video's segments do).
   const warm = drawingBackend()
     .acquire(config.env, logger)
     .then((d) => {
       drawing = d;
+      opts.onDrawing?.(d.renderer);
       child = new SupervisedChild({
         name: 'still renderer',
         module: bundledEntry(CHILD),

@@ -4,7 +4,7 @@
  * (test/build/module-map.test.ts); `npx depcruise bin lib movie store api worker operator dashboard/src`
  * shows the same report. A rule here and a row there change together.
  */
-const SOURCES = '^(bin|lib|movie|store|api|worker|operator|dashboard/src)/';
+const SOURCES = '^(bin|lib|movie|store|api|worker|operator|dashboard/src|player/src)/';
 const NOT_TESTS = { pathNot: '\\.test\\.ts$' };
 
 /** `from` may import nothing of ours outside `allowed` (node_modules and node: are always fine). */
@@ -57,6 +57,19 @@ module.exports = {
         pathNot: '^dashboard/src/|^movie/paths\\.ts$',
         dependencyTypesNot: ['type-only'],
       },
+    },
+    only(
+      'player-draws-with-the-frame-graph',
+      '^player/src/',
+      '^(player/src|worker/draw/gpu|worker/plan|movie|lib)/|^clients/typescript/src/',
+      "The browser player draws with the worker's frame graph and plan (worker/draw/gpu, worker/plan) and calls the API through the generated client; nothing of Node (its own rule below).",
+    ),
+    {
+      name: 'player-no-node-host',
+      comment: "The worker's side of the frame graph's seams (headless-gl, the disk) stays out of the browser.",
+      severity: 'error',
+      from: { path: '^player/src/' },
+      to: { path: '^worker/draw/gpu/worker-host\\.ts$|^worker/draw/backend/' },
     },
     // The worker's stages (worker/README.md): each imports its own folder and those below it,
     // never one above; plan/ is the vocabulary the others share, run/ and cli/ compose them.

@@ -23,6 +23,7 @@ import { refineOpenApi } from './http/openapi-schemas.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { SignedLinks } from './outputs/output-links.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { corsPlugin } from './plugins/cors.ts';
 import { errorHandlerPlugin, sendError } from './plugins/error-handler.ts';
 import { idParamsPlugin } from './plugins/id-params.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
@@ -30,6 +31,7 @@ import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { requestIdPlugin } from './plugins/request-id.ts';
 import { routeTablePlugin } from './plugins/route-table.ts';
 import { unusedConnectionsPlugin } from './plugins/unused-connections.ts';
+import { PreviewStore } from './previews/preview-store.ts';
 import type { RateLimiter } from './rate-limit/limiter.ts';
 import { MemoryRateLimiter } from './rate-limit/memory-limiter.ts';
 import { RedisRateLimiter } from './rate-limit/redis-limiter.ts';
@@ -49,6 +51,8 @@ export interface BuildAppOptions {
   objects?: ObjectStore;
   /** Default: links signed with a secret made for this app (serve passes the kept one). */
   links?: SignedLinks;
+  /** Default: previews under DATA_DIR/tmp/previews, prepared by a worker process with this environment. */
+  previews?: PreviewStore;
   /** Default: a registry of its own (createApiMetrics); serve shares one with the pipeline. */
   metrics?: ApiMetrics;
 }
@@ -74,6 +78,26 @@ function countingExecutor(executor: ExecutorPort, metrics: ApiMetrics): Executor
 }
 
 const API_VERSION = '1.0.0';
+
+/** How long a preview's files stay after it was last asked for, and how many previews a process keeps. */
+const PREVIEW_TTL_MS = 30 * 60_000;
+const PREVIEWS_KEPT = 100;
+
+/**
+ * The previews of this process, prepared by a worker process of its own with the environment's
+ * worker settings, this service's asset links trusted as the in-process executor trusts them.
+ */
+function defaultPreviews(config: ApiConfig, links: SignedLinks): PreviewStore {
+  return new PreviewStore({
+    dir: path.join(config.dataDir, 'tmp', 'previews'),
+    workerEnv: {
+      ...process.env,
+      TRUSTED_URL_PREFIXES: [process.env.TRUSTED_URL_PREFIXES, links.assetPrefix].filter(Boolean).join(','),
+    },
+    ttlMs: PREVIEW_TTL_MS,
+    maxEntries: PREVIEWS_KEPT,
+  });
+}
 
 /**
  * The API, assembled from plugins in a fixed order: config, db, error handler, request id,
@@ -159,6 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       { name: 'rate-limiter' },
     ),
   );
+  await app.register(corsPlugin);
   await app.register(authPlugin);
   await app.register(rateLimitPlugin);
   await app.register(idempotencyPlugin);
@@ -168,7 +193,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       async (a) => {
         a.decorate('executor', countingExecutor(executor, metrics));
         a.decorate('objects', options.objects ?? new LocalObjectStore(path.join(config.dataDir, 'objects')));
-        a.decorate('links', options.links ?? new SignedLinks(randomBytes(32), config.publicBaseUrl));
+        const links = options.links ?? new SignedLinks(randomBytes(32), config.publicBaseUrl);
+        a.decorate('links', links);
+        const previews = options.previews ?? defaultPreviews(config, links);
+        a.decorate('previews', previews);
+        a.addHook('onClose', () => previews.close());
       },
       { name: 'executor' },
     ),

@@ -20,6 +20,8 @@ export interface ApiConfig {
   plans: Record<Plan, PlanRules>;
   /** Failed authentications per client address per minute before 429. */
   authFailuresPerMinute: number;
+  /** Origins whose pages may call the routes marked `cors` (api/plugins/cors.ts); '*' for any, [] for none. */
+  corsAllowedOrigins: readonly string[];
   /** Verified keys are cached this long (0 = off); revocations and plan changes evict via NOTIFY on PostgreSQL. */
   authCacheTtlMs: number;
   /** GET /v1/renders/{id} answers from a cache evicted on every change; this bounds a lost eviction (0 = off). */
@@ -59,6 +61,7 @@ export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiC
       rateLimitPerMinute: parsePlanNumbers(values.PLAN_RATE_LIMITS),
     }),
     authFailuresPerMinute: Number(values.AUTH_FAILURES_PER_MINUTE ?? '30'),
+    corsAllowedOrigins: (values.CORS_ALLOWED_ORIGINS ?? '').split(',').filter(Boolean),
     authCacheTtlMs: Number(values.AUTH_CACHE_TTL_MS ?? '60000'),
     renderCacheTtlMs: Number(values.RENDER_CACHE_TTL_MS ?? '60000'),
     shutdownDelayMs: Number(values.SHUTDOWN_DELAY_SEC ?? '0') * 1000,

@@ -36,6 +36,8 @@ declare module 'fastify' {
      * is a finding at a path relative to the document, as the movie library's findings are.
      */
     movieDocument?: string;
+    /** A preview token (api/previews/preview-token.ts) may call it; no other route takes one. */
+    preview?: boolean;
     /** The route answers that finding itself (`documentFindingOf`) instead of a 400: a dry run. */
     answersDocumentFindings?: boolean;
   }

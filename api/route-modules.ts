@@ -13,6 +13,7 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   { name: 'meta', prefix: '', load: () => import('./meta/routes.ts') },
   { name: 'health', prefix: '', load: () => import('./health/routes.ts') },
   { name: 'dashboard', prefix: '', load: () => import('./dashboard/routes.ts') },
+  { name: 'player', prefix: '', load: () => import('./player/routes.ts') },
   { name: 'renders', prefix: '/v1', load: () => import('./renders/routes.ts') },
   { name: 'templates', prefix: '/v1', load: () => import('./templates/routes.ts') },
   { name: 'usage', prefix: '/v1', load: () => import('./usage/routes.ts') },
@@ -24,4 +25,5 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   { name: 'output-images', prefix: '/v1', load: () => import('./outputs/image-routes.ts') },
   { name: 'voices', prefix: '/v1', load: () => import('./voices/routes.ts') },
   { name: 'assets', prefix: '/v1', load: () => import('./assets/routes.ts') },
+  { name: 'previews', prefix: '/v1', load: () => import('./previews/routes.ts') },
 ];

@@ -177,6 +177,13 @@ export const EnvSchema = Type.Object({
       description: 'Requests per minute per key by plan, e.g. "trial=60,starter=300,pro=600,studio=1200".',
     }),
   ),
+  CORS_ALLOWED_ORIGINS: Type.Optional(
+    Type.String({
+      pattern: '^(\\*|https?://[^/,\\s]+(,https?://[^/,\\s]+)*)$',
+      description:
+        'Comma-separated origins (scheme://host[:port]) whose pages may call the preview routes (POST /v1/previews, its files) from the browser player, or * for any. Unset: none (the dashboard is same-origin).',
+    }),
+  ),
   AUTH_FAILURES_PER_MINUTE: Type.Optional(
     Type.String({
       pattern: '^[0-9]{1,6}$',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** Resource id prefixes of ARCHITECTURE.md. */
-export type IdPrefix = 'rnd' | 'tpl' | 'scr' | 'acc' | 'key' | 'ast' | 'evt' | 'req' | 'msg';
+export type IdPrefix = 'rnd' | 'tpl' | 'scr' | 'acc' | 'key' | 'ast' | 'evt' | 'req' | 'msg' | 'prv';
 
 // Crockford base32 in lower case: URL-safe, case-insensitive readable, sorts like the number.
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';

@@ -22,6 +22,9 @@ node_modules/.bin/tsc -p tsconfig.build.json --outDir "$out"
 # dist/dashboard/, which the built server reads (api/dashboard/files.ts) with no bundler at run time.
 node_modules/.bin/tsc --noEmit -p dashboard
 node --import tsx dashboard/build.ts "$out/dashboard"
+# The browser player (player/): the same, into dist/player/ (api/player/routes.ts serves it).
+node_modules/.bin/tsc --noEmit -p player
+node --import tsx player/build.ts "$out/player"
 mkdir -p "$out/store/migrations"
 cp store/migrations/*.sql "$out/store/migrations/"
 # package.json beside dist/ is the one the image copies; dist/ needs no copy of its own.

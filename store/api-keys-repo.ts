@@ -42,6 +42,15 @@ export async function findKeyByHash(sql: Queryable, keyHash: string): Promise<Ke
   return row;
 }
 
+/** The same lookup by key id: a preview token names its key (api/previews/preview-token.ts). */
+export async function findKeyById(sql: Queryable, keyId: string): Promise<KeyLookup | undefined> {
+  const [row] = await sql<KeyLookup[]>`
+    SELECT k.id AS key_id, k.key_hash, k.account_id, k.mode, a.plan, k.revoked_at
+    FROM api_keys k JOIN accounts a ON a.id = k.account_id
+    WHERE k.id = ${keyId}`;
+  return row;
+}
+
 /**
  * The keys one caller may see and manage: its own account's, of the modes it may manage. Every
  * read on behalf of an API caller takes one, so another account's key is simply not there.

@@ -22,6 +22,38 @@ export interface JobMessage {
   draft: boolean;
 }
 
+/**
+ * A live preview (api/previews/): the movie prepared into `dir` as a render's prepare step would,
+ * nothing drawn, its sound mixed and encoded; answered with `prepared`. The same worker process
+ * takes it, as a call like a job's.
+ */
+export interface PreviewMessage {
+  type: 'preview';
+  movie: unknown;
+  dir: string;
+  watermark: boolean;
+}
+
+/** A file of a prepared preview: the name the plan gives it, where it is, what it is. */
+export interface PreviewFile {
+  name: string;
+  path: string;
+  type: string;
+}
+
+/** A preview's outcome: the plan the browser player draws (its files by name), or why not. */
+export type PreviewOutcome =
+  | {
+      type: 'prepared';
+      /** The render plan (worker/plan/plan.ts) with every file a name of `files`. */
+      plan: unknown;
+      durationSec: number;
+      files: PreviewFile[];
+      /** The name of the mixed sound in `files`, for a movie with sound. */
+      sound?: string | undefined;
+    }
+  | Extract<JobOutcome, { type: 'failed' }>;
+
 /** A job's progress, and which GL draws it, as the events of its call. */
 export type JobProgress =
   | {

@@ -6,4 +6,9 @@ export interface AuthContext {
   keyId: string;
   mode: KeyMode;
   plan: Plan;
+  /**
+   * A preview token's caller (api/previews/preview-token.ts), not an API key's: it may call the
+   * routes marked `preview` and nothing else.
+   */
+  preview?: true;
 }

@@ -20,7 +20,8 @@ export function contentSecurityPolicy(publicBaseUrl: string, objectsInS3: boolea
     "script-src 'self'",
     "style-src 'self'",
     `img-src ${[...new Set(media)].join(' ')}`,
-    `media-src ${[...new Set(media)].join(' ')}`,
+    // blob: the live preview's clips, fetched whole and played from memory (player/src/clips.ts).
+    `media-src ${[...new Set(media)].join(' ')} blob:`,
     "connect-src 'self'",
     "manifest-src 'self'",
     "base-uri 'none'",

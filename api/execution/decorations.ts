@@ -1,5 +1,6 @@
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
 import type { SignedLinks } from '../outputs/output-links.ts';
+import type { PreviewStore } from '../previews/preview-store.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -7,5 +8,7 @@ declare module 'fastify' {
     objects: ObjectStore;
     /** Signs and verifies the links of outputUrl and of asset urls. */
     links: SignedLinks;
+    /** The browser player's previews this process prepared (api/previews/). */
+    previews: PreviewStore;
   }
 }

@@ -56,6 +56,15 @@ export class SignedLinks {
     return this.check(`asset.${assetId}`, sig);
   }
 
+  /** A preview token's signature (api/previews/preview-token.ts): its key and expiry, a subject of its own. */
+  previewTokenSig(keyId: string, expires: number): string {
+    return this.mac(`preview.${keyId}.${expires}`);
+  }
+
+  verifyPreviewTokenSig(keyId: string, expires: number, sig: string): boolean {
+    return this.check(`preview.${keyId}.${expires}`, sig);
+  }
+
   /** Every asset URL starts with this; the worker may fetch it even where private URLs are refused. */
   get assetPrefix(): string {
     return `${this.publicBaseUrl}/v1/assets/`;

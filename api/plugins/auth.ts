@@ -2,13 +2,14 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../lib/errors.ts';
-import { EVICT_ALL_KEYS, findKeyByHash, KEY_CHANGES_CHANNEL } from '../../store/api-keys-repo.ts';
+import { EVICT_ALL_KEYS, findKeyByHash, findKeyById, KEY_CHANGES_CHANNEL } from '../../store/api-keys-repo.ts';
 import { listenForChanges } from '../../store/database.ts';
 import { hashApiKey, KEY_PATTERN } from '../auth/api-key.ts';
 import type { AuthContext } from '../auth/auth-context.ts';
 import { KeyCache } from '../auth/key-cache.ts';
 import { LastUsedRecorder } from '../auth/last-used.ts';
 import { UNAUTHORIZED_MESSAGE } from '../auth/require-auth.ts';
+import { isPreviewToken, verifyPreviewToken } from '../previews/preview-token.ts';
 import { type GatedDecision, type LimitDecision, retryAfterSec, type Window } from '../rate-limit/limiter.ts';
 import { rateWindow } from './rate-limit.ts';
 
@@ -80,6 +81,29 @@ export const authPlugin = fp(
       lastUsed.touch(found.keyId, now);
     }
 
+    /**
+     * A preview token (api/previews/preview-token.ts): its signature and expiry, then its key, looked
+     * up as a key is (a revoked key's tokens fail). Never cached: it expires within minutes, and
+     * the routes that take one prepare previews, which cost far more than the lookup.
+     */
+    async function verifyPreview(request: FastifyRequest, token: string, gate: Window, now: number) {
+      const gateDecision = await app.limiter.peek(gate.key, gate.limit, gate.windowMs, now);
+      if (!gateDecision.allowed) throw gateRefusal(gateDecision, now);
+      const named = verifyPreviewToken(app.links, token, new Date(now));
+      const found = named && (await findKeyById(app.db.sql, named.keyId));
+      if (!found || found.revokedAt !== null) {
+        await app.limiter.hit(gate.key, gate.limit, gate.windowMs, now);
+        throw new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+      }
+      request.auth = {
+        accountId: found.accountId,
+        keyId: found.keyId,
+        mode: found.mode,
+        plan: found.plan,
+        preview: true,
+      };
+    }
+
     /** A cached key's request once the limiter decided: the error to answer, if any. */
     function admit(request: FastifyRequest, cached: AuthContext, decided: GatedDecision, now: number) {
       if (!decided.hit) return gateRefusal(decided.gate, now);
@@ -97,6 +121,12 @@ export const authPlugin = fp(
       const gate = gateOf(request.ip);
       const header = request.headers.authorization ?? '';
       const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+      if (isPreviewToken(token)) {
+        // Only where a route takes one; anywhere else it is as unknown as a wrong key.
+        if (!request.routeOptions.config.preview) return done(new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE));
+        verifyPreview(request, token, gate, now).then(() => done(), done);
+        return;
+      }
       const hash = hashApiKey(token);
       const cached = cache.get(hash, now);
       if (!cached) {

@@ -43,6 +43,10 @@ const ID_ROUTES: Record<string, IdRoute> = {
   // The two signed-link routes say nothing of the id: links cannot be probed.
   '/v1/assets/:id/content': { prefix: 'ast', notFound: () => new AppError('NOT_FOUND', 'No such asset.') },
   '/v1/outputs/:id': { prefix: 'rnd', notFound: () => new AppError('NOT_FOUND', 'No such output.') },
+  '/v1/previews/:id/files/:name': {
+    prefix: 'prv',
+    notFound: () => new AppError('NOT_FOUND', 'No such preview file (it may have expired: prepare it again).'),
+  },
 };
 
 /** A route this table does not know yet still gets the check, with any prefix. */

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DEPCRUISE = path.join(ROOT, 'node_modules/.bin/depcruise');
-const SOURCES = ['bin', 'lib', 'movie', 'store', 'api', 'worker', 'operator', 'dashboard/src'];
+const SOURCES = ['bin', 'lib', 'movie', 'store', 'api', 'worker', 'operator', 'dashboard/src', 'player/src'];
 
 type Violation = { rule: { name: string }; from: string; to: string };
 

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createFrameRenderer } from '../../worker/draw/gpu/frame-renderer.ts';
+import { workerFrameHost } from '../../worker/draw/gpu/worker-host.ts';
 import { rgbToYuv709 } from '../../worker/draw/gpu/yuv-layout.ts';
 import type { LayerState } from '../../worker/plan/frame-state.ts';
 import { glTestEnvironment } from './fixtures.ts';
@@ -65,8 +66,8 @@ describe('the backdrop path and the GL path give the same frame', () => {
 
   for (const shift of [0, 37]) {
     it(`frame ${shift}: every byte within 2 (luma) and 3 (chroma) of GL's`, () => {
-      const fast = createFrameRenderer(W, H);
-      const gl = createFrameRenderer(W, H, { backdrop: false });
+      const fast = createFrameRenderer(W, H, workerFrameHost());
+      const gl = createFrameRenderer(W, H, workerFrameHost(), { backdrop: false });
       try {
         const pixels = clipFrame(shift);
         // Twice each: the second frame reuses the cached layers over the clip.
@@ -93,7 +94,7 @@ describe('the backdrop path and the GL path give the same frame', () => {
   }
 
   it('copies the clip as it is where nothing covers it', () => {
-    const r = createFrameRenderer(W, H);
+    const r = createFrameRenderer(W, H, workerFrameHost());
     try {
       const pixels = clipFrame(5);
       const out = r.render([0, 0, 0], layers(pixels, 5));

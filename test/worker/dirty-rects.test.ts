@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createFrameRenderer } from '../../worker/draw/gpu/frame-renderer.ts';
+import { workerFrameHost } from '../../worker/draw/gpu/worker-host.ts';
 import { dirtyRects } from '../../worker/plan/dirty-rects.ts';
 import type { LayerState } from '../../worker/plan/frame-state.ts';
 import { glTestEnvironment } from './fixtures.ts';
@@ -48,8 +49,8 @@ describe('dirty rectangles', () => {
   }
 
   it('24 frames drawn by rectangles equal the same frames drawn whole', () => {
-    const byRects = createFrameRenderer(W, H);
-    const whole = createFrameRenderer(W, H);
+    const byRects = createFrameRenderer(W, H, workerFrameHost());
+    const whole = createFrameRenderer(W, H, workerFrameHost());
     const bg: [number, number, number] = [20, 30, 70];
     try {
       let prev: LayerState[] | undefined;
@@ -74,8 +75,8 @@ describe('dirty rectangles', () => {
   });
 
   it('rectangles too wide for one shelf of the staging target (three bars) still equal the whole frame', () => {
-    const byRects = createFrameRenderer(W, H);
-    const whole = createFrameRenderer(W, H);
+    const byRects = createFrameRenderer(W, H, workerFrameHost());
+    const whole = createFrameRenderer(W, H, workerFrameHost());
     const bg: [number, number, number] = [200, 190, 180];
     // Three fading bars across the frame, far apart: three rectangles of 616 x 48, whose blocks
     // (154 texels wide each) take two shelves of the 320-texel staging target.
@@ -97,8 +98,8 @@ describe('dirty rectangles', () => {
   });
 
   it('a rectangle that misses a change shows: the comparison above can fail', () => {
-    const byRects = createFrameRenderer(W, H);
-    const whole = createFrameRenderer(W, H);
+    const byRects = createFrameRenderer(W, H, workerFrameHost());
+    const whole = createFrameRenderer(W, H, workerFrameHost());
     const bg: [number, number, number] = [20, 30, 70];
     try {
       byRects.render(bg, frameLayers(0));

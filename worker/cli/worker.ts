@@ -2,8 +2,9 @@ import { AppError } from '../../lib/errors.ts';
 import { createLogger } from '../../lib/logger.ts';
 import { answerCalls } from '../../lib/process/child-calls.ts';
 import { sweepStaleTempDirs } from '../../lib/temp-dirs.ts';
-import type { JobMessage, JobOutcome, JobProgress } from '../job-protocol.ts';
+import type { JobMessage, JobOutcome, JobProgress, PreviewMessage, PreviewOutcome } from '../job-protocol.ts';
 import { runJob } from '../run/job.ts';
+import { runPreview } from '../run/preview.ts';
 import { workerConfigFromEnv } from './config.ts';
 
 /** `framewright worker`'s options, checked by bin/commands.ts. */
@@ -16,7 +17,8 @@ export interface WorkerOptions {
 }
 
 /**
- * `framewright worker`: runs the renders the executor sends over IPC, one at a time, reporting
+ * `framewright worker`: runs the renders the executor sends over IPC (and the previews the API's
+ * preview store sends: api/previews/preview-store.ts), one at a time, reporting
  * through the channel (the in-process status sink). The process stays warm between renders and
  * exits when the executor disconnects. Knows nothing of HTTP or the database.
  */
@@ -54,10 +56,12 @@ export async function main(options: WorkerOptions): Promise<number> {
 
   // Each job is a call (lib/process/child-calls.ts), answered one at a time: its progress as the
   // call's events, its outcome as the answer. Returns once the executor has disconnected.
-  await answerCalls<JobMessage, JobOutcome, JobProgress>(
+  await answerCalls<JobMessage | PreviewMessage, JobOutcome | PreviewOutcome, JobProgress>(
     async (job, emit) => {
       current = new AbortController();
       try {
+        // A live preview's preparation (api/previews/): the same process, another call.
+        if (job.type === 'preview') return await runPreview(job, config, current.signal, logger);
         // runJob answers done or failed; its type stays wide for pod.ts's check.
         return (await runJob(job, config, current.signal, logger, emit)) as JobOutcome;
       } finally {

@@ -4,6 +4,7 @@ import type { LayerState } from '../plan/frame-state.ts';
 import { frameState, indexPlan } from '../plan/frame-state.ts';
 import type { RenderPlan } from '../plan/plan.ts';
 import { createFrameRenderer } from './gpu/frame-renderer.ts';
+import { workerFrameHost } from './gpu/worker-host.ts';
 import { VideoReader } from './video-reader.ts';
 
 export interface StillFrameJob {
@@ -27,7 +28,7 @@ export interface StillFrameJob {
 export async function renderStillFrame(job: StillFrameJob): Promise<void> {
   const { plan } = job;
   const index = indexPlan(plan);
-  const renderer = createFrameRenderer(plan.width, plan.height);
+  const renderer = createFrameRenderer(plan.width, plan.height, workerFrameHost());
   const readers: VideoReader[] = [];
   try {
     const state = frameState(index, job.frame);

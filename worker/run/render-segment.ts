@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
 import { createFrameRenderer, type FrameRenderer } from '../draw/gpu/frame-renderer.ts';
+import { workerFrameHost } from '../draw/gpu/worker-host.ts';
 import { VideoReader } from '../draw/video-reader.ts';
 import { ChunkedEncoder } from '../encode/chunked-encoder.ts';
 import { compositeArgs } from '../encode/composite-args.ts';
@@ -50,7 +51,7 @@ export async function renderSegment(
 ): Promise<SegmentStats> {
   const { plan } = job;
   const index = indexPlan(plan);
-  const renderer = createFrameRenderer(plan.width, plan.height);
+  const renderer = createFrameRenderer(plan.width, plan.height, workerFrameHost());
   const sink = new ChunkedEncoder(
     job.ffmpeg,
     {

@@ -427,6 +427,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/preview-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A short-lived token for the browser player
+         * @description Made with an API key on your server and handed to a page: it may call POST /v1/previews for the key's account and nothing else, for 15 minutes. A preview token cannot make another.
+         */
+        post: operations["createPreviewToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/previews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare a document for the browser player
+         * @description Runs the render's prepare step (assets, speech with word timings, text, shapes, the sound mix) and answers the plan the player draws. Free: no credits are reserved or charged. Cached by content for the account; fresh preparations are limited per account per minute (RATE_LIMITED with Retry-After). Accepts an API key or a preview token.
+         */
+        post: operations["createPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/previews/{id}/files/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A preview's file (a texture, a clip, its sound)
+         * @description Public like a signed link: the preview id is the capability (80 random bits, valid until the preview expires).
+         */
+        get: operations["getPreviewFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5455,6 +5515,293 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error envelope; codes: VALIDATION_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: INTERNAL. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope of any status not listed, e.g. 405 METHOD_NOT_ALLOWED for a method the path does not serve, or 503 SERVICE_UNAVAILABLE (with Retry-After) while the database cannot be reached. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (429 and 503). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createPreviewToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Send as Authorization: Bearer <token> to POST /v1/previews only. */
+                        token: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                    };
+                };
+            };
+            /** @description Error envelope; codes: VALIDATION_ERROR. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: INTERNAL. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope of any status not listed, e.g. 405 METHOD_NOT_ALLOWED for a method the path does not serve, or 503 SERVICE_UNAVAILABLE (with Retry-After) while the database cannot be reached. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (429 and 503). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exactly one of `movie` and `template_id`, with the variables to resolve it with. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "template_id": "tpl_01jq0000000000000000000000",
+                 *       "variables": {
+                 *         "name": "Framewright"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    movie?: components["schemas"]["MovieV1"];
+                    /** @description A template's id: its body is the document. */
+                    template_id?: string;
+                    variables?: components["schemas"]["VariableValues"];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The preview: its files are served under /v1/previews/{id}/files/. */
+                        id: string;
+                        width: number;
+                        height: number;
+                        fps: number;
+                        /** @description Seconds, as the render will last. */
+                        duration: number;
+                        total_frames: number;
+                        /** @description The same document was prepared for this account a moment ago. */
+                        cached: boolean;
+                        /**
+                         * Format: uri
+                         * @description Base URL of the files the plan names.
+                         */
+                        files_url: string;
+                        /** @description The name of the mixed sound (AAC in MP4), or null for a silent movie. */
+                        sound: string | null;
+                        /** Format: date-time */
+                        expires_at: string;
+                        /** @description The render plan the player draws (its layers' textures, motion, timings). Internal: read by the player of the same Framewright version, not a stable contract. */
+                        plan: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Error envelope; codes: VALIDATION_ERROR, SCHEMA_INVALID, VARIABLE_MISSING, VARIABLE_TYPE_MISMATCH. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: UNAUTHORIZED. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: NOT_FOUND. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: ASSET_UNREACHABLE, ASSET_INVALID. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: RATE_LIMITED. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: RENDER_FAILED, INTERNAL. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope; codes: TTS_FAILED. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error envelope of any status not listed, e.g. 405 METHOD_NOT_ALLOWED for a method the path does not serve, or 503 SERVICE_UNAVAILABLE (with Retry-After) while the database cannot be reached. */
+            default: {
+                headers: {
+                    /** @description Seconds to wait before retrying (429 and 503). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getPreviewFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file: raw RGBA texels, a clip, or AAC in MP4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
             };
             /** @description Error envelope; codes: VALIDATION_ERROR. */
             400: {

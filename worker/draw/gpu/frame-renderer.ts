@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import * as THREE from 'three';
 import { AppError } from '../../../lib/errors.ts';
 import { motionKey } from '../../plan/animate.ts';
@@ -6,7 +5,6 @@ import { coversFrame, overlayRect, type Rect } from '../../plan/composite-plan.t
 import { type DirtyRect, layerBox } from '../../plan/dirty-rects.ts';
 import type { LayerState } from '../../plan/frame-state.ts';
 import type { TextureRef, TransitionType } from '../../plan/plan.ts';
-import { drawingBackend } from '../backend/backend.ts';
 import { blendOverlay, overlayFromRgba, type YuvOverlay, yuvaFromRgba } from './backdrop-blend.ts';
 import { createEffectLayer, type EffectLayer } from './effects-shader.ts';
 import { createImageMaterial } from './image-material.ts';
@@ -33,8 +31,41 @@ interface IncomingScene {
   progress: number;
 }
 
+/**
+ * Where the frame graph draws and what it draws from: the seams between the worker and the browser
+ * player (player/). The worker's host (worker-host.ts) is headless-gl's context on the drawing
+ * backend, with texture files on disk; the player's is the page canvas's WebGL 2 context, with the
+ * preview's textures fetched before they are drawn and its clips drawn from <video> elements.
+ */
+export interface FrameHost {
+  /** The WebGL 2 context every pass draws with (headless-gl's, or a page canvas's `webgl2`). */
+  context: NonNullable<THREE.WebGLRendererParameters['context']>;
+  /** The canvas of `context` when it is a page's: `present` draws onto it. */
+  canvas?: THREE.WebGLRendererParameters['canvas'] | undefined;
+  /** A texture's bytes (TextureRef: raw RGBA8, rows top to bottom, straight alpha), ready now. */
+  textureBytes(ref: TextureRef): Uint8Array;
+  /**
+   * A texture drawn from a live source instead of bytes (the player's video clips: the frame a
+   * <video> element shows), or undefined when `ref` is bytes. Its owner marks it changed.
+   */
+  liveTexture?(ref: TextureRef): THREE.Texture | undefined;
+}
+
 export interface FrameRenderer {
   layout: YuvLayout;
+  /**
+   * Draws one whole frame into the scene target as RGBA, for `present` and `readRgba`: the path of
+   * the browser player (player/), with no dirty rectangles, no clip backdrop and no YUV pass.
+   */
+  draw(background: [number, number, number], layers: LayerState[], incoming?: IncomingScene): void;
+  /** Copies the frame `draw` made onto the host's canvas (a page's; headless contexts have none to show). */
+  present(): void;
+  /**
+   * The RGBA bytes of the frame `draw` made, rows bottom-up (GL's order). The worker and the player
+   * read the same target, so their frames compare byte for byte (test/player/fidelity.test.ts).
+   * The returned view is overwritten by the next call.
+   */
+  readRgba(): Uint8Array;
   /**
    * Draws one frame and returns its yuv420p bytes. The returned view aliases the one readback
    * buffer and is overwritten by the next call. With `rects` (dirty-rects.ts: columns multiples of
@@ -85,12 +116,13 @@ function fakeCanvas(width: number, height: number): THREE.WebGLRendererParameter
 export function createFrameRenderer(
   width: number,
   height: number,
+  host: FrameHost,
   /** `backdrop: false` turns the full-frame clip path off (tests compare the two). */
   options: { backdrop?: boolean } = {},
 ): FrameRenderer {
-  const p = glPipeline(width, height);
+  const p = glPipeline(width, height, host);
   const { layout, renderer, sceneTarget, yuvTarget, camera, scene, yuvScene, yuvCamera, readback, frame } = p;
-  const layerMeshes = createLayerMeshes(p);
+  const layerMeshes = createLayerMeshes(p, host);
   const { show } = layerMeshes;
   const transitions = createTransitions(width, height);
   const parts = createPartialDrawing(p, layerMeshes, transitions);
@@ -106,39 +138,68 @@ export function createFrameRenderer(
     return coversFrame(s, width, height) ? s : undefined;
   }
 
+  /**
+   * One whole frame into the scene target: its layers on its background or, in a transition, both
+   * scenes whole, each on its own background, then one blending pass.
+   */
+  function drawWhole(bg: [number, number, number], layers: LayerState[], incoming: IncomingScene | undefined): void {
+    if (!incoming) {
+      show(layers);
+      renderer.setClearColor(background.setRGB(bg[0] / 255, bg[1] / 255, bg[2] / 255), 1);
+      sceneTarget.scissorTest = false;
+      renderer.setRenderTarget(sceneTarget);
+      renderer.render(scene, camera);
+      return;
+    }
+    const pair = transitions.pair();
+    for (const [target, over, colour] of [
+      [pair.a, layers, bg],
+      [pair.b, incoming.layers, incoming.background],
+    ] as const) {
+      show(over);
+      renderer.setClearColor(background.setRGB(colour[0] / 255, colour[1] / 255, colour[2] / 255), 1);
+      target.scissorTest = false;
+      renderer.setRenderTarget(target);
+      renderer.render(scene, camera);
+    }
+    blendTransition(incoming);
+  }
+
   /** Over a backdrop clip: each layer's last overlay, by layer id, with the state it was drawn in. */
   const overlays = new Map<number, { key: string; yuv: YuvOverlay | undefined }>();
   let imageBuffer: Uint8Array | undefined;
   let alphaFrame: Uint8Array | undefined;
+  let rgbaFrame: Uint8Array | undefined;
+  let presentPass: { scene: THREE.Scene; material: THREE.MeshBasicMaterial } | undefined;
 
   return {
     layout,
-    render(bg, layers, rects, incoming) {
-      if (incoming) {
-        // Both scenes whole, each on its own background, then one blending pass into the scene target.
-        const p = transitions.pair();
-        show(layers);
-        background.setRGB(bg[0] / 255, bg[1] / 255, bg[2] / 255);
-        renderer.setClearColor(background, 1);
-        p.a.scissorTest = false;
-        renderer.setRenderTarget(p.a);
-        renderer.render(scene, camera);
-        show(incoming.layers);
-        const nb = incoming.background;
-        background.setRGB(nb[0] / 255, nb[1] / 255, nb[2] / 255);
-        renderer.setClearColor(background, 1);
-        p.b.scissorTest = false;
-        renderer.setRenderTarget(p.b);
-        renderer.render(scene, camera);
-        blendTransition(incoming);
-        yuvTarget.scissorTest = false;
-        renderer.setRenderTarget(yuvTarget);
-        renderer.render(yuvScene, yuvCamera);
-        renderer.readRenderTargetPixels(yuvTarget, 0, 0, layout.targetWidth, layout.targetHeight, readback);
-        renderer.setRenderTarget(null);
-        return frame;
+    draw(bg, layers, incoming) {
+      drawWhole(bg, layers, incoming);
+      renderer.setRenderTarget(null);
+    },
+    present() {
+      if (!presentPass) {
+        // The scene target's texels onto the canvas, one to one: GL row 0 is the bottom row of both.
+        const material = new THREE.MeshBasicMaterial({ map: sceneTarget.texture, depthTest: false, depthWrite: false });
+        const mesh = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), material);
+        mesh.frustumCulled = false;
+        const scene = new THREE.Scene();
+        scene.add(mesh);
+        presentPass = { scene, material };
+        p.materials.push(material);
       }
-      const under = backdrop(layers);
+      renderer.setRenderTarget(null);
+      renderer.render(presentPass.scene, yuvCamera);
+    },
+    readRgba() {
+      if (!rgbaFrame) rgbaFrame = new Uint8Array(width * height * 4);
+      renderer.readRenderTargetPixels(sceneTarget, 0, 0, width, height, rgbaFrame);
+      renderer.setRenderTarget(null);
+      return rgbaFrame;
+    },
+    render(bg, layers, rects, incoming) {
+      const under = incoming ? undefined : backdrop(layers);
       if (under) {
         // A full-frame BT.709 clip at the bottom: its planes are the frame's bytes already. The
         // layers over it are drawn by GL only when they change, and blended in on the CPU.
@@ -156,13 +217,12 @@ export function createFrameRenderer(
         }
         return frame;
       }
-      show(layers);
-      background.setRGB(bg[0] / 255, bg[1] / 255, bg[2] / 255);
-      renderer.setClearColor(background, 1);
-      if (rects?.length && layout.aligned && drawRects(layers, rects)) return frame;
-      sceneTarget.scissorTest = false;
-      renderer.setRenderTarget(sceneTarget);
-      renderer.render(scene, camera);
+      if (!incoming && rects?.length && layout.aligned) {
+        show(layers);
+        renderer.setClearColor(background.setRGB(bg[0] / 255, bg[1] / 255, bg[2] / 255), 1);
+        if (drawRects(layers, rects)) return frame;
+      }
+      drawWhole(bg, layers, incoming);
       yuvTarget.scissorTest = false;
       renderer.setRenderTarget(yuvTarget);
       renderer.render(yuvScene, yuvCamera);
@@ -224,20 +284,13 @@ export function createFrameRenderer(
 }
 
 /** The GL context, the scene and YUV targets and cameras, the YUV conversion pass and the readback buffer. */
-function glPipeline(width: number, height: number) {
+function glPipeline(width: number, height: number, host: FrameHost) {
   const layout = yuvLayout(width, height);
-  const backend = drawingBackend();
-  const gl = backend.createContext();
-  if (!gl) {
-    throw new AppError(
-      'RENDER_FAILED',
-      `The drawing backend (${backend.name}) could not create a WebGL context (its error is in the process's stderr)`,
-    );
-  }
+  const gl = host.context;
   THREE.ColorManagement.enabled = false;
   const renderer = new THREE.WebGLRenderer({
-    canvas: fakeCanvas(1, 1),
-    context: gl as unknown as THREE.WebGLRendererParameters['context'],
+    canvas: host.canvas ?? fakeCanvas(1, 1),
+    context: gl,
   });
   renderer.outputColorSpace = THREE.LinearSRGBColorSpace;
   renderer.autoClear = true;
@@ -333,31 +386,38 @@ type GlPipeline = ReturnType<typeof glPipeline>;
  * The layers' textures by file, each uploaded once (its CPU bytes dropped then) and knowing its
  * file (`userData.file`: a zoomed layer's material changes texture, frame-state.ts textureAt).
  */
-function createTextures() {
-  const textures = new Map<string, THREE.DataTexture>();
-  function textureFor(ref: TextureRef): THREE.DataTexture {
+function createTextures(host: FrameHost) {
+  const textures = new Map<string, THREE.Texture>();
+  function textureFor(ref: TextureRef): THREE.Texture {
     let tex = textures.get(ref.file);
+    const live = tex ? undefined : host.liveTexture?.(ref);
+    if (live) {
+      live.userData.file = ref.file;
+      textures.set(ref.file, live);
+      return live;
+    }
     if (!tex) {
-      const bytes = readFileSync(ref.file);
+      const bytes = host.textureBytes(ref);
       if (bytes.length !== ref.width * ref.height * 4) {
         throw new AppError(
           'RENDER_FAILED',
           `Texture ${ref.file} has ${bytes.length} bytes, expected ${ref.width}x${ref.height}x4`,
         );
       }
-      tex = dataTexture(
+      const made = dataTexture(
         new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
         ref.width,
         ref.height,
         THREE.RGBAFormat,
       );
-      tex.needsUpdate = true;
-      tex.userData.file = ref.file;
+      made.needsUpdate = true;
+      made.userData.file = ref.file;
       // Once uploaded, the GL copy is all we need: drop the CPU bytes so memory follows the GPU.
-      tex.onUpdate = () => {
-        (tex!.image as unknown as { data: Uint8Array | null }).data = null;
+      made.onUpdate = () => {
+        (made.image as unknown as { data: Uint8Array | null }).data = null;
       };
-      textures.set(ref.file, tex);
+      textures.set(ref.file, made);
+      tex = made;
     }
     return tex;
   }
@@ -365,9 +425,9 @@ function createTextures() {
 }
 
 /** Each layer's mesh (its texture, video planes or effect material), made when first shown. */
-function createLayerMeshes(p: GlPipeline) {
+function createLayerMeshes(p: GlPipeline, host: FrameHost) {
   const { renderer, scene } = p;
-  const { textures, textureFor } = createTextures();
+  const { textures, textureFor } = createTextures(host);
   const meshes = new Map<number, THREE.Mesh<THREE.BufferGeometry, THREE.ShaderMaterial>>();
   /** Video layers' materials, by layer id. */
   const videos = new Map<number, VideoMaterial>();
@@ -439,7 +499,7 @@ function createLayerMeshes(p: GlPipeline) {
     // A texture seen for the first time was just made from this very frame (meshFor).
     if (!framesHeld.has(tex)) framesHeld.set(tex, s.texture.file);
     if (framesHeld.get(tex) === s.texture.file) return;
-    const bytes = readFileSync(s.texture.file);
+    const bytes = host.textureBytes(s.texture);
     const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
     (tex.image as unknown as { data: Uint8Array | null }).data = data;
     tex.needsUpdate = true;

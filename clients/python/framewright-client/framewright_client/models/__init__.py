@@ -23,6 +23,10 @@ from .create_key_body import CreateKeyBody
 from .create_key_body_mode import CreateKeyBodyMode
 from .create_key_response_201 import CreateKeyResponse201
 from .create_key_response_201_mode import CreateKeyResponse201Mode
+from .create_preview_body import CreatePreviewBody
+from .create_preview_response_200 import CreatePreviewResponse200
+from .create_preview_response_200_plan import CreatePreviewResponse200Plan
+from .create_preview_token_response_201 import CreatePreviewTokenResponse201
 from .create_render_body import CreateRenderBody
 from .create_render_response_200 import CreateRenderResponse200
 from .create_render_response_200_error_type_0 import CreateRenderResponse200ErrorType0
@@ -465,6 +469,10 @@ __all__ = (
     "CreateKeyBodyMode",
     "CreateKeyResponse201",
     "CreateKeyResponse201Mode",
+    "CreatePreviewBody",
+    "CreatePreviewResponse200",
+    "CreatePreviewResponse200Plan",
+    "CreatePreviewTokenResponse201",
     "CreateRenderBody",
     "CreateRenderResponse200",
     "CreateRenderResponse200ErrorType0",

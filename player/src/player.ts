@@ -33,7 +33,6 @@ export interface PlaybackStats {
   drawMs: number;
 }
 
-
 interface Loaded {
   preview: LoadedPreview;
   index: FrameIndex;

@@ -26,7 +26,11 @@ export async function launchChromium(
     viewport,
     args: [
       '--no-sandbox',
-      '--disable-gpu',
+      // WebGL 2 on SwiftShader (no GPU here): the live preview draws with it (player/).
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+      // The preview's sound plays without a click (the player's clock is its sound).
+      '--autoplay-policy=no-user-gesture-required',
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',

@@ -10,7 +10,6 @@
 import * as THREE from 'three';
 import { createFrameRenderer, type FrameHost, type FrameRenderer } from '../../worker/draw/gpu/frame-renderer.ts';
 import { type FrameIndex, type FrameState, frameState, indexPlan } from '../../worker/plan/frame-state.ts';
-import type { RenderPlan } from '../../worker/plan/plan.ts';
 import { Clips } from './clips.ts';
 import { type LoadedPreview, loadPreview, type PreviewRequest, type PreviewResource } from './preview-api.ts';
 import { Sound } from './sound.ts';

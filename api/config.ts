@@ -20,6 +20,8 @@ export interface ApiConfig {
   plans: Record<Plan, PlanRules>;
   /** Failed authentications per client address per minute before 429. */
   authFailuresPerMinute: number;
+  /** New previews one account may prepare per minute (api/previews/routes.ts). */
+  previewsPerMinute: number;
   /** Origins whose pages may call the routes marked `cors` (api/plugins/cors.ts); '*' for any, [] for none. */
   corsAllowedOrigins: readonly string[];
   /** Verified keys are cached this long (0 = off); revocations and plan changes evict via NOTIFY on PostgreSQL. */
@@ -61,6 +63,7 @@ export function apiConfig(values: Env, overrides: Partial<ApiConfig> = {}): ApiC
       rateLimitPerMinute: parsePlanNumbers(values.PLAN_RATE_LIMITS),
     }),
     authFailuresPerMinute: Number(values.AUTH_FAILURES_PER_MINUTE ?? '30'),
+    previewsPerMinute: Number(values.PREVIEW_RATE_LIMIT ?? '20'),
     corsAllowedOrigins: (values.CORS_ALLOWED_ORIGINS ?? '').split(',').filter(Boolean),
     authCacheTtlMs: Number(values.AUTH_CACHE_TTL_MS ?? '60000'),
     renderCacheTtlMs: Number(values.RENDER_CACHE_TTL_MS ?? '60000'),

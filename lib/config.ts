@@ -177,6 +177,14 @@ export const EnvSchema = Type.Object({
       description: 'Requests per minute per key by plan, e.g. "trial=60,starter=300,pro=600,studio=1200".',
     }),
   ),
+  PREVIEW_RATE_LIMIT: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,6}$',
+      default: '20',
+      description:
+        'New live previews (POST /v1/previews that are not answered from the cache) one account may prepare per minute, whatever its plan.',
+    }),
+  ),
   CORS_ALLOWED_ORIGINS: Type.Optional(
     Type.String({
       pattern: '^(\\*|https?://[^/,\\s]+(,https?://[^/,\\s]+)*)$',

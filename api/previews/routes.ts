@@ -6,11 +6,9 @@ import { resolveMovie } from '../../movie/index.ts';
 import { getTemplate } from '../../store/templates-repo.ts';
 import { requireAuth } from '../auth/require-auth.ts';
 import { DateTime, errorResponses, MovieDocument, Nullable, VariableValues } from '../http/schemas.ts';
+import { retryAfterSec } from '../rate-limit/limiter.ts';
 import type { Preview } from './preview-store.ts';
 import { issuePreviewToken, PREVIEW_TOKEN_TTL_SEC } from './preview-token.ts';
-
-/** Fresh preparations (not cache hits) one account may ask for per minute, whatever its plan. */
-export const PREVIEW_PREPARATIONS_PER_MINUTE = 20;
 
 const CreatePreviewBody = Type.Object(
   {
@@ -71,7 +69,7 @@ const FileParams = Type.Object({
  * render would (the same prepare step, its speech and word timings included) and answers the plan
  * the player draws; its files (textures, clips, the mixed sound) are fetched from
  * /v1/previews/{id}/files/{name}. Previews are free: no credits, no render row. What bounds them
- * is the key's rate limit, PREVIEW_PREPARATIONS_PER_MINUTE fresh preparations per account, and
+ * is the key's rate limit, PREVIEW_RATE_LIMIT fresh preparations per account a minute, and
  * the content cache (the same document is prepared once). POST /v1/preview-tokens gives a page a
  * short-lived token that may do nothing but preview, so no API key ever reaches a browser.
  */
@@ -143,17 +141,13 @@ const previews: FastifyPluginAsyncTypebox = async (app) => {
       const { preview, cached } = await app.previews.prepare(auth.accountId, resolved.value, watermark, {
         admit: async () => {
           const now = app.now().getTime();
-          const decision = await app.limiter.hit(
-            `previews:${auth.accountId}`,
-            PREVIEW_PREPARATIONS_PER_MINUTE,
-            60_000,
-            now,
-          );
+          const limit = app.config.previewsPerMinute;
+          const decision = await app.limiter.hit(`previews:${auth.accountId}`, limit, 60_000, now);
           if (!decision.allowed) {
             throw new AppError(
               'RATE_LIMITED',
-              `More than ${PREVIEW_PREPARATIONS_PER_MINUTE} new previews in the last minute for this account; unchanged documents are answered from the cache.`,
-              { headers: { 'retry-after': String(Math.max(1, Math.ceil((decision.resetAtMs - now) / 1000))) } },
+              `More than ${limit} new previews in the last minute for this account; unchanged documents are answered from the cache.`,
+              { headers: { 'retry-after': String(retryAfterSec(decision, now)) } },
             );
           }
         },

@@ -20,6 +20,7 @@ import type { PreviewRequest } from './preview-api.ts';
 /** Edits in a row (typing in a variable) prepare once, this long after the last. */
 const RELOAD_DELAY_MS = 300;
 
+/** The element's style, adopted by each shadow root (no <style> element: pages with a strict CSP take it). */
 const STYLE = `
 :host { display: block; position: relative; background: #000; color: #fff; font: 13px system-ui, sans-serif; }
 .stage { width: 100%; }
@@ -31,6 +32,8 @@ output { font-variant-numeric: tabular-nums; min-width: 9ch; text-align: right; 
 .status { padding: 4px 8px; color: #ddd; }
 .status:empty { display: none; }
 `;
+
+let sheet: CSSStyleSheet | undefined;
 
 function clock(sec: number): string {
   const m = Math.floor(sec / 60);
@@ -58,8 +61,9 @@ export class FramewrightPlayerElement extends HTMLElement {
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
-    const style = document.createElement('style');
-    style.textContent = STYLE;
+    sheet ??= new CSSStyleSheet();
+    if (sheet.cssRules.length === 0) sheet.replaceSync(STYLE);
+    root.adoptedStyleSheets = [sheet];
     this.#stage = document.createElement('div');
     this.#stage.className = 'stage';
     this.#stage.setAttribute('part', 'stage');
@@ -84,7 +88,7 @@ export class FramewrightPlayerElement extends HTMLElement {
     this.#status.className = 'status';
     this.#status.setAttribute('role', 'status');
     bar.append(this.#button, this.#range, this.#time);
-    root.append(style, this.#stage, bar, this.#status);
+    root.append(this.#stage, bar, this.#status);
     this.#button.addEventListener('click', () => {
       const p = this.#player;
       if (!p) return;

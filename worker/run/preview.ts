@@ -35,8 +35,9 @@ export async function runPreview(
       movie: checked.value,
       format: 'mp4',
       tmpDir: job.dir,
-      draft: false,
-      watermark: job.watermark,
+      // A draft previews as it renders: half size, watermarked.
+      draft: checked.value.draft === true,
+      watermark: job.watermark || checked.value.draft === true,
       codec: 'libx264',
       ...preparationSettings(config),
       onAudio: (mixed) => {

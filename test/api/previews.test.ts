@@ -3,9 +3,14 @@
 // the findings a bad request answers (code and path), who may call what with a preview token, the
 // rate limit of fresh preparations, and the CORS headers only the preview routes get.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { PreviewStore } from '../../api/previews/preview-store.ts';
 import { countRenders } from '../../store/renders-repo.ts';
-import { client, eachBackend, newAccount, startApp, testConfig } from './helpers.ts';
+import { backends, client, eachBackend, newAccount, startApp, testConfig } from './helpers.ts';
 
 type Json = Record<string, unknown>;
 interface Preview {
@@ -246,4 +251,27 @@ test('live previews: POST /v1/previews, its files, preview tokens, CORS', { time
       assert.equal(renders.headers['access-control-allow-origin'], undefined);
     });
   });
+});
+
+test('a preview worker never loads the drawing code (the API image has no EGL)', { timeout: 120_000 }, async (t) => {
+  const [b] = backends().slice(-1);
+  const db = await b!.open();
+  const dir = await mkdtemp(path.join(tmpdir(), 'fw-previews-'));
+  const refuse = fileURLToPath(new URL('./refuse-packages.mjs', import.meta.url));
+  const previews = new PreviewStore({
+    dir,
+    // headless-gl (and three.js) refused in the worker process that prepares: an import throws.
+    workerEnv: { ...process.env, NODE_OPTIONS: `--import ${refuse}`, FW_REFUSE_PACKAGES: 'gl,three' },
+    ttlMs: 60_000,
+    maxEntries: 4,
+  });
+  const app = await startApp(db, { previews });
+  t.after(async () => {
+    await app.close();
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const acc = await newAccount(db);
+  const res = await client(app, acc.key)('POST', '/v1/previews', { movie: tinyMovie('no gl') });
+  assert.equal(res.statusCode, 200, res.body);
 });

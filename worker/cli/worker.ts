@@ -3,8 +3,6 @@ import { createLogger } from '../../lib/logger.ts';
 import { answerCalls } from '../../lib/process/child-calls.ts';
 import { sweepStaleTempDirs } from '../../lib/temp-dirs.ts';
 import type { JobMessage, JobOutcome, JobProgress, PreviewMessage, PreviewOutcome } from '../job-protocol.ts';
-import { runJob } from '../run/job.ts';
-import { runPreview } from '../run/preview.ts';
 import { workerConfigFromEnv } from './config.ts';
 
 /** `framewright worker`'s options, checked by bin/commands.ts. */
@@ -60,8 +58,14 @@ export async function main(options: WorkerOptions): Promise<number> {
     async (job, emit) => {
       current = new AbortController();
       try {
-        // A live preview's preparation (api/previews/): the same process, another call.
-        if (job.type === 'preview') return await runPreview(job, config, current.signal, logger);
+        // A live preview's preparation (api/previews/): the same process, another call. Each is
+        // imported when first asked for: an API pod's preview worker prepares and never draws,
+        // and its image has no EGL for headless-gl to load (test/api/previews.test.ts).
+        if (job.type === 'preview') {
+          const { runPreview } = await import('../run/preview.ts');
+          return await runPreview(job, config, current.signal, logger);
+        }
+        const { runJob } = await import('../run/job.ts');
         // runJob answers done or failed; its type stays wide for pod.ts's check.
         return (await runJob(job, config, current.signal, logger, emit)) as JobOutcome;
       } finally {

@@ -25,7 +25,28 @@ export interface LoadedPreview {
 /** Files fetched at once. */
 const FETCHES = 6;
 
+/** A file the API no longer has (the preview expired, or another replica answered). */
+class FileGone extends Error {}
+
+/**
+ * Prepares `request` and fetches its files. A file that is gone (the preview expired, or the
+ * request landed on another API replica: docs/player.md) makes it prepare once more.
+ */
 export async function loadPreview(
+  apiUrl: string,
+  token: string,
+  request: PreviewRequest,
+  signal?: AbortSignal,
+): Promise<LoadedPreview> {
+  try {
+    return await prepareAndFetch(apiUrl, token, request, signal);
+  } catch (err) {
+    if (!(err instanceof FileGone)) throw err;
+    return prepareAndFetch(apiUrl, token, request, signal);
+  }
+}
+
+async function prepareAndFetch(
   apiUrl: string,
   token: string,
   request: PreviewRequest,
@@ -77,6 +98,7 @@ export async function loadPreview(
 
 async function fetchFile(base: string, name: string, signal?: AbortSignal): Promise<Response> {
   const res = await fetch(`${base}${encodeURIComponent(name)}`, signal ? { signal } : {});
-  if (!res.ok) throw new Error(`The preview's file ${name} answered ${res.status}: prepare the preview again`);
+  if (res.status === 404) throw new FileGone(`The preview's file ${name} is gone`);
+  if (!res.ok) throw new Error(`The preview's file ${name} answered ${res.status}`);
   return res;
 }

@@ -100,6 +100,12 @@ export class FramewrightPlayer extends EventTarget {
     return this.loaded?.sound?.running === true;
   }
 
+  /** The decoded sound: its length in seconds and loudest sample (0..1); undefined for a silent movie. */
+  get sound(): { duration: number; peak: number } | undefined {
+    const sound = this.loaded?.sound;
+    return sound && { duration: sound.duration, peak: sound.peak() };
+  }
+
   playbackStats(): PlaybackStats {
     return { ...this.stats };
   }

@@ -22,6 +22,20 @@ export class Sound {
     }
   }
 
+  /** Seconds of sound decoded. */
+  get duration(): number {
+    return this.buffer.duration;
+  }
+
+  /** The loudest sample's magnitude, 0..1 (silence is 0). */
+  peak(): number {
+    let peak = 0;
+    for (let c = 0; c < this.buffer.numberOfChannels; c++) {
+      for (const v of this.buffer.getChannelData(c)) peak = Math.max(peak, Math.abs(v));
+    }
+    return peak;
+  }
+
   /** Whether the page may play sound now (a browser's autoplay policy may hold it until a gesture). */
   get running(): boolean {
     return this.context.state === 'running';

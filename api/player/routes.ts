@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 
-/** The player's file name (player/build.ts PLAYER_FILE; test/player/player-route.test.ts holds the two equal). */
+/** The player's file name: player/build.ts PLAYER_FILE (test/player/player-route.test.ts fetches that name here). */
 const PLAYER_FILE = 'framewright-player.js';
 
 /**

@@ -416,7 +416,14 @@ describe('the image layout, built from the context', () => {
   }
 
   it('has dist/bin/cli.js, the build stamp and the SQL migrations', () => {
-    for (const f of ['dist/bin/cli.js', 'dist/.built', 'bin/framewright', 'package.json', 'dist/dashboard/app.js']) {
+    for (const f of [
+      'dist/bin/cli.js',
+      'dist/.built',
+      'bin/framewright',
+      'package.json',
+      'dist/dashboard/app.js',
+      'dist/player/framewright-player.js',
+    ]) {
       assert.ok(existsSync(join(app, f)), f);
     }
     assert.ok(readdirSync(join(app, 'dist/store/migrations')).some((f) => f.endsWith('.sql')));

@@ -79,9 +79,14 @@ function countingExecutor(executor: ExecutorPort, metrics: ApiMetrics): Executor
 
 const API_VERSION = '1.0.0';
 
-/** How long a preview's files stay after it was last asked for, and how many previews a process keeps. */
+/**
+ * How long a preview's files stay after it was last asked for, and how many previews (and bytes of
+ * their files) a process keeps: a 60 s 1080p movie's textures are tens of MiB, and the chart gives
+ * the API's /tmp 2 GiB (api.tmpSizeLimit), shared with upload staging.
+ */
 const PREVIEW_TTL_MS = 30 * 60_000;
 const PREVIEWS_KEPT = 100;
+const PREVIEW_BYTES_KEPT = 1024 ** 3;
 
 /**
  * The previews of this process, prepared by a worker process of its own with the environment's
@@ -96,6 +101,7 @@ function defaultPreviews(config: ApiConfig, links: SignedLinks): PreviewStore {
     },
     ttlMs: PREVIEW_TTL_MS,
     maxEntries: PREVIEWS_KEPT,
+    maxBytes: PREVIEW_BYTES_KEPT,
   });
 }
 

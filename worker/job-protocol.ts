@@ -51,6 +51,8 @@ export type PreviewOutcome =
       files: PreviewFile[];
       /** The name of the mixed sound in `files`, for a movie with sound. */
       sound?: string | undefined;
+      /** Word timings of each subtitles element (by its path), absolute seconds: what its captions show. */
+      words: Record<string, { text: string; startSec: number; endSec: number }[]>;
     }
   | Extract<JobOutcome, { type: 'failed' }>;
 

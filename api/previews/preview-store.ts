@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -28,6 +28,10 @@ export interface Preview {
   sound: string | undefined;
   /** Each servable name: its file and Content-Type. Nothing else under the directory is served. */
   files: Map<string, { path: string; type: string }>;
+  /** Word timings of the subtitles, by element path (absolute seconds): what the captions show. */
+  words: Record<string, { text: string; startSec: number; endSec: number }[]>;
+  /** Bytes of its files on disk. */
+  bytes: number;
   expiresAt: Date;
 }
 
@@ -46,8 +50,9 @@ export interface PreviewStoreOptions {
   workerEnv: NodeJS.ProcessEnv;
   /** How long a preview's files are served after it was last asked for. */
   ttlMs: number;
-  /** The most previews kept; the least recently asked for goes first. */
+  /** The most previews kept, and the most bytes of their files; the least recently asked for goes first. */
   maxEntries: number;
+  maxBytes: number;
   logger?: Logger | undefined;
   now?: () => Date;
 }
@@ -102,7 +107,7 @@ export class PreviewStore {
       const preview = await made;
       this.contentOf.set(preview.id, key);
       this.byId.set(preview.id, preview);
-      this.evictOverflow();
+      this.evictOverflow(preview.id);
       return { preview, cached: false };
     } catch (err) {
       this.byContent.delete(key);
@@ -137,10 +142,15 @@ export class PreviewStore {
     for (const [id, p] of this.byId) if (p.expiresAt.getTime() <= now) void this.drop(id);
   }
 
-  private evictOverflow(): void {
-    while (this.byId.size > this.opts.maxEntries) {
-      const oldest = this.byId.keys().next().value as string;
-      void this.drop(oldest);
+  /** The least recently asked for go while there are too many or they hold too much; never `keep`. */
+  private evictOverflow(keep: string): void {
+    let bytes = 0;
+    for (const p of this.byId.values()) bytes += p.bytes;
+    for (const [id, p] of this.byId) {
+      if (this.byId.size <= this.opts.maxEntries && bytes <= this.opts.maxBytes) break;
+      if (id === keep) continue;
+      bytes -= p.bytes;
+      void this.drop(id);
     }
   }
 
@@ -166,6 +176,7 @@ export class PreviewStore {
         const { code, message, path } = outcome.error;
         throw new AppError(code, message, path ? { path } : {});
       }
+      const sizes = await Promise.all(outcome.files.map((f) => stat(f.path).then((s) => s.size)));
       return {
         id,
         accountId,
@@ -173,6 +184,8 @@ export class PreviewStore {
         durationSec: outcome.durationSec,
         sound: outcome.sound,
         files: new Map(outcome.files.map((f) => [f.name, { path: f.path, type: f.type }])),
+        words: outcome.words,
+        bytes: sizes.reduce((a, b) => a + b, 0),
         expiresAt: new Date(this.now().getTime() + this.opts.ttlMs),
       };
     } catch (err) {

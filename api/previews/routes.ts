@@ -39,6 +39,19 @@ const PreviewSchema = Type.Object(
       Type.String({ description: 'The name of the mixed sound (AAC in MP4), or null for a silent movie.' }),
     ),
     expires_at: DateTime,
+    words: Type.Record(
+      Type.String(),
+      Type.Array(
+        Type.Object(
+          { text: Type.String(), start: Type.Number({ minimum: 0 }), end: Type.Number({ minimum: 0 }) },
+          { additionalProperties: false },
+        ),
+      ),
+      {
+        description:
+          'Word timings of each subtitles element, by its JSON path, in seconds on the movie timeline: the synthesised voices (or the transcript) as the captions show them.',
+      },
+    ),
     plan: Type.Object(
       {},
       {
@@ -197,6 +210,12 @@ function previewResource(p: Preview, cached: boolean, filesUrl: string) {
     files_url: filesUrl,
     sound: p.sound ?? null,
     expires_at: p.expiresAt.toISOString(),
+    words: Object.fromEntries(
+      Object.entries(p.words).map(([path, words]) => [
+        path,
+        words.map((w) => ({ text: w.text, start: w.startSec, end: w.endSec })),
+      ]),
+    ),
     plan: p.plan as unknown as Record<string, unknown>,
   };
 }

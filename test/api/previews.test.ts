@@ -98,8 +98,11 @@ test('live previews: POST /v1/previews, its files, preview tokens, CORS', { time
       const movie = tinyMovie();
       (movie.scenes as Json[])[0]!.elements = [
         ...((movie.scenes as Json[])[0]!.elements as Json[]),
-        { id: 'v', type: 'voice', text: 'Hello there.' },
+        { id: 'v', type: 'voice', text: 'Hello there, friend.' },
+        { id: 'c', type: 'subtitles', fontSize: 12 },
       ];
+      // Long enough for the voice (about 1.3 s).
+      (movie.scenes as Json[])[0]!.duration = 3;
       const res = await client(app, acc.key)('POST', '/v1/previews', { movie });
       assert.equal(res.statusCode, 200, res.body);
       const p = res.json<Preview>();
@@ -108,6 +111,17 @@ test('live previews: POST /v1/previews, its files, preview tokens, CORS', { time
       assert.equal(sound.statusCode, 200);
       assert.equal(sound.headers['content-type'], 'audio/mp4');
       assert.equal(sound.rawPayload.subarray(4, 8).toString('latin1'), 'ftyp');
+      // The voice's word timings, as the captions show them: in order, within the movie.
+      const words = res.json<{ words: Record<string, { text: string; start: number; end: number }[]> }>().words;
+      const captions = words['scenes[0].elements[3]'] ?? [];
+      assert.deepEqual(
+        captions.map((w) => w.text.replace(/[^a-z]/gi, '').toLowerCase()),
+        ['hello', 'there', 'friend'],
+      );
+      for (const [i, w] of captions.entries()) {
+        assert.ok(w.start < w.end && w.end <= p.duration + 0.01, JSON.stringify(w));
+        if (i > 0) assert.ok(w.start >= captions[i - 1]!.end - 1e-6, JSON.stringify(captions));
+      }
     });
 
     await t.test('findings at their paths; one of movie and template_id', async () => {
@@ -264,6 +278,7 @@ test('a preview worker never loads the drawing code (the API image has no EGL)',
     workerEnv: { ...process.env, NODE_OPTIONS: `--import ${refuse}`, FW_REFUSE_PACKAGES: 'gl,three' },
     ttlMs: 60_000,
     maxEntries: 4,
+    maxBytes: 1024 ** 3,
   });
   const app = await startApp(db, { previews });
   t.after(async () => {
@@ -274,4 +289,29 @@ test('a preview worker never loads the drawing code (the API image has no EGL)',
   const acc = await newAccount(db);
   const res = await client(app, acc.key)('POST', '/v1/previews', { movie: tinyMovie('no gl') });
   assert.equal(res.statusCode, 200, res.body);
+});
+
+test('previews are kept within their byte budget, least recently asked for first', { timeout: 120_000 }, async (t) => {
+  const [b] = backends().slice(-1);
+  const db = await b!.open();
+  const dir = await mkdtemp(path.join(tmpdir(), 'fw-previews-'));
+  // Room for one tiny preview's textures (a few KiB), not two.
+  const previews = new PreviewStore({ dir, workerEnv: process.env, ttlMs: 60_000, maxEntries: 10, maxBytes: 20_000 });
+  const app = await startApp(db, { previews });
+  t.after(async () => {
+    await app.close();
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const api = client(app, (await newAccount(db)).key);
+  const first = (await api('POST', '/v1/previews', { movie: tinyMovie('first') })).json<Preview>();
+  const name = first.plan.layers[0]!.texture.file;
+  const url = (p: Preview) => `/v1/previews/${p.id}/files/${name}`;
+  assert.equal((await app.inject({ method: 'GET', url: url(first) })).statusCode, 200);
+  const second = (await api('POST', '/v1/previews', { movie: tinyMovie('second, a longer text') })).json<Preview>();
+  assert.equal((await app.inject({ method: 'GET', url: url(second) })).statusCode, 200);
+  assert.equal((await app.inject({ method: 'GET', url: url(first) })).statusCode, 404, 'the older one went');
+  // Asked for again: prepared anew (it was evicted), not answered from a stale cache.
+  const again = (await api('POST', '/v1/previews', { movie: tinyMovie('first') })).json<Preview>();
+  assert.equal(again.cached, false);
 });

@@ -61,6 +61,7 @@ export async function runPreview(
       durationSec: prepared.timeline.totalFrames / prepared.plan.fps,
       files,
       ...(sound ? { sound: SOUND } : {}),
+      words: Object.fromEntries(prepared.captions),
     };
   } catch (caught) {
     const err = platformFault(caught, 'preparing the preview') ?? caught;

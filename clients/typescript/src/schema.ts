@@ -5699,6 +5699,14 @@ export interface operations {
                         sound: string | null;
                         /** Format: date-time */
                         expires_at: string;
+                        /** @description Word timings of each subtitles element, by its JSON path, in seconds on the movie timeline: the synthesised voices (or the transcript) as the captions show them. */
+                        words: {
+                            [key: string]: {
+                                text: string;
+                                start: number;
+                                end: number;
+                            }[];
+                        };
                         /** @description The render plan the player draws (its layers' textures, motion, timings). Internal: read by the player of the same Framewright version, not a stable contract. */
                         plan: {
                             [key: string]: unknown;

@@ -26,6 +26,10 @@ from .create_key_response_201_mode import CreateKeyResponse201Mode
 from .create_preview_body import CreatePreviewBody
 from .create_preview_response_200 import CreatePreviewResponse200
 from .create_preview_response_200_plan import CreatePreviewResponse200Plan
+from .create_preview_response_200_words import CreatePreviewResponse200Words
+from .create_preview_response_200_words_additional_property_item import (
+    CreatePreviewResponse200WordsAdditionalPropertyItem,
+)
 from .create_preview_token_response_201 import CreatePreviewTokenResponse201
 from .create_render_body import CreateRenderBody
 from .create_render_response_200 import CreateRenderResponse200
@@ -472,6 +476,8 @@ __all__ = (
     "CreatePreviewBody",
     "CreatePreviewResponse200",
     "CreatePreviewResponse200Plan",
+    "CreatePreviewResponse200Words",
+    "CreatePreviewResponse200WordsAdditionalPropertyItem",
     "CreatePreviewTokenResponse201",
     "CreateRenderBody",
     "CreateRenderResponse200",

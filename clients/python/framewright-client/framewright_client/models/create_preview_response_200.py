@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
     from ..models.create_preview_response_200_plan import CreatePreviewResponse200Plan
+    from ..models.create_preview_response_200_words import CreatePreviewResponse200Words
 
 
 T = TypeVar("T", bound="CreatePreviewResponse200")
@@ -27,6 +28,8 @@ class CreatePreviewResponse200:
         files_url (str): Base URL of the files the plan names.
         sound (None | str): The name of the mixed sound (AAC in MP4), or null for a silent movie.
         expires_at (datetime.datetime):
+        words (CreatePreviewResponse200Words): Word timings of each subtitles element, by its JSON path, in seconds on
+            the movie timeline: the synthesised voices (or the transcript) as the captions show them.
         plan (CreatePreviewResponse200Plan): The render plan the player draws (its layers' textures, motion, timings).
             Internal: read by the player of the same Framewright version, not a stable contract.
     """
@@ -41,6 +44,7 @@ class CreatePreviewResponse200:
     files_url: str
     sound: None | str
     expires_at: datetime.datetime
+    words: CreatePreviewResponse200Words
     plan: CreatePreviewResponse200Plan
 
     def to_dict(self) -> dict[str, Any]:
@@ -65,6 +69,8 @@ class CreatePreviewResponse200:
 
         expires_at = self.expires_at.isoformat()
 
+        words = self.words.to_dict()
+
         plan = self.plan.to_dict()
 
         field_dict: dict[str, Any] = {}
@@ -81,6 +87,7 @@ class CreatePreviewResponse200:
                 "files_url": files_url,
                 "sound": sound,
                 "expires_at": expires_at,
+                "words": words,
                 "plan": plan,
             }
         )
@@ -90,6 +97,7 @@ class CreatePreviewResponse200:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.create_preview_response_200_plan import CreatePreviewResponse200Plan  # noqa: PLC0415
+        from ..models.create_preview_response_200_words import CreatePreviewResponse200Words  # noqa: PLC0415
 
         _fields = dict(src_dict)
         id = _fields.pop("id")
@@ -117,6 +125,8 @@ class CreatePreviewResponse200:
 
         expires_at = datetime.datetime.fromisoformat(_fields.pop("expires_at"))
 
+        words = CreatePreviewResponse200Words.from_dict(_fields.pop("words"))
+
         plan = CreatePreviewResponse200Plan.from_dict(_fields.pop("plan"))
 
         create_preview_response_200 = cls(
@@ -130,6 +140,7 @@ class CreatePreviewResponse200:
             files_url=files_url,
             sound=sound,
             expires_at=expires_at,
+            words=words,
             plan=plan,
         )
 

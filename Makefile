@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/.cache/node/bin:$(PATH)
 .DEFAULT_GOAL := help
 
-.PHONY: help install build images run test lint format typecheck test-only fuzz crds clients bench-movie bench-api bench-api-profile bench-render bench-e2e bench-operator bench-parallel bench-leases gpu-check soak clean
+.PHONY: help install build images run test lint format typecheck test-only fuzz crds clients bench-movie bench-api bench-api-profile bench-render bench-e2e bench-operator bench-parallel bench-leases bench-player gpu-check soak clean
 
 help: ## Show the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -68,6 +68,9 @@ bench-render: install ## Render examples/bench-60s.json (and the text-heavy benc
 
 gpu-check: install ## The three bench movies through the GPU path and the CPU path (Mesa): renderer, draw/encode/end-to-end fps, largest pixel difference
 	./bin/framewright bench gpu-check
+
+bench-player: install ## The browser player in headless Chromium (SwiftShader): bench-60s at 540p and 1080p, playback fps, dropped frames, seek p50/p95/max vs the page's rAF rate
+	./bin/framewright bench player
 
 bench-parallel: install ## A 10-minute 1080p movie as 1, 4 and 8 segment pods: per-step CPU, computed N-node wall
 	./bin/framewright bench parallel

@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<BenchModule>> = {
   parallel: () => import('./parallel.ts'),
   leases: () => import('./leases.ts'),
   'gpu-check': () => import('./gpu-check.ts'),
+  player: () => import('./player.ts'),
 };
 
 export async function runBench(name: string, argv: string[]): Promise<number> {

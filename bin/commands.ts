@@ -406,6 +406,15 @@ function addBench(program: Command, setExit: (code: number) => void, output: Cli
     .addOption(new Option('--json <file>', "internal: where the path's figures go").hideHelp())
     .action(run);
   bench
+    .command('player')
+    .description(
+      "The browser player in headless Chromium at 540p and 1080p: playback fps and dropped frames, seek times, beside the page's bare animation-frame rate",
+    )
+    .addOption(movieFile('examples/bench-60s.json'))
+    .addOption(new Option('--seeks <n>', 'seeks to random times at each size').argParser(integer(1)).default(24))
+    .option('--quick', "the movie's first 20 s only")
+    .action(run);
+  bench
     .command('parallel')
     .description('A long movie rendered in 1, 4 and 8 segments, on one machine and as pod steps')
     .addOption(movieFile('examples/bench-60s.json'))

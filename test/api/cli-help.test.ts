@@ -108,6 +108,7 @@ test('the command tree: every command and subcommand', () => {
       'bench operator',
       'bench leases',
       'bench gpu-check',
+      'bench player',
       'bench parallel',
       'completion',
     ],

@@ -180,13 +180,22 @@ export class FramewrightPlayer extends EventTarget {
 
   /**
    * Frame `frame` drawn exactly, as RGBA bytes (rows bottom-up, the frame graph's readRgba): what
-   * test/player/fidelity.test.ts compares with the worker's own frames of the same preview.
+   * test/player/fidelity.test.ts compares with the worker's own frames of the same preview. From
+   * the frame graph's scene target (the worker's way), or from the canvas as the page shows it.
    */
-  async frameRgba(frame: number): Promise<Uint8Array> {
-    await this.seek(frame / (this.loaded?.preview.plan.fps ?? 1));
+  async frameRgba(frame: number, from: 'scene' | 'canvas' = 'scene'): Promise<Uint8Array> {
     const l = this.loaded;
     if (!l) throw new Error('No preview is loaded');
-    return l.renderer.readRgba().slice();
+    if (this.playing) this.stopClock();
+    this.frame = Math.max(0, Math.min(l.preview.plan.totalFrames - 1, frame));
+    let rgba: Uint8Array | undefined;
+    await this.show(this.frame, true, () => {
+      if (from === 'scene') l.renderer.draw(...drawArgs(frameState(l.index, this.frame)));
+      // In the task that drew it: the page may clear the canvas once it has shown it.
+      rgba = l.renderer.readRgba(from).slice();
+    });
+    if (!rgba) throw new Error('The frame was not drawn');
+    return rgba;
   }
 
   /** Stops playing and frees the canvas, the clips and the sound. */
@@ -234,14 +243,19 @@ export class FramewrightPlayer extends EventTarget {
     this.draw(l, state);
   }
 
-  /** Frame `f` exactly: its clips seeked first. One at a time, in order of asking. */
-  private show(f: number, exact: boolean): Promise<void> {
+  /**
+   * Frame `f` exactly: its clips seeked first. One at a time, in order of asking; `after` runs in
+   * the task that drew it.
+   */
+  private show(f: number, exact: boolean, after?: () => void): Promise<void> {
     const run = this.drawing.then(async () => {
       const l = this.loaded;
       if (!l) return;
       const state = frameState(l.index, f);
       if (exact) await l.clips.seek(state.incoming ? [...state.layers, ...state.incoming.layers] : state.layers);
-      if (this.loaded === l) this.draw(l, state);
+      if (this.loaded !== l) return;
+      this.draw(l, state);
+      after?.();
     });
     this.drawing = run.catch(() => {});
     return run;
@@ -258,14 +272,7 @@ export class FramewrightPlayer extends EventTarget {
       this.shownScene = state.scene.index;
     }
     const t0 = performance.now();
-    const incoming = state.incoming && {
-      background: state.incoming.scene.background,
-      layers: state.incoming.layers,
-      type: state.incoming.type,
-      progress: state.incoming.progress,
-    };
-    l.renderer.draw(state.scene.background, state.layers, incoming);
-    l.renderer.present();
+    l.renderer.draw(...drawArgs(state), 'canvas');
     this.stats.drawMs += performance.now() - t0;
     this.stats.drawn++;
     this.shownFrame = this.frame;
@@ -300,6 +307,19 @@ export class FramewrightPlayer extends EventTarget {
     l.gl.getExtension('WEBGL_lose_context')?.loseContext();
     l.canvas.remove();
   }
+}
+
+/** A frame's state as the frame graph's `draw` takes it. */
+function drawArgs(
+  state: FrameState,
+): [Parameters<FrameRenderer['draw']>[0], Parameters<FrameRenderer['draw']>[1], Parameters<FrameRenderer['draw']>[2]] {
+  const incoming = state.incoming && {
+    background: state.incoming.scene.background,
+    layers: state.incoming.layers,
+    type: state.incoming.type,
+    progress: state.incoming.progress,
+  };
+  return [state.scene.background, state.layers, incoming];
 }
 
 /** The page's side of the frame graph's seams: the canvas's WebGL 2, fetched textures, clips from <video>. */

@@ -130,6 +130,13 @@ test('the player draws what the worker draws', { skip: browserMissing(), timeout
           `${name} frame ${f}: the 16x16 tile at ${d.worstClipTile.x},${d.worstClipTile.y} (a clip) differs by ${d.worstClipTile.diff.toFixed(2)} levels on average`,
         );
       }
+      // What the page shows is drawn onto the canvas by the same passes: the same bytes.
+      const last = frames[frames.length - 1]!;
+      const shown = await pageFrame(page, last, 'canvas');
+      assert.ok(
+        shown.equals(await pageFrame(page, last)),
+        `${name} frame ${last}: the canvas differs from the scene target`,
+      );
       t.diagnostic(
         `${name}: worst mean ${worst.mean.toFixed(3)}, worst tile ${worst.tile.toFixed(2)}, worst clip tile ${worst.clip.toFixed(2)} over ${frames.length} frames`,
       );

@@ -31,8 +31,8 @@ const player = new FramewrightPlayer(document.getElementById('stage'), { apiUrl:
 window.player = player;
 window.fw = {
   async load(request) { const r = await player.load(request); return { id: r.id, width: r.width, height: r.height, totalFrames: r.total_frames, filesUrl: r.files_url, plan: r.plan }; },
-  async frame(f) {
-    const rgba = await player.frameRgba(f);
+  async frame(f, from) {
+    const rgba = await player.frameRgba(f, from);
     let s = '';
     for (let i = 0; i < rgba.length; i += 0x8000) s += String.fromCharCode.apply(null, rgba.subarray(i, i + 0x8000));
     return btoa(s);
@@ -126,9 +126,9 @@ export function loadInPage(page: Page, request: unknown): Promise<PageLoaded> {
   return page.evaluate(`window.fw.load(${JSON.stringify(request)})`) as Promise<PageLoaded>;
 }
 
-/** Frame `f` as the player drew it in the page (RGBA, rows bottom-up). */
-export async function pageFrame(page: Page, f: number): Promise<Buffer> {
-  return Buffer.from((await page.evaluate(`window.fw.frame(${f})`)) as string, 'base64');
+/** Frame `f` as the player drew it in the page (RGBA, rows bottom-up): its scene target, or the canvas shown. */
+export async function pageFrame(page: Page, f: number, from: 'scene' | 'canvas' = 'scene'): Promise<Buffer> {
+  return Buffer.from((await page.evaluate(`window.fw.frame(${f}, '${from}')`)) as string, 'base64');
 }
 
 /**

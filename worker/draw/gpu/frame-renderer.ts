@@ -40,7 +40,7 @@ interface IncomingScene {
 export interface FrameHost {
   /** The WebGL 2 context every pass draws with (headless-gl's, or a page canvas's `webgl2`). */
   context: NonNullable<THREE.WebGLRendererParameters['context']>;
-  /** The canvas of `context` when it is a page's: `present` draws onto it. */
+  /** The canvas of `context` when it is a page's: `draw(..., 'canvas')` draws onto it. */
   canvas?: THREE.WebGLRendererParameters['canvas'] | undefined;
   /** A texture's bytes (TextureRef: raw RGBA8, rows top to bottom, straight alpha), ready now. */
   textureBytes(ref: TextureRef): Uint8Array;
@@ -54,18 +54,24 @@ export interface FrameHost {
 export interface FrameRenderer {
   layout: YuvLayout;
   /**
-   * Draws one whole frame into the scene target as RGBA, for `present` and `readRgba`: the path of
-   * the browser player (player/), with no dirty rectangles, no clip backdrop and no YUV pass.
+   * Draws one whole frame as RGBA, with no dirty rectangles, no clip backdrop and no YUV pass: the
+   * browser player's path (player/). Into the scene target (`readRgba` reads it), or with
+   * `onto: 'canvas'` straight onto the host's canvas (a page's), the same passes with the canvas
+   * as their last target.
    */
-  draw(background: [number, number, number], layers: LayerState[], incoming?: IncomingScene): void;
-  /** Copies the frame `draw` made onto the host's canvas (a page's; headless contexts have none to show). */
-  present(): void;
+  draw(
+    background: [number, number, number],
+    layers: LayerState[],
+    incoming?: IncomingScene,
+    onto?: 'scene' | 'canvas',
+  ): void;
   /**
-   * The RGBA bytes of the frame `draw` made, rows bottom-up (GL's order). The worker and the player
-   * read the same target, so their frames compare byte for byte (test/player/fidelity.test.ts).
+   * The RGBA bytes of the frame just drawn, rows bottom-up (GL's order): of the scene target, or of
+   * the canvas (read in the same task as its `draw`, before the page shows it). The worker and the
+   * player read the same way, so their frames compare byte for byte (test/player/fidelity.test.ts).
    * The returned view is overwritten by the next call.
    */
-  readRgba(): Uint8Array;
+  readRgba(from?: 'scene' | 'canvas'): Uint8Array;
   /**
    * Draws one frame and returns its yuv420p bytes. The returned view aliases the one readback
    * buffer and is overwritten by the next call. With `rects` (dirty-rects.ts: columns multiples of
@@ -142,27 +148,33 @@ export function createFrameRenderer(
    * One whole frame into the scene target: its layers on its background or, in a transition, both
    * scenes whole, each on its own background, then one blending pass.
    */
-  function drawWhole(bg: [number, number, number], layers: LayerState[], incoming: IncomingScene | undefined): void {
+  function drawWhole(
+    bg: [number, number, number],
+    layers: LayerState[],
+    incoming: IncomingScene | undefined,
+    /** null: the host's canvas. */
+    target: THREE.WebGLRenderTarget | null = sceneTarget,
+  ): void {
     if (!incoming) {
       show(layers);
       renderer.setClearColor(background.setRGB(bg[0] / 255, bg[1] / 255, bg[2] / 255), 1);
-      sceneTarget.scissorTest = false;
-      renderer.setRenderTarget(sceneTarget);
+      if (target) target.scissorTest = false;
+      renderer.setRenderTarget(target);
       renderer.render(scene, camera);
       return;
     }
     const pair = transitions.pair();
-    for (const [target, over, colour] of [
+    for (const [t, over, colour] of [
       [pair.a, layers, bg],
       [pair.b, incoming.layers, incoming.background],
     ] as const) {
       show(over);
       renderer.setClearColor(background.setRGB(colour[0] / 255, colour[1] / 255, colour[2] / 255), 1);
-      target.scissorTest = false;
-      renderer.setRenderTarget(target);
+      t.scissorTest = false;
+      renderer.setRenderTarget(t);
       renderer.render(scene, camera);
     }
-    blendTransition(incoming);
+    blendTransition(incoming, target);
   }
 
   /** Over a backdrop clip: each layer's last overlay, by layer id, with the state it was drawn in. */
@@ -170,30 +182,20 @@ export function createFrameRenderer(
   let imageBuffer: Uint8Array | undefined;
   let alphaFrame: Uint8Array | undefined;
   let rgbaFrame: Uint8Array | undefined;
-  let presentPass: { scene: THREE.Scene; material: THREE.MeshBasicMaterial } | undefined;
 
   return {
     layout,
-    draw(bg, layers, incoming) {
-      drawWhole(bg, layers, incoming);
+    draw(bg, layers, incoming, onto = 'scene') {
+      drawWhole(bg, layers, incoming, onto === 'canvas' ? null : sceneTarget);
       renderer.setRenderTarget(null);
     },
-    present() {
-      if (!presentPass) {
-        // The scene target's texels onto the canvas, one to one: GL row 0 is the bottom row of both.
-        const material = new THREE.MeshBasicMaterial({ map: sceneTarget.texture, depthTest: false, depthWrite: false });
-        const mesh = new THREE.Mesh(new THREE.PlaneGeometry(2, 2), material);
-        mesh.frustumCulled = false;
-        const scene = new THREE.Scene();
-        scene.add(mesh);
-        presentPass = { scene, material };
-        p.materials.push(material);
-      }
-      renderer.setRenderTarget(null);
-      renderer.render(presentPass.scene, yuvCamera);
-    },
-    readRgba() {
+    readRgba(from = 'scene') {
       if (!rgbaFrame) rgbaFrame = new Uint8Array(width * height * 4);
+      if (from === 'canvas') {
+        renderer.setRenderTarget(null);
+        p.gl.readPixels(0, 0, width, height, p.gl.RGBA, p.gl.UNSIGNED_BYTE, rgbaFrame);
+        return rgbaFrame;
+      }
       renderer.readRenderTargetPixels(sceneTarget, 0, 0, width, height, rgbaFrame);
       renderer.setRenderTarget(null);
       return rgbaFrame;
@@ -641,13 +643,13 @@ function createPartialDrawing(p: GlPipeline, layerMeshes: LayerMeshes, transitio
     const rect = overlayRect(over, width, height);
     return rect && overlayFromRgba(drawRect(over, rect), rect, width);
   }
-  /** Blends a transition's two scene targets (drawn already) into the scene target, at its progress. */
-  function blendTransition(incoming: IncomingScene): void {
+  /** Blends a transition's two scene targets (drawn already) into `target` (the scene target; null: the canvas). */
+  function blendTransition(incoming: IncomingScene, target: THREE.WebGLRenderTarget | null = sceneTarget): void {
     const p = transitionPair();
     p.material.uniforms.progress!.value = incoming.progress;
     p.material.uniforms.kind!.value = transitionKind(incoming.type);
-    sceneTarget.scissorTest = false;
-    renderer.setRenderTarget(sceneTarget);
+    if (target) target.scissorTest = false;
+    renderer.setRenderTarget(target);
     renderer.render(p.scene, yuvCamera);
   }
   /** A transition's two scenes, each on transparent black, blended into the scene target and read back premultiplied. */

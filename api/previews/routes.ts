@@ -151,20 +151,30 @@ const previews: FastifyPluginAsyncTypebox = async (app) => {
       const resolved = resolveMovie(document, variables ?? {});
       if (!resolved.ok) throw AppError.fromFindings(resolved.findings);
       const watermark = app.plans[auth.plan].watermark || auth.mode === 'test';
-      const { preview, cached } = await app.previews.prepare(auth.accountId, resolved.value, watermark, {
-        admit: async () => {
-          const now = app.now().getTime();
-          const limit = app.config.previewsPerMinute;
-          const decision = await app.limiter.hit(`previews:${auth.accountId}`, limit, 60_000, now);
-          if (!decision.allowed) {
+      const started = performance.now();
+      let refused = false;
+      const prepared = app.previews
+        .prepare(auth.accountId, resolved.value, watermark, {
+          admit: async () => {
+            const now = app.now().getTime();
+            const limit = app.config.previewsPerMinute;
+            const decision = await app.limiter.hit(`previews:${auth.accountId}`, limit, 60_000, now);
+            if (decision.allowed) return;
+            refused = true;
             throw new AppError(
               'RATE_LIMITED',
               `More than ${limit} new previews in the last minute for this account; unchanged documents are answered from the cache.`,
               { headers: { 'retry-after': String(retryAfterSec(decision, now)) } },
             );
-          }
-        },
-      });
+          },
+        })
+        .catch((err: unknown) => {
+          app.metrics.previews.inc({ outcome: refused ? 'refused' : 'failed' });
+          throw err;
+        });
+      const { preview, cached } = await prepared;
+      app.metrics.previews.inc({ outcome: cached ? 'cached' : 'prepared' });
+      if (!cached) app.metrics.previewSeconds.observe((performance.now() - started) / 1000);
       return previewResource(preview, cached, `${app.config.publicBaseUrl}/v1/previews/${preview.id}/files/`);
     },
   );

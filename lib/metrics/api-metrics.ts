@@ -29,6 +29,8 @@ export class ApiMetrics {
   readonly webhookDeliveries: Counter<'outcome'>;
   readonly scriptGenerations: Counter<'outcome'>;
   readonly retentionRemoved: Counter<'kind'>;
+  readonly previews: Counter<'outcome'>;
+  readonly previewSeconds: Histogram;
 
   constructor(
     readonly registry: Registry,
@@ -59,6 +61,18 @@ export class ApiMetrics {
       name: 'framewright_script_generations_total',
       help: 'Script generations (POST /v1/scripts model calls), by outcome (success, llm_failed, error).',
       labelNames: ['outcome'] as const,
+      registers,
+    });
+    this.previews = new Counter({
+      name: 'framewright_previews_total',
+      help: 'Live previews asked for (POST /v1/previews), by outcome (prepared, cached, refused: the per-account limit, failed).',
+      labelNames: ['outcome'] as const,
+      registers,
+    });
+    this.previewSeconds = new Histogram({
+      name: 'framewright_preview_prepare_seconds',
+      help: "Seconds a fresh live preview took to prepare (the render's prepare step in the API's preview worker).",
+      buckets: [0.25, 0.5, 1, 2, 5, 10, 30, 60, 120],
       registers,
     });
     this.retentionRemoved = new Counter({

@@ -210,6 +210,18 @@ test('live previews: POST /v1/previews, its files, preview tokens, CORS', { time
       const cached = await api('POST', '/v1/previews', { movie: tinyMovie('n0') });
       assert.equal(cached.statusCode, 200);
       assert.equal(cached.json<Preview>().cached, true);
+      // Counted by outcome (this app's registry: the earlier cases' previews too).
+      const counted = Object.fromEntries(
+        (await app.metrics.previews.get()).values.map((v) => [String(v.labels.outcome), v.value]),
+      );
+      assert.ok(
+        (counted.refused ?? 0) >= 1 && (counted.cached ?? 0) >= 2 && (counted.prepared ?? 0) >= 5,
+        JSON.stringify(counted),
+      );
+      assert.equal(
+        (await app.metrics.previewSeconds.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value,
+        counted.prepared,
+      );
     });
 
     await t.test("files: only the preview's names; unknown ids and names are 404", async () => {

@@ -13,9 +13,10 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { createFrameRenderer } from '../../worker/draw/gpu/frame-renderer.ts';
 import { workerFrameHost } from '../../worker/draw/gpu/worker-host.ts';
-import { VideoReader } from '../../worker/draw/video-reader.ts';
+import { decodeClips } from '../../worker/draw/still-frame.ts';
+import type { VideoReader } from '../../worker/draw/video-reader.ts';
 import { layerBox } from '../../worker/plan/dirty-rects.ts';
-import { frameState, indexPlan, type LayerState } from '../../worker/plan/frame-state.ts';
+import { frameState, indexPlan } from '../../worker/plan/frame-state.ts';
 import type { RenderPlan } from '../../worker/plan/plan.ts';
 import { launchChromium } from '../dashboard/browser.ts';
 import { freePort } from '../services/free-port.ts';
@@ -190,19 +191,7 @@ export async function workerFrames(loaded: PageLoaded, frames: number[], ffmpeg 
       const out: Buffer[] = [];
       for (const f of frames) {
         const state = frameState(index, f);
-        const withVideo = async (layers: LayerState[]) => {
-          for (const s of layers) {
-            if (s.videoSec === undefined) continue;
-            const l = plan.layers[s.layer]!;
-            const reader = new VideoReader(ffmpeg, l.video!, `${l.path}.src`);
-            readers.push(reader);
-            const frame = await reader.frameAt(s.videoSec);
-            s.pixels = frame.pixels;
-            s.content = frame.sec;
-          }
-        };
-        await withVideo(state.layers);
-        if (state.incoming) await withVideo(state.incoming.layers);
+        await decodeClips(plan, state, f, ffmpeg, readers);
         const incoming = state.incoming && {
           background: state.incoming.scene.background,
           layers: state.incoming.layers,

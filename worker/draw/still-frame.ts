@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { AppError } from '../../lib/errors.ts';
-import type { LayerState } from '../plan/frame-state.ts';
-import { frameState, indexPlan } from '../plan/frame-state.ts';
+import { type FrameState, frameState, indexPlan } from '../plan/frame-state.ts';
 import type { RenderPlan } from '../plan/plan.ts';
 import { createFrameRenderer } from './gpu/frame-renderer.ts';
 import { workerFrameHost } from './gpu/worker-host.ts';
@@ -19,6 +18,31 @@ export interface StillFrameJob {
 }
 
 /**
+ * Each clip of frame `frame`'s layers (and an incoming scene's) decoded at its source time, as the
+ * segment renderer gets it: `pixels` and `content` set on its layer state. Each reader goes into
+ * `readers` as it starts, for the caller to close (whether this finishes or throws).
+ */
+export async function decodeClips(
+  plan: RenderPlan,
+  state: FrameState,
+  frame: number,
+  ffmpeg: string,
+  readers: VideoReader[],
+): Promise<void> {
+  const t = frame / plan.fps;
+  for (const s of [...state.layers, ...(state.incoming?.layers ?? [])]) {
+    if (s.videoSec === undefined) continue;
+    const l = plan.layers[s.layer]!;
+    if (l.endSec <= t) continue;
+    const reader = new VideoReader(ffmpeg, l.video!, `${l.path}.src`);
+    readers.push(reader);
+    const decoded = await reader.frameAt(s.videoSec);
+    s.pixels = decoded.pixels;
+    s.content = decoded.sec;
+  }
+}
+
+/**
  * Draws one frame of a prepared render with the renderer the video's frames are drawn with
  * (worker/draw/gpu/frame-renderer.ts, its whole-frame path: no dirty rectangles, no ffmpeg compositing) and
  * writes its yuv420p read-back: the bytes the video encoder would get for that frame. Runs in a
@@ -32,22 +56,7 @@ export async function renderStillFrame(job: StillFrameJob): Promise<void> {
   const readers: VideoReader[] = [];
   try {
     const state = frameState(index, job.frame);
-    const t = job.frame / plan.fps;
-    // Each video layer's decoded frame at its source time, as the segment renderer gets it.
-    const withVideo = async (layers: LayerState[]) => {
-      for (const s of layers) {
-        if (s.videoSec === undefined) continue;
-        const l = plan.layers[s.layer]!;
-        if (l.endSec <= t) continue;
-        const reader = new VideoReader(job.ffmpeg, l.video!, `${l.path}.src`);
-        readers.push(reader);
-        const frame = await reader.frameAt(s.videoSec);
-        s.pixels = frame.pixels;
-        s.content = frame.sec;
-      }
-    };
-    await withVideo(state.layers);
-    if (state.incoming) await withVideo(state.incoming.layers);
+    await decodeClips(plan, state, job.frame, job.ffmpeg, readers);
     const incoming = state.incoming && {
       background: state.incoming.scene.background,
       layers: state.incoming.layers,

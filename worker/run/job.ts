@@ -6,11 +6,10 @@
  */
 import { AppError } from '../../lib/errors.ts';
 import type { createLogger } from '../../lib/logger.ts';
-import { platformFault } from '../../lib/platform-fault.ts';
 import { validateMovie } from '../../movie/index.ts';
 import { posterFiles } from '../encode/poster.ts';
 import type { JobMessage, JobProgress, WorkerMessage } from '../job-protocol.ts';
-import type { WorkerConfig } from './prepare-render.ts';
+import { failedOutcome, type WorkerConfig } from './prepare-render.ts';
 import { renderMovie } from './render-movie.ts';
 
 export async function runJob(
@@ -53,15 +52,6 @@ export async function runJob(
     };
   } catch (caught) {
     logger.error({ renderId: job.renderId, err: caught }, 'render failed');
-    // A full or failing disk anywhere under the render (an AppError's cause included) is the
-    // platform's fault: reported with its own code and no path into the customer's document.
-    const err = platformFault(caught, 'rendering') ?? caught;
-    return {
-      type: 'failed',
-      error:
-        err instanceof AppError
-          ? { code: err.code, message: err.message, ...(err.path ? { path: err.path } : {}) }
-          : { code: 'RENDER_FAILED', message: err instanceof Error ? err.message : String(err) },
-    };
+    return failedOutcome(caught, 'rendering');
   }
 }

@@ -12,12 +12,14 @@ import type { Logger } from '../../lib/logger.ts';
 import type { TrustedPrefix } from '../../lib/net/trusted-prefixes.ts';
 import type { OutputFormatName } from '../../lib/output-formats.ts';
 import { outputKind } from '../../lib/output-formats.ts';
+import { platformFault } from '../../lib/platform-fault.ts';
 import type { Movie } from '../../movie/index.ts';
 import { rendersAlpha } from '../../movie/output-kind.ts';
 import type { GlRenderer } from '../draw/backend/renderer.ts';
 import { encodeMix } from '../encode/audio/loudness.ts';
 import { chooseCodec } from '../encode/encoder-probe.ts';
 import { audioCodecFor } from '../encode/ffmpeg-args.ts';
+import type { JobOutcome } from '../job-protocol.ts';
 import type { EncodeQuality, RenderPlan, VideoCodec } from '../plan/plan.ts';
 import { type FrameRange, splitFrames } from '../plan/segments.ts';
 import { type PrepareOptions, prepare } from '../prepare/prepare.ts';
@@ -242,4 +244,20 @@ export function renderError(err: unknown, signal?: AbortSignal): unknown {
   if (signal?.aborted) return signal.reason;
   if (err instanceof AppError) return err;
   return new AppError('RENDER_FAILED', `Rendering failed: ${(err as Error).message}`, { cause: err });
+}
+
+/**
+ * A failure as a call's `failed` answer: an AppError's code, message and path; a full or failing
+ * disk anywhere under the work (an AppError's cause included) is the platform's fault, reported
+ * with its own code and no path into the customer's document; anything else RENDER_FAILED.
+ */
+export function failedOutcome(caught: unknown, doing: string): Extract<JobOutcome, { type: 'failed' }> {
+  const err = platformFault(caught, doing) ?? caught;
+  return {
+    type: 'failed',
+    error:
+      err instanceof AppError
+        ? { code: err.code, message: err.message, ...(err.path ? { path: err.path } : {}) }
+        : { code: 'RENDER_FAILED', message: err instanceof Error ? err.message : String(err) },
+  };
 }

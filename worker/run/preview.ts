@@ -8,13 +8,12 @@
 import { basename, join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { platformFault } from '../../lib/platform-fault.ts';
 import { validateMovie } from '../../movie/index.ts';
 import { encodeMix } from '../encode/audio/loudness.ts';
 import type { PreviewFile, PreviewMessage, PreviewOutcome } from '../job-protocol.ts';
 import type { RenderPlan, TextureRef } from '../plan/plan.ts';
 import { prepare } from '../prepare/prepare.ts';
-import { preparationSettings, type WorkerConfig } from './prepare-render.ts';
+import { failedOutcome, preparationSettings, type WorkerConfig } from './prepare-render.ts';
 
 /** A clip's texture name: the player draws its pixels from the clip (`<name>#frame`). */
 const CLIP_FRAME_SUFFIX = '#frame';
@@ -64,15 +63,8 @@ export async function runPreview(
       words: Object.fromEntries(prepared.captions),
     };
   } catch (caught) {
-    const err = platformFault(caught, 'preparing the preview') ?? caught;
-    if (!(err instanceof AppError)) logger.error({ err }, 'preview failed');
-    return {
-      type: 'failed',
-      error:
-        err instanceof AppError
-          ? { code: err.code, message: err.message, ...(err.path ? { path: err.path } : {}) }
-          : { code: 'RENDER_FAILED', message: err instanceof Error ? err.message : String(err) },
-    };
+    if (!(caught instanceof AppError)) logger.error({ err: caught }, 'preview failed');
+    return failedOutcome(caught, 'preparing the preview');
   }
 }
 

@@ -151,6 +151,13 @@ export const ERROR_CATALOG = {
     title: 'Asset invalid',
     doc: 'An asset was fetched but is not a supported, decodable media file. `error.path` names the element.',
   },
+  PREVIEW_FAILED: {
+    status: 422,
+    exit: 33,
+    retry: 'final',
+    title: 'Preview could not be prepared',
+    doc: 'The document could not be prepared for the live preview (`POST /v1/previews`): its preparation failed, or took longer than 120 s; the message says which. Nothing was charged. A render of the same document reports the full error; a shorter or simpler document previews.',
+  },
   RATE_LIMITED: {
     status: 429,
     exit: 40,

@@ -14,7 +14,7 @@ const WORKER_EXEC_ARGV = isBuilt(import.meta.url)
   ? ['--enable-source-maps']
   : ['--import', import.meta.resolve('tsx/esm')];
 
-/** A preparation that takes longer than this is stopped (its worker killed): PREVIEW_TIMEOUT. */
+/** A preparation that takes longer than this is stopped (its worker killed): PREVIEW_FAILED. */
 const PREPARE_TIMEOUT_MS = 120_000;
 
 /** A prepared preview: the plan the player draws, and the files it names. */
@@ -174,6 +174,8 @@ export class PreviewStore {
       const outcome = await this.call({ type: 'preview', movie, dir, watermark });
       if (outcome.type === 'failed') {
         const { code, message, path } = outcome.error;
+        // What only the drawing and encoding of a render would say is, for a preview, the document's.
+        if (code === 'RENDER_FAILED') throw new AppError('PREVIEW_FAILED', message, path ? { path } : {});
         throw new AppError(code, message, path ? { path } : {});
       }
       const sizes = await Promise.all(outcome.files.map((f) => stat(f.path).then((s) => s.size)));
@@ -215,12 +217,12 @@ export class PreviewStore {
     } catch (err) {
       if (timeout.aborted) {
         throw new AppError(
-          'RENDER_FAILED',
+          'PREVIEW_FAILED',
           `Preparing the preview took over ${PREPARE_TIMEOUT_MS / 1000} s; render the movie instead.`,
         );
       }
       this.opts.logger?.warn({ err }, 'the preview worker stopped');
-      throw new AppError('RENDER_FAILED', 'Preparing the preview failed: its worker stopped.');
+      throw new AppError('PREVIEW_FAILED', 'Preparing the preview failed: its worker stopped.');
     }
   }
 }

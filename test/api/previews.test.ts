@@ -139,6 +139,14 @@ test('live previews: POST /v1/previews, its files, preview tokens, CORS', { time
       const neither = await api('POST', '/v1/previews', { variables: {} });
       assert.equal(neither.statusCode, 400);
       assert.equal(neither.json<{ error: { path: string } }>().error.path, 'movie');
+      // Valid, but nothing to show: 422 PREVIEW_FAILED with the cause, never a 5xx.
+      const blink = tinyMovie();
+      (blink.scenes as Json[])[0]!.duration = 0.01;
+      const empty = await api('POST', '/v1/previews', { movie: blink });
+      assert.equal(empty.statusCode, 422, empty.body);
+      const failed = empty.json<{ error: { code: string; message: string } }>().error;
+      assert.equal(failed.code, 'PREVIEW_FAILED');
+      assert.match(failed.message, /no frames/);
       const unknown = await api('POST', '/v1/previews', { template_id: 'tpl_01jq0000000000000000000000' });
       assert.equal(unknown.statusCode, 404);
       assert.equal(unknown.json<{ error: { path: string } }>().error.path, 'template_id');

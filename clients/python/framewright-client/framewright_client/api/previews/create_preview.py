@@ -72,6 +72,11 @@ def _parse_response(
 
         return response_502
 
+    if response.status_code == 507:
+        response_507 = ErrorEnvelope.from_dict(response.json())
+
+        return response_507
+
     response_default = ErrorEnvelope.from_dict(response.json())
 
     return response_default

@@ -1,33 +1,38 @@
 /**
  * A preview's video clips in the page: the browser's side of the frame graph's video seam. The
- * worker decodes a clip with ffmpeg into YUV planes (worker/draw/video-reader.ts); here a <video>
- * element decodes it and each shown frame is drawn, scaled and cut as the plan says (clipFilter:
- * the element's box, cover cut at the centre), onto a canvas that is the layer's texture
- * (FrameHost.liveTexture). Seeks are exact (the frame at the source time, as the worker picks
- * it); while playing, each clip plays along and is seeked again only when it drifts.
+ * worker decodes a clip with ffmpeg into the layer's YUV planes (worker/draw/video-reader.ts:
+ * scaled and cut as clipFilter says); here a <video> element decodes it, its frame's planes are
+ * taken with WebCodecs (VideoFrame.copyTo), scaled and cut the same way (yuv-scale.ts), and handed
+ * to the frame graph as a layer's `pixels`, as the worker hands its own: the same video material
+ * draws them, with the plan's matrix (the clip's own as ffmpeg reads it, not the browser's guess
+ * for an untagged clip). Seeks are exact (the frame at the source time, as the worker picks it);
+ * while playing, each clip plays along, seeked again only when it drifts, and a frame is shown as
+ * soon as its planes are ready (a frame late at most).
  */
-import * as THREE from 'three';
 import type { LayerState } from '../../worker/plan/frame-state.ts';
 import type { RenderPlan } from '../../worker/plan/plan.ts';
+import { rgbaToPlanes, scalePlane, toLimitedRange } from './yuv-scale.ts';
 
 /** A clip playing along is seeked again when it is this far from the movie's time. */
 const DRIFT_SEC = 0.25;
 /** Source times a hair past the frame's own: the worker's SOURCE_TIME_SLACK, and float sums. */
 const SEEK_NUDGE_SEC = 0.001;
 
+type VideoPlan = NonNullable<RenderPlan['layers'][number]['video']>;
+
 interface Clip {
   video: HTMLVideoElement;
-  canvas: HTMLCanvasElement;
-  context: CanvasRenderingContext2D;
-  texture: THREE.CanvasTexture;
-  /** Source rectangle of the frame drawn onto the canvas (the plan's scale and centre cut). */
-  plan: NonNullable<RenderPlan['layers'][number]['video']>;
+  plan: VideoPlan;
   ready: Promise<void>;
+  /** The layer's planes (yuv420p at the plan's size), of the frame at `sec`. */
+  pixels: Uint8Array;
+  sec: number;
+  /** A conversion under way while playing. */
+  converting?: Promise<void> | undefined;
 }
 
 export class Clips {
   private readonly byLayer = new Map<number, Clip>();
-  private readonly byTexture = new Map<string, Clip>();
 
   /** One <video> per video layer, from its clip's bytes (fetched whole: every seek is local). */
   constructor(plan: RenderPlan, blobs: Map<string, Blob>) {
@@ -39,7 +44,6 @@ export class Clips {
       video.muted = true; // the clip's sound is in the preview's mix
       video.playsInline = true;
       video.preload = 'auto';
-      video.crossOrigin = 'anonymous';
       const ready = new Promise<void>((resolve, reject) => {
         video.addEventListener('loadeddata', () => resolve(), { once: true });
         video.addEventListener('error', () => reject(new Error(`The browser cannot play ${layer.path}'s clip`)), {
@@ -47,20 +51,12 @@ export class Clips {
         });
       });
       video.src = URL.createObjectURL(blob);
-      const canvas = document.createElement('canvas');
-      canvas.width = layer.texture.width;
-      canvas.height = layer.texture.height;
-      const context = canvas.getContext('2d', { alpha: false })!;
-      const texture = new THREE.CanvasTexture(canvas);
-      // As a DataTexture from bytes: row 0 is the top row (v = 0), no colour conversion.
-      texture.flipY = false;
-      texture.premultiplyAlpha = false;
-      texture.colorSpace = THREE.NoColorSpace;
-      texture.minFilter = THREE.LinearFilter;
-      texture.generateMipmaps = false;
-      const clip: Clip = { video, canvas, context, texture, plan: layer.video, ready };
-      this.byLayer.set(i, clip);
-      this.byTexture.set(layer.texture.file, clip);
+      const { width, height } = layer.video;
+      // Black (limited range) until the first frame is converted.
+      const pixels = new Uint8Array((width * height * 3) / 2);
+      pixels.fill(16, 0, width * height);
+      pixels.fill(128, width * height);
+      this.byLayer.set(i, { video, plan: layer.video, ready, pixels, sec: -1 });
     });
   }
 
@@ -69,12 +65,7 @@ export class Clips {
     await Promise.all([...this.byLayer.values()].map((c) => c.ready));
   }
 
-  /** The texture a clip layer draws (`clip-N.src#frame`), or undefined for any other texture. */
-  texture(file: string): THREE.Texture | undefined {
-    return this.byTexture.get(file)?.texture;
-  }
-
-  /** Every clip of `layers` at exactly its frame's source time, drawn onto its texture. */
+  /** Every clip of `layers` at exactly its frame's source time: its planes set on its layer state. */
   async seek(layers: LayerState[]): Promise<void> {
     await Promise.all(
       layers.map(async (s) => {
@@ -87,7 +78,9 @@ export class Clips {
           clip.video.currentTime = t;
           await seeked;
         }
-        draw(clip);
+        await clip.converting;
+        await convert(clip);
+        show(s, clip);
       }),
     );
   }
@@ -104,7 +97,14 @@ export class Clips {
         clip.video.currentTime = t;
         if (clip.video.paused) void clip.video.play().catch(() => {});
       }
-      draw(clip);
+      if (!clip.converting && clip.video.currentTime !== clip.sec) {
+        clip.converting = convert(clip)
+          .catch(() => {})
+          .finally(() => {
+            clip.converting = undefined;
+          });
+      }
+      show(s, clip);
     }
     for (const [layer, clip] of this.byLayer) if (!shown.has(layer) && !clip.video.paused) clip.video.pause();
   }
@@ -119,26 +119,109 @@ export class Clips {
       URL.revokeObjectURL(clip.video.src);
       clip.video.removeAttribute('src');
       clip.video.load();
-      clip.texture.dispose();
     }
     this.byLayer.clear();
-    this.byTexture.clear();
   }
 }
 
-/** The clip's current frame onto its canvas: scaled to the plan's size, cover cut at the centre. */
-function draw(clip: Clip): void {
-  const { video, context, canvas, plan } = clip;
-  const vw = video.videoWidth;
-  const vh = video.videoHeight;
-  if (!vw || !vh) return;
-  const scaledW = plan.scaledWidth ?? plan.width;
-  const scaledH = plan.scaledHeight ?? plan.height;
-  const kx = vw / scaledW;
-  const ky = vh / scaledH;
-  const sx = ((scaledW - plan.width) / 2) * kx;
-  const sy = ((scaledH - plan.height) / 2) * ky;
-  context.imageSmoothingQuality = 'high';
-  context.drawImage(video, sx, sy, plan.width * kx, plan.height * ky, 0, 0, canvas.width, canvas.height);
-  clip.texture.needsUpdate = true;
+/** The layer state gets the clip's planes, keyed by their source time (the video material's `content`). */
+function show(s: LayerState, clip: Clip): void {
+  s.pixels = clip.pixels;
+  s.content = clip.sec;
+}
+
+/** The element's current frame as the layer's planes (clip.pixels), scaled and cut as clipFilter does. */
+async function convert(clip: Clip): Promise<void> {
+  const { video, plan } = clip;
+  const sec = video.currentTime;
+  const frame = new VideoFrame(video);
+  try {
+    const planes = await planesOf(frame, plan.matrix);
+    const { width: w, height: h } = planes;
+    // scale=scaledWidth:scaledHeight (or the box), then crop=width:height at the centre (even offsets).
+    const sw = plan.scaledWidth ?? plan.width;
+    const sh = plan.scaledHeight ?? plan.height;
+    const x0 = ((sw - plan.width) >> 1) & ~1;
+    const y0 = ((sh - plan.height) >> 1) & ~1;
+    const out = new Uint8Array((plan.width * plan.height * 3) / 2);
+    const ySize = plan.width * plan.height;
+    const cSize = ySize / 4;
+    scalePlane(planes.y, w, h, planes.yStride, sw, sh, x0, y0, plan.width, plan.height, out.subarray(0, ySize));
+    for (const [i, p] of [planes.u, planes.v].entries()) {
+      const target = out.subarray(ySize + i * cSize, ySize + (i + 1) * cSize);
+      scalePlane(
+        p,
+        w >> 1,
+        h >> 1,
+        planes.cStride,
+        sw >> 1,
+        sh >> 1,
+        x0 >> 1,
+        y0 >> 1,
+        plan.width >> 1,
+        plan.height >> 1,
+        target,
+      );
+    }
+    clip.pixels = out;
+    clip.sec = sec;
+  } finally {
+    frame.close();
+  }
+}
+
+interface Planes {
+  y: Uint8Array;
+  u: Uint8Array;
+  v: Uint8Array;
+  width: number;
+  height: number;
+  yStride: number;
+  cStride: number;
+}
+
+/** A decoded frame's limited-range 4:2:0 planes: copied as decoded (I420, NV12), or from its RGB. */
+async function planesOf(frame: VideoFrame, matrix: 'bt709' | 'bt601'): Promise<Planes> {
+  const rect = frame.visibleRect ?? { x: 0, y: 0, width: frame.codedWidth, height: frame.codedHeight };
+  const width = rect.width & ~1;
+  const height = rect.height & ~1;
+  const region = { x: rect.x, y: rect.y, width, height };
+  if (frame.format === 'I420' || frame.format === 'I420A' || frame.format === 'NV12') {
+    const buf = new Uint8Array(frame.allocationSize({ rect: region }));
+    const layout = await frame.copyTo(buf, { rect: region });
+    const [yl, ul, vl] = layout;
+    const y = buf.subarray(yl!.offset, yl!.offset + yl!.stride * height);
+    let u: Uint8Array;
+    let v: Uint8Array;
+    let cStride = ul!.stride;
+    if (frame.format === 'NV12') {
+      // Interleaved chroma: split into two planes.
+      const cw = width >> 1;
+      const ch = height >> 1;
+      u = new Uint8Array(cw * ch);
+      v = new Uint8Array(cw * ch);
+      for (let r = 0; r < ch; r++) {
+        const row = ul!.offset + r * ul!.stride;
+        for (let c = 0; c < cw; c++) {
+          u[r * cw + c] = buf[row + 2 * c]!;
+          v[r * cw + c] = buf[row + 2 * c + 1]!;
+        }
+      }
+      cStride = cw;
+    } else {
+      u = buf.subarray(ul!.offset, ul!.offset + ul!.stride * (height >> 1));
+      v = buf.subarray(vl!.offset, vl!.offset + vl!.stride * (height >> 1));
+    }
+    if (frame.colorSpace.fullRange) {
+      toLimitedRange(y, false);
+      toLimitedRange(u, true);
+      toLimitedRange(v, true);
+    }
+    return { y, u, v, width, height, yStride: yl!.stride, cStride };
+  }
+  // A frame the browser holds as RGB (a hardware decoder's): its pixels, back to the plan's YCbCr.
+  const rgba = new Uint8Array(width * height * 4);
+  await frame.copyTo(rgba, { rect: region, format: 'RGBA', colorSpace: 'srgb' });
+  const { y, u, v } = rgbaToPlanes(rgba, width, height, matrix);
+  return { y, u, v, width, height, yStride: width, cStride: width >> 1 };
 }

@@ -289,7 +289,7 @@ export class FramewrightPlayer extends EventTarget {
     canvas.style.height = 'auto';
     canvas.style.display = 'block';
     canvas.style.aspectRatio = `${plan.width} / ${plan.height}`;
-    const host = browserFrameHost(canvas, next.preview.textures, next.clips);
+    const host = browserFrameHost(canvas, next.preview.textures);
     const renderer = createFrameRenderer(plan.width, plan.height, host);
     this.container.replaceChildren(canvas);
     this.loaded = { ...next, index: indexPlan(plan), renderer, canvas, gl: host.context as WebGL2RenderingContext };
@@ -322,8 +322,8 @@ function drawArgs(
   return [state.scene.background, state.layers, incoming];
 }
 
-/** The page's side of the frame graph's seams: the canvas's WebGL 2, fetched textures, clips from <video>. */
-function browserFrameHost(canvas: HTMLCanvasElement, textures: Map<string, Uint8Array>, clips: Clips): FrameHost {
+/** The page's side of the frame graph's seams: the canvas's WebGL 2 and the fetched textures (clips come as layers' planes: clips.ts). */
+function browserFrameHost(canvas: HTMLCanvasElement, textures: Map<string, Uint8Array>): FrameHost {
   const context = canvas.getContext('webgl2', {
     alpha: false,
     antialias: false,
@@ -343,6 +343,5 @@ function browserFrameHost(canvas: HTMLCanvasElement, textures: Map<string, Uint8
       if (!bytes) throw new Error(`The preview's texture ${ref.file} was not fetched`);
       return bytes;
     },
-    liveTexture: (ref) => clips.texture(ref.file),
   };
 }

@@ -35,7 +35,8 @@ interface IncomingScene {
  * Where the frame graph draws and what it draws from: the seams between the worker and the browser
  * player (player/). The worker's host (worker-host.ts) is headless-gl's context on the drawing
  * backend, with texture files on disk; the player's is the page canvas's WebGL 2 context, with the
- * preview's textures fetched before they are drawn and its clips drawn from <video> elements.
+ * preview's textures fetched before they are drawn. A clip's frame comes as its layer state's
+ * `pixels` either way (the worker's from ffmpeg, the player's from <video>: player/src/clips.ts).
  */
 export interface FrameHost {
   /** The WebGL 2 context every pass draws with (headless-gl's, or a page canvas's `webgl2`). */
@@ -44,11 +45,6 @@ export interface FrameHost {
   canvas?: THREE.WebGLRendererParameters['canvas'] | undefined;
   /** A texture's bytes (TextureRef: raw RGBA8, rows top to bottom, straight alpha), ready now. */
   textureBytes(ref: TextureRef): Uint8Array;
-  /**
-   * A texture drawn from a live source instead of bytes (the player's video clips: the frame a
-   * <video> element shows), or undefined when `ref` is bytes. Its owner marks it changed.
-   */
-  liveTexture?(ref: TextureRef): THREE.Texture | undefined;
 }
 
 export interface FrameRenderer {
@@ -389,15 +385,9 @@ type GlPipeline = ReturnType<typeof glPipeline>;
  * file (`userData.file`: a zoomed layer's material changes texture, frame-state.ts textureAt).
  */
 function createTextures(host: FrameHost) {
-  const textures = new Map<string, THREE.Texture>();
-  function textureFor(ref: TextureRef): THREE.Texture {
+  const textures = new Map<string, THREE.DataTexture>();
+  function textureFor(ref: TextureRef): THREE.DataTexture {
     let tex = textures.get(ref.file);
-    const live = tex ? undefined : host.liveTexture?.(ref);
-    if (live) {
-      live.userData.file = ref.file;
-      textures.set(ref.file, live);
-      return live;
-    }
     if (!tex) {
       const bytes = host.textureBytes(ref);
       if (bytes.length !== ref.width * ref.height * 4) {

@@ -106,6 +106,14 @@ export class Api {
     private readonly onUnauthorized: () => void,
   ) {}
 
+  /**
+   * The session's key, as the live player's token: it sends it, as this client does, in the
+   * Authorization header of POST /v1/previews on this origin (the API takes an API key there too).
+   */
+  previewToken(): string {
+    return this.key;
+  }
+
   /** After rolling the session's own key. */
   useKey(key: string): void {
     this.key = key;

@@ -21,18 +21,20 @@ export function formatLength(sec: number | null | undefined): string {
   return m ? `${hours} h ${m} min` : `${hours} h`;
 }
 
+/**
+ * A player's clock: minutes, seconds and tenths ("0:01.5", "12:03.0"). A time shown is never
+ * rounded up past its frame; a length (`round`) is rounded to the nearest tenth, as formatLength does.
+ */
+export function formatClock(sec: number, round = false): string {
+  const t = Number.isFinite(sec) && sec > 0 ? sec * 10 : 0;
+  const tenths = round ? Math.round(t) : Math.floor(t + 1e-6);
+  const m = Math.floor(tenths / 600);
+  const s = (tenths % 600) / 10;
+  return `${m}:${s.toFixed(1).padStart(4, '0')}`;
+}
+
 /** What a render makes, from its `format` (lib/output-formats.ts): frames, one frame, or sound alone. */
 export function outputKindOf(r: { format: string }): 'video' | 'still' | 'audio' {
   if (r.format === 'png' || r.format === 'jpeg' || r.format === 'webp') return 'still';
   return r.format === 'mp3' || r.format === 'wav' ? 'audio' : 'video';
-}
-
-/**
- * The length a document's scenes say, in seconds, before any render has measured it (scenes timed
- * by their voice or clips count as nothing); at least one second, so the preview's slider has a range.
- */
-export function documentLength(doc: Record<string, unknown>): number {
-  const scenes = Array.isArray(doc.scenes) ? (doc.scenes as Record<string, unknown>[]) : [];
-  const sum = scenes.reduce((s, scene) => s + (typeof scene.duration === 'number' ? scene.duration : 0), 0);
-  return Math.max(1, sum);
 }

@@ -70,6 +70,13 @@ test('the rules bite: one forbidden import per rule is reported, allowed ones ar
     'worker/prepare/speech.ts': "import { e } from '../encode/args.ts';\nexport const s = typeof e;\n",
     'worker/run/render.ts':
       "import { f } from '../draw/frame.ts';\nimport { s } from '../prepare/speech.ts';\nexport const r = [f, s];\n",
+    // The browser player: the frame graph and the plan, never the worker's Node host or the API.
+    'worker/draw/gpu/graph.ts': 'export const g = 1;\n',
+    'worker/draw/gpu/worker-host.ts': "import { g } from './graph.ts';\nexport const wh = g;\n",
+    'player/src/ok.ts':
+      "import { g } from '../../worker/draw/gpu/graph.ts';\nimport { p } from '../../movie/paths.ts';\nexport const ok = g + p;\n",
+    'player/src/bad.ts':
+      "import { wh } from '../../worker/draw/gpu/worker-host.ts';\nimport { a } from '../../api/app.ts';\nexport const pb = [wh, a];\n",
   };
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
@@ -91,6 +98,8 @@ test('the rules bite: one forbidden import per rule is reported, allowed ones ar
     'no-circular: worker/encode/args.ts -> worker/prepare/speech.ts',
     'no-product-to-tests: api/uses-test.ts -> test/helpers.ts',
     'operator-imports-lib-store: operator/bad.ts -> worker/render.ts',
+    'player-draws-with-the-frame-graph: player/src/bad.ts -> api/app.ts',
+    'player-no-node-host: player/src/bad.ts -> worker/draw/gpu/worker-host.ts',
     'store-imports-lib-movie: store/bad.ts -> api/app.ts',
     'worker-draw-takes-plan: worker/draw/frame.ts -> worker/encode/args.ts',
     'worker-encode-takes-plan: worker/encode/args.ts -> worker/prepare/speech.ts',

@@ -56,6 +56,80 @@ async function until(check: () => Promise<boolean>, what = 'the condition'): Pro
   }
 }
 
+/** Polls `expression` in the page (every 100 ms, up to `ms`) until it is truthy. */
+async function untilInPage(page: Page, expression: string, what: string, ms = 90_000): Promise<void> {
+  for (
+    const deadline = Date.now() + ms;
+    !(await inPage(page, expression));
+    await new Promise((r) => setTimeout(r, 100))
+  ) {
+    if (Date.now() > deadline) assert.fail(`${what} did not hold within ${ms / 1000} s`);
+  }
+}
+
+/**
+ * Frame `frame` of a live player (the element `selector`'s `player`): sought to as the timeline
+ * would (the player's controls follow), then read back exactly from the canvas the page shows.
+ */
+async function liveFrame(page: Page, selector: string, frame: number): Promise<LiveFrame> {
+  const got = (await inPage(
+    page,
+    `(async () => {
+      const p = document.querySelector(${JSON.stringify(selector)}).player;
+      await p.seek(${frame} / p.fps);
+      const rgba = await p.frameRgba(${frame}, 'canvas');
+      let s = '';
+      for (let i = 0; i < rgba.length; i += 0x8000) s += String.fromCharCode.apply(null, rgba.subarray(i, i + 0x8000));
+      return { width: p.preview.width, height: p.preview.height, data: btoa(s) };
+    })()`,
+  )) as { width: number; height: number; data: string };
+  const data = Buffer.from(got.data, 'base64');
+  assert.equal(data.length, got.width * got.height * 4);
+  return new LiveFrame(got.width, got.height, data);
+}
+
+/** RGBA rows as the frame graph reads them back: bottom-up. Coordinates here are top-down. */
+class LiveFrame {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    readonly data: Buffer,
+  ) {}
+
+  pixel(x: number, y: number): number[] {
+    assert.ok(
+      x >= 0 && x < this.width && y >= 0 && y < this.height,
+      `${x},${y} is outside ${this.width}x${this.height}`,
+    );
+    const i = ((this.height - 1 - y) * this.width + x) * 4;
+    return [...this.data.subarray(i, i + 3)];
+  }
+
+  /** The brightest red value in rows [fromY, toY) (the watermark sits in the top-right corner). */
+  brightest(fromY: number, toY = this.height): number {
+    let max = 0;
+    for (let y = fromY; y < toY; y++) for (let x = 0; x < this.width; x++) max = Math.max(max, this.pixel(x, y)[0]!);
+    return max;
+  }
+
+  /** How many pixels of rows [fromY, toY) differ from `other`'s. */
+  differences(other: LiveFrame, fromY: number, toY: number): number {
+    let n = 0;
+    for (let y = fromY; y < toY; y++) {
+      for (let x = 0; x < this.width; x++) if (this.pixel(x, y).join() !== other.pixel(x, y).join()) n++;
+    }
+    return n;
+  }
+}
+
+/** Whether `rgb` is `want` give or take `tolerance` per channel. */
+function near(rgb: number[], want: number[], tolerance: number): boolean {
+  return want.every((v, i) => Math.abs((rgb[i] ?? -999) - v) <= tolerance);
+}
+
+/** The scene background of TINY_TEMPLATE, #1a2238. */
+const BACKGROUND = [0x1a, 0x22, 0x38];
+
 async function axeViolations(page: Page, axeSource: string): Promise<string[]> {
   // Evaluated through the DevTools protocol, which the page's CSP does not govern (a <script>
   // tag would be refused by it, as it should be).
@@ -110,9 +184,20 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
     if (!r.url().startsWith(`${base}/`)) offOrigin.push(r.url());
   });
   const page = await context.newPage();
+  /**
+   * The live preview's refusals the browser logged (a document it cannot prepare answers 422, which
+   * the browser logs as a failed resource), counted only while a step provokes one on purpose.
+   */
+  const refusedPreviews = { expected: false, seen: 0 };
   page.on('console', (m) => {
+    if (m.type() !== 'error') return;
     // A refused key's 401 is logged by the browser as a failed resource; everything else is a fault.
-    if (m.type() === 'error' && !/status of 401/.test(m.text())) problems.push(`console: ${m.text()}`);
+    if (/status of 401/.test(m.text())) return;
+    if (refusedPreviews.expected && /status of 422/.test(m.text()) && m.location().url === `${base}/v1/previews`) {
+      refusedPreviews.seen++;
+      return;
+    }
+    problems.push(`console: ${m.text()} (${m.location().url})`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   const shot = async (name: string, p: Page = page) => {
@@ -122,6 +207,12 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
   };
   const api = (key: string, url: string, init: RequestInit = {}) =>
     fetch(`${base}${url}`, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } });
+  /** What a preview must not change: how many renders the account has, and its credits. */
+  const ledger = async (key: string) => {
+    const renders = (await (await api(key, '/v1/renders?page_size=1')).json()) as { total: number };
+    const usage = (await (await api(key, '/v1/usage')).json()) as { credits: { reserved: number; balance: number } };
+    return { renders: renders.total, credits: usage.credits };
+  };
 
   await t.test('served with a strict Content-Security-Policy and no third-party files', async () => {
     for (const url of ['/dashboard', '/dashboard/app.js', '/dashboard/app.css']) {
@@ -218,74 +309,165 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
     assert.equal(await doc.getAttribute('aria-invalid'), 'false');
   });
 
-  await t.test('the editor previews a frame of the document at the time its slider picks', async () => {
-    // A title fading in over 0.8 s: nothing at 0 s, the text at 1.5 s. 3.37 s at 30 fps is 101
-    // frames, 3.3666... s, which the renders list shows as "3.4 s".
-    const scene = TINY_TEMPLATE.scenes[0]!;
-    const fading = {
-      ...TINY_TEMPLATE,
-      fps: 30,
-      scenes: [
-        {
-          ...scene,
-          duration: 3.37,
-          elements: [{ ...scene.elements[0], fontSize: 40, animation: { preset: 'fade-in', duration: 0.8 } }],
-        },
-      ],
-    };
-    const doc = page.getByLabel('Document (JSON)');
-    // Nothing is rendered (nor charged) until the person asks for a preview.
-    assert.equal(await page.locator('img.preview-frame').isVisible(), false);
-    await doc.fill(JSON.stringify(fading, null, 2));
-    await page.getByText('No problems found.').waitFor();
-    await page.getByRole('button', { name: 'Show a preview frame' }).click();
-    const frame = page.locator('img.preview-frame');
-    /**
-     * The preview once it shows this document's frame at `time` (its status names the length, 3.4 s,
-     * which the starter document's 2 s is not): its image's URL, after the browser decoded it.
-     */
-    const shownAt = async (time: string) => {
-      for (const deadline = Date.now() + 90_000; ; await new Promise((r) => setTimeout(r, 100))) {
-        const ready = (await inPage(
-          page,
-          `(() => { const i = document.querySelector('img.preview-frame');
-            return !!i && !i.hidden && i.dataset.time === ${JSON.stringify(time)} && i.complete && i.naturalWidth > 0
-              && document.querySelector('.preview').textContent.includes('of 3.4 s'); })()`,
-        )) as boolean;
-        if (ready) return (await frame.getAttribute('src')) ?? '';
-        if (Date.now() > deadline)
-          assert.fail(`no preview at ${time} s: ${await page.locator('.preview').textContent()}`);
+  await t.test(
+    'the editor plays the document live as it changes, free; "Render this frame exactly" renders its frame',
+    async () => {
+      const live = '.preview .live-player';
+      const player = (expr: string) => inPage(page, `document.querySelector('${live}').player.${expr}`);
+      const before = await ledger(signedInKey);
+      // The template opened with a live preview (no button: it costs nothing); the valid document of
+      // the step before (TINY_TEMPLATE: 320x180, 1 s at 15 fps) is the one it shows.
+      await untilInPage(
+        page,
+        `(() => { const p = document.querySelector('${live}')?.player;
+        return !!p && p.preview?.width === 320 && p.duration === 1 && p.totalFrames === 15; })()`,
+        'the live preview of the template',
+      );
+      const tiny = await liveFrame(page, live, 7);
+      assert.deepEqual([tiny.width, tiny.height], [320, 180]);
+      // The scene's background where no text is (the watermark sits top right), the white title in
+      // the middle.
+      for (const [x, y] of [
+        [2, 177],
+        [160, 170],
+        [2, 90],
+        [317, 177],
+      ] as const) {
+        assert.ok(near(tiny.pixel(x, y), BACKGROUND, 1), `background #1a2238 at ${x},${y}: ${tiny.pixel(x, y)}`);
       }
-    };
-    /** The brightest pixel below the watermark (it sits in the top-right corner): is the title there? */
-    const brightest = async (url: string) => {
-      const { data, info } = await sharp(Buffer.from(await (await fetch(url)).arrayBuffer()))
+      assert.ok(tiny.brightest(70, 110) > 200, `the white title (brightest ${tiny.brightest(70, 110)})`);
+      // And the page shows it: the canvas as the browser composites it.
+      const canvas = page.locator(`${live} canvas`);
+      const { data: shown, info } = await sharp(await canvas.screenshot())
         .raw()
         .toBuffer({ resolveWithObject: true });
-      let max = 0;
-      for (let y = Math.floor(info.height * 0.35); y < info.height; y++) {
-        for (let x = 0; x < info.width; x++) max = Math.max(max, data[(y * info.width + x) * info.channels]!);
-      }
-      return { max, width: info.width, height: info.height };
-    };
-    const first = await shownAt('0');
-    const slider = page.getByLabel('Time', { exact: true });
-    // The measured length (3.3666... s) bounds the slider: the last tenth before the end.
-    assert.equal(await slider.getAttribute('max'), '3.3');
-    const atStart = await brightest(first);
-    assert.deepEqual([atStart.width, atStart.height], [160, 90], 'a draft: half of 320x180');
-    await slider.fill('1.5');
-    assert.equal(await page.locator('#preview-time-value').textContent(), '1.5 s');
-    const second = await shownAt('1.5');
-    assert.notEqual(second, first, 'another render');
-    const later = await brightest(second);
-    assert.ok(atStart.max < 90, `no title yet at 0 s (brightest ${atStart.max})`);
-    assert.ok(later.max > 200, `the white title at 1.5 s (brightest ${later.max})`);
-    assert.equal(await frame.getAttribute('alt'), 'Preview frame at 1.5 s');
-    await shot('template-preview');
-    await doc.fill(JSON.stringify(TINY_TEMPLATE, null, 2));
-    await page.getByText('No problems found.').waitFor();
-  });
+      const at = (x: number, y: number) => [
+        ...shown.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3),
+      ];
+      assert.ok(info.width >= 300, `the canvas fills the panel (${info.width} px)`);
+      assert.ok(near(at(3, info.height - 3), BACKGROUND, 3), `on screen: ${at(3, info.height - 3)}`);
+      let middle = 0;
+      for (let x = 0; x < info.width; x++) middle = Math.max(middle, at(x, Math.floor(info.height / 2))[0]!);
+      assert.ok(middle > 200, `on screen, the title across the middle (brightest ${middle})`);
+
+      // A title fading in over 0.8 s: nothing at 0 s, the text at 1.5 s. 3.37 s at 30 fps is 101
+      // frames, 3.3666... s, which the renders list shows as "3.4 s".
+      const scene = TINY_TEMPLATE.scenes[0]!;
+      const fading = {
+        ...TINY_TEMPLATE,
+        fps: 30,
+        scenes: [
+          {
+            ...scene,
+            duration: 3.37,
+            elements: [{ ...scene.elements[0], fontSize: 40, animation: { preset: 'fade-in', duration: 0.8 } }],
+          },
+        ],
+      };
+      const doc = page.getByLabel('Document (JSON)');
+      const firstPreview = await page.locator(live).getAttribute('data-preview');
+      await doc.fill(JSON.stringify(fading, null, 2));
+      await page.getByText('No problems found.').waitFor();
+      // The edited document plays in its place, about 400 ms after the check found it valid.
+      await untilInPage(
+        page,
+        `(() => { const p = document.querySelector('${live}').player;
+        return p.totalFrames === 101 && document.querySelector('${live}').dataset.preview !== ${JSON.stringify(firstPreview)}; })()`,
+        'the live preview of the edited document',
+      );
+      const timeline = page.getByLabel('Time', { exact: true });
+      // The measured length (101 frames at 30 fps) bounds the timeline.
+      assert.equal(Number(await timeline.getAttribute('max')), 101 / 30);
+      // The time it was at goes on (the player keeps its place as the document changes).
+      assert.match((await page.locator(`${live} output`).textContent()) ?? '', /^0:00\.\d \/ 0:03\.4$/);
+      const start = await liveFrame(page, live, 0);
+      const middleFrame = await liveFrame(page, live, 45);
+      assert.ok(start.brightest(63) < 90, `no title yet at 0 s (brightest ${start.brightest(63)})`);
+      assert.ok(middleFrame.brightest(63) > 200, `the white title at 1.5 s (brightest ${middleFrame.brightest(63)})`);
+      // Scrubbing seeks as the timeline moves.
+      await timeline.fill('0.5');
+      await untilInPage(
+        page,
+        `document.querySelector('${live}').player.currentTime === 0.5`,
+        'a seek to 0.5 s',
+        10_000,
+      );
+      await timeline.fill('1.5');
+      await untilInPage(
+        page,
+        `document.querySelector('${live}').player.currentTime === 1.5`,
+        'a seek to 1.5 s',
+        10_000,
+      );
+      assert.equal(await page.locator(`${live} output`).textContent(), '0:01.5 / 0:03.4');
+      assert.equal(await timeline.getAttribute('aria-valuetext'), '1.5 s of 3.4 s');
+      // Play, then pause: the time moves on from where it was.
+      await page.locator(live).getByRole('button', { name: 'Play' }).click();
+      await page.locator(live).getByRole('button', { name: 'Pause' }).waitFor();
+      await until(async () => ((await player('currentTime')) as number) > 1.6, 'the player playing on');
+      await page.locator(live).getByRole('button', { name: 'Pause' }).click();
+      assert.equal(await player('paused'), true);
+      assert.deepEqual(await ledger(signedInKey), before, 'the live preview created no render and charged nothing');
+
+      // Nothing is rendered (nor charged) until the person asks for the frame exactly.
+      const frame = page.locator('img.preview-frame');
+      assert.equal(await frame.isVisible(), false);
+      /**
+       * The still once it shows this document's frame at `time` (its status names the length, 3.4 s,
+       * which the template's 1 s is not): its image's URL, after the browser decoded it.
+       */
+      const shownAt = async (time: string) => {
+        for (const deadline = Date.now() + 90_000; ; await new Promise((r) => setTimeout(r, 100))) {
+          const ready = (await inPage(
+            page,
+            `(() => { const i = document.querySelector('img.preview-frame');
+            return !!i && !i.hidden && i.dataset.time === ${JSON.stringify(time)} && i.complete && i.naturalWidth > 0
+              && document.querySelector('.preview .still-status').textContent.includes('of 3.4 s'); })()`,
+          )) as boolean;
+          if (ready) return (await frame.getAttribute('src')) ?? '';
+          if (Date.now() > deadline)
+            assert.fail(`no still at ${time} s: ${await page.locator('.preview').textContent()}`);
+        }
+      };
+      /** The brightest pixel below the watermark (it sits in the top-right corner): is the title there? */
+      const brightest = async (url: string) => {
+        const { data, info } = await sharp(Buffer.from(await (await fetch(url)).arrayBuffer()))
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        let max = 0;
+        for (let y = Math.floor(info.height * 0.35); y < info.height; y++) {
+          for (let x = 0; x < info.width; x++) max = Math.max(max, data[(y * info.width + x) * info.channels]!);
+        }
+        return { max, width: info.width, height: info.height };
+      };
+      const exactly = page.getByRole('button', { name: 'Render this frame exactly' });
+      await timeline.fill('0');
+      await untilInPage(page, `document.querySelector('${live}').player.currentTime === 0`, 'a seek to 0 s', 10_000);
+      await exactly.click();
+      const first = await shownAt('0');
+      const atStart = await brightest(first);
+      assert.deepEqual([atStart.width, atStart.height], [160, 90], 'a draft: half of 320x180');
+      // At the player's time: scrubbed to 1.5 s, the still is that frame.
+      await timeline.fill('1.5');
+      await untilInPage(
+        page,
+        `document.querySelector('${live}').player.currentTime === 1.5`,
+        'a seek to 1.5 s',
+        10_000,
+      );
+      await exactly.click();
+      const second = await shownAt('1.5');
+      assert.notEqual(second, first, 'another render');
+      const later = await brightest(second);
+      assert.ok(atStart.max < 90, `no title yet at 0 s (brightest ${atStart.max})`);
+      assert.ok(later.max > 200, `the white title at 1.5 s (brightest ${later.max})`);
+      assert.equal(await frame.getAttribute('alt'), 'Preview frame at 1.5 s');
+      assert.equal((await ledger(signedInKey)).renders, before.renders + 2, 'each still is a render');
+      await shot('template-preview');
+      await doc.fill(JSON.stringify(TINY_TEMPLATE, null, 2));
+      await page.getByText('No problems found.').waitFor();
+    },
+  );
 
   await t.test('render the template from its variables form and watch it finish and play', async () => {
     // The form is generated from the declared variables: typed inputs, enum options, defaults.
@@ -293,11 +475,36 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
     assert.equal(await name.inputValue(), 'world');
     const tone = page.getByLabel('tone', { exact: true });
     assert.deepEqual(await tone.locator('option').allInnerTexts(), ['calm', 'bold']);
+    // The live preview shows the template as it is again ("Hi world, calm").
+    const live = '.preview .live-player';
+    await untilInPage(
+      page,
+      `document.querySelector('${live}').player.totalFrames === 15`,
+      'the live preview of the template again',
+    );
+    const ledgerBefore = await ledger(signedInKey);
+    const shownBefore = await page.locator(live).getAttribute('data-preview');
+    const greeting = await liveFrame(page, live, 0);
     await tone.selectOption('bold');
     await name.fill('Ada');
+    // The variables' change plays in the preview ("Hi Ada, bold"), with no render made or charged.
+    await untilInPage(
+      page,
+      `document.querySelector('${live}').dataset.preview !== ${JSON.stringify(shownBefore)}`,
+      'the live preview of the new variables',
+    );
+    const changed = await liveFrame(page, live, 0);
+    assert.ok(changed.differences(greeting, 60, 120) > 100, 'another title');
+    assert.ok(near(changed.pixel(2, 177), BACKGROUND, 1), 'the same background');
+    assert.deepEqual(await ledger(signedInKey), ledgerBefore, 'a variable previewed: no render, nothing charged');
+    // The still of the step before stays, said to be of another version than the one playing.
+    assert.match(
+      (await page.locator('.preview .still-status').textContent()) ?? '',
+      /^The frame at 1\.5 s of 3\.4 s, rendered .* It is of an earlier version of the document or its variables\.$/,
+    );
     assert.equal(await page.getByLabel('Draft').isChecked(), true, 'draft by default');
     await shot('template-editor');
-    await page.getByRole('button', { name: 'Render' }).click();
+    await page.getByRole('button', { name: 'Render', exact: true }).click();
     await page.waitForURL(/#\/renders\/rnd_/);
     renderId = /rnd_[0-9a-z]+/.exec(page.url())![0];
     await page.locator('[data-status="done"]').waitFor({ timeout: 120_000 });
@@ -324,6 +531,29 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
     };
     assert.equal(stored.draft, true);
     assert.match(stored.templateId, /^tpl_/);
+    // Beside the video, on request, its document plays live: free (no render, nothing charged).
+    const beforePlaying = await ledger(signedInKey);
+    assert.equal(await page.locator('.live-player').count(), 0, 'nothing prepared until asked');
+    await page.getByRole('button', { name: 'Play the document' }).click();
+    await untilInPage(
+      page,
+      `(() => { const p = document.querySelector('.live-player')?.player; return !!p && p.totalFrames === 15 && p.currentTime > 0; })()`,
+      "the render's document, playing live",
+    );
+    await page.locator('.live-player').getByRole('button', { name: 'Pause' }).click();
+    const resolved = await liveFrame(page, '.live-player', 7);
+    // The render's document as it rendered: a draft, at the video's size.
+    assert.deepEqual([resolved.width, resolved.height], [played.width, played.height]);
+    const { width: w, height: hh } = resolved;
+    for (const [x, y] of [
+      [1, hh - 2],
+      [w - 2, hh - 2],
+      [1, Math.floor(hh / 2)],
+    ] as const) {
+      assert.ok(near(resolved.pixel(x, y), BACKGROUND, 1), `its background at ${x},${y}: ${resolved.pixel(x, y)}`);
+    }
+    assert.ok(resolved.brightest(Math.floor(hh * 0.35)) > 200, 'its title');
+    assert.deepEqual(await ledger(signedInKey), beforePlaying, 'playing the document: no render, nothing charged');
     await shot('render-done');
   });
 
@@ -471,30 +701,50 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
     await page.getByRole('link', { name: '← All renders' }).click();
   });
 
-  await t.test('a preview whose render fails shows the error inline, at its path', async () => {
-    await page.getByRole('link', { name: 'Templates' }).click();
-    await page.getByRole('link', { name: 'Tiny greeting' }).click();
-    const doc = page.getByLabel('Document (JSON)');
-    await doc.waitFor();
-    const unreachable = {
-      ...TINY_TEMPLATE,
-      scenes: [
-        {
-          ...TINY_TEMPLATE.scenes[0],
-          elements: [{ id: 'img', type: 'image', src: 'http://127.0.0.1:9/x.png', width: 10, height: 10 }],
-        },
-      ],
-    };
-    await doc.fill(JSON.stringify(unreachable, null, 2));
-    await page.getByText('No problems found.').waitFor();
-    await page.getByRole('button', { name: 'Show a preview frame' }).click();
-    const failed = page.locator('.preview [role="alert"]');
-    await failed.waitFor({ timeout: 60_000 });
-    assert.match((await failed.textContent()) ?? '', /ASSET_UNREACHABLE[\s\S]*scenes\[0\]\.elements\[0\]\.src/);
-    // Leave the template as it was (the editor would ask nothing: it is not saved).
-    await page.goto(`${base}/dashboard#/renders`);
-    await page.getByRole('heading', { name: 'Renders' }).waitFor();
-  });
+  await t.test(
+    'a preview that cannot be prepared, and a still whose render fails, show the error inline, at its path',
+    async () => {
+      await page.getByRole('link', { name: 'Templates' }).click();
+      await page.getByRole('link', { name: 'Tiny greeting' }).click();
+      const doc = page.getByLabel('Document (JSON)');
+      await doc.waitFor();
+      const unreachable = {
+        ...TINY_TEMPLATE,
+        scenes: [
+          {
+            ...TINY_TEMPLATE.scenes[0],
+            elements: [{ id: 'img', type: 'image', src: 'http://127.0.0.1:9/x.png', width: 10, height: 10 }],
+          },
+        ],
+      };
+      const live = '.preview .live-player';
+      await untilInPage(
+        page,
+        `!!document.querySelector('${live}').dataset.preview`,
+        'the live preview of the template',
+      );
+      const shownBefore = await page.locator(live).getAttribute('data-preview');
+      refusedPreviews.expected = true;
+      await doc.fill(JSON.stringify(unreachable, null, 2));
+      await page.getByText('No problems found.').waitFor();
+      // The live preview cannot prepare it: the finding at its path, and the last preview stays.
+      const liveFailed = page.locator('.preview .live-problem [role="alert"]');
+      await liveFailed.waitFor({ timeout: 60_000 });
+      assert.match((await liveFailed.textContent()) ?? '', /ASSET_UNREACHABLE[\s\S]*scenes\[0\]\.elements\[0\]\.src/);
+      assert.equal(await page.locator(live).getAttribute('data-preview'), shownBefore);
+      refusedPreviews.expected = false;
+      assert.equal(refusedPreviews.seen, 1, 'one refused preparation, and the browser logged it');
+      assert.equal(await page.locator(`${live} canvas`).count(), 1, 'the last preview stays shown');
+      assert.ok(near((await liveFrame(page, live, 0)).pixel(2, 177), BACKGROUND, 1), 'and still draws');
+      await page.getByRole('button', { name: 'Render this frame exactly' }).click();
+      const failed = page.locator('.preview .still-problem [role="alert"]');
+      await failed.waitFor({ timeout: 60_000 });
+      assert.match((await failed.textContent()) ?? '', /ASSET_UNREACHABLE[\s\S]*scenes\[0\]\.elements\[0\]\.src/);
+      // Leave the template as it was (the editor would ask nothing: it is not saved).
+      await page.goto(`${base}/dashboard#/renders`);
+      await page.getByRole('heading', { name: 'Renders' }).waitFor();
+    },
+  );
 
   await t.test('cancel a render from its page, with confirmation: it ends cancelled, nothing charged', async () => {
     const usage = async () =>

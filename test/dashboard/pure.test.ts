@@ -198,10 +198,23 @@ test('formatLength: lengths as people read them', async () => {
   for (const format of OUTPUT_FORMATS) assert.equal(outputKindOf({ format }), outputKind(format), format);
 });
 
-test("documentLength: the preview slider's range before a render measured the movie", async () => {
-  const { documentLength } = await import('../../dashboard/src/format.ts');
-  assert.equal(documentLength({ scenes: [{ duration: 2 }, { duration: 1.5 }] }), 3.5);
-  assert.equal(documentLength({ scenes: [{ duration: 0.2 }] }), 1, 'at least a second');
-  assert.equal(documentLength({ scenes: [{}, { duration: 2 }] }), 2, 'a voice-timed scene counts as nothing');
-  assert.equal(documentLength({}), 1);
+test("formatClock: a player's time and length", async () => {
+  const { formatClock } = await import('../../dashboard/src/format.ts');
+  const cases: [number, boolean, string][] = [
+    [0, false, '0:00.0'],
+    [1.5, false, '0:01.5'],
+    // A frame's time is never shown ahead of it: 101 frames at 30 fps end at 3.33 s, last frame 3.33...
+    [100 / 30, false, '0:03.3'],
+    [0.3, false, '0:00.3'],
+    [0.7, false, '0:00.7'],
+    [59.99, false, '0:59.9'],
+    [125.25, false, '2:05.2'],
+    [-1, false, '0:00.0'],
+    [Number.NaN, false, '0:00.0'],
+    // A length is rounded, as formatLength rounds it: 3.3666... s is 3.4 s.
+    [101 / 30, true, '0:03.4'],
+    [59.96, true, '1:00.0'],
+    [2, true, '0:02.0'],
+  ];
+  for (const [sec, round, want] of cases) assert.equal(formatClock(sec, round), want, `${sec} ${round}`);
 });

@@ -63,11 +63,11 @@ test('the Content-Security-Policy', () => {
   const csp = contentSecurityPolicy('https://render.example.com/base', false);
   assert.equal(
     csp,
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https://render.example.com; media-src 'self' https://render.example.com; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https://render.example.com; media-src 'self' https://render.example.com blob:; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   );
   // With S3, a download link redirects to the bucket: media and images (only) may come from there.
   const s3 = contentSecurityPolicy('http://localhost:8080', true);
-  assert.match(s3, /media-src 'self' http:\/\/localhost:8080 https: http:;/);
+  assert.match(s3, /media-src 'self' http:\/\/localhost:8080 https: http: blob:;/);
   assert.match(s3, /img-src 'self' http:\/\/localhost:8080 https: http:;/);
   assert.match(s3, /script-src 'self';/);
 });

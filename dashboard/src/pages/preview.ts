@@ -1,83 +1,91 @@
 import { ApiError, type Render } from '../api.ts';
 import { type Ctx, errorView, idempotencyKey } from '../context.ts';
 import { h } from '../dom.ts';
-import { documentLength, formatLength } from '../format.ts';
+import { formatLength } from '../format.ts';
+import { type LivePlayer, livePlayer, type PreviewRequest } from '../live-player.ts';
 
 type Json = Record<string, unknown>;
 
 /**
- * How often a preview render is asked for its state while it runs: a still takes a second or two,
- * and every ask counts against the key's rate limit (60 a minute on the trial plan), shared with
- * the rest of the dashboard.
+ * How often the still render is asked for its state while it runs: a still takes a second or
+ * two, and every ask counts against the key's rate limit (60 a minute on the trial plan), shared
+ * with the rest of the dashboard.
  */
 const POLL_MS = 800;
 /** The first ask: a still is rarely done sooner. */
 const FIRST_POLL_MS = 1200;
-/** The slider's debounce: a drag asks for one frame, where it stops. */
-const SLIDER_DELAY_MS = 500;
 
 export interface PreviewPanel {
   element: HTMLElement;
-  /**
-   * A preview of the current document in `delayMs` (debounced: a later call replaces it), once the
-   * person has asked for previews (the button, or the slider): opening a template costs nothing.
-   */
+  /** The live preview of the current document and variables in `delayMs` (debounced: a later call replaces it). */
   schedule(delayMs: number): void;
-  /** Resolves once no preview render runs (the trial plan renders one at a time). */
+  /** Resolves once no still render runs (the trial plan renders one at a time). */
   idle(): Promise<void>;
   stop(): void;
 }
 
 /**
- * A frame of the document being edited, at a time the slider picks: a real still render through
- * the API (POST /v1/renders, the document with `output: { format: "jpeg", time }` and `draft: true`: half size,
- * watermarked, priced as one second of video), with the session's key. The first is asked for by
- * the person (the button or the slider: each preview is charged, so opening a template renders
- * nothing); after it, again when the document or its variables change (debounced by the caller)
- * and when the slider moves; one at a time, the latest wins. Its errors (a creation refused, a
- * render failed) show in the panel.
+ * The document being edited, live: the browser player (../live-player.ts) plays it as it is typed
+ * and as its variables change, prepared by POST /v1/previews with the session's key (free: no
+ * render, no credits; the same document is answered from the API's cache). It starts when the
+ * template opens. A load that fails (a finding, RATE_LIMITED) shows its error in the panel and the
+ * last preview that loaded stays shown.
+ *
+ * "Render this frame exactly" is the paid check: a real still render through the API (POST
+ * /v1/renders, the document with `output: { format: "jpeg", time }` at the player's time and
+ * `draft: true`: half size, watermarked, charged as one second of video), shown below the player;
+ * one at a time. Its errors (a creation refused, a render failed) show under it.
  */
 export function previewPanel(ctx: Ctx, currentDocument: () => Json | undefined, variables: () => Json): PreviewPanel {
-  const slider = h('input', {
-    type: 'range',
-    id: 'preview-time',
-    name: 'preview-time',
-    min: '0',
-    max: '1',
-    step: '0.1',
-    value: '0',
-  });
-  const shownTime = h('output', { for: 'preview-time', id: 'preview-time-value' }, '0 s');
+  const live: LivePlayer = livePlayer(ctx, 'The live preview of the document');
+  const stillButton = h('button', { type: 'button', class: 'secondary' }, 'Render this frame exactly');
   const image = h('img', { class: 'frame-image preview-frame', alt: 'Preview frame at 0 s', hidden: true });
-  const status = h('p', { class: 'hint', 'aria-live': 'polite' }, 'No preview yet.');
-  const showButton = h('button', { type: 'button', class: 'secondary' }, 'Show a preview frame');
-  /** Previews follow the document once the person asked for one. */
-  let enabled = false;
-  const problem = h('div', {});
+  const stillStatus = h('p', { class: 'hint still-status', 'aria-live': 'polite' });
+  const stillProblem = h('div', { class: 'still-problem' });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
-  let again = false;
   let stopped = false;
-  /** The document whose length the slider shows as a preview render measured it (voice-timed scenes included). */
-  let measuredFor: string | undefined;
+  /** What the player was last asked to show (a failed load is asked again on the next change). */
+  let asked: string | undefined;
+  /** What the still shown was rendered from, and what its status says. */
+  let still: { key: string; text: string } | undefined;
 
-  const time = () => Number(slider.value);
-  const setRange = (lengthSec: number) => {
-    // A still's time must be before the movie's end: the last tenth of a second before it.
-    const max = Math.max(0, Math.floor((lengthSec - 0.001) * 10) / 10);
-    slider.max = String(max);
-    if (time() > max) slider.value = String(max);
-    shownTime.textContent = formatLength(time());
-  };
+  const requestOf = (doc: Json) => ({ movie: doc, variables: variables() }) as PreviewRequest;
 
-  async function renderOnce(): Promise<void> {
+  function loadLive(): void {
     const doc = currentDocument();
-    if (!doc) return;
-    const key = JSON.stringify(doc);
-    // Another document: its scenes' length until a render measures it.
-    if (key !== measuredFor) setRange(documentLength(doc));
-    const at = time();
-    status.textContent = `Rendering the frame at ${formatLength(at)}…`;
+    if (!doc || stopped) return;
+    const request = requestOf(doc);
+    const key = JSON.stringify(request);
+    if (key === asked) return;
+    asked = key;
+    void live.load(request).then((shown) => {
+      if (!shown && asked === key && !stopped) asked = undefined;
+      // The still stays, said to be of another version than the one playing.
+      if (shown && still)
+        stillStatus.textContent =
+          still.key === key
+            ? still.text
+            : `${still.text} It is of an earlier version of the document or its variables.`;
+    });
+  }
+
+  /** A still that failed takes the place of the one before. */
+  function forgetStill(): void {
+    still = undefined;
+    image.hidden = true;
+  }
+
+  async function renderStill(): Promise<void> {
+    const doc = currentDocument();
+    if (!doc) {
+      stillStatus.textContent = 'The still needs a valid document: see the problems listed under it.';
+      return;
+    }
+    const at = live.player.preview ? live.player.currentTime : 0;
+    const key = JSON.stringify(requestOf(doc));
+    stillStatus.textContent = `Rendering the frame at ${formatLength(at)}…`;
+    stillProblem.replaceChildren();
     let render: Render;
     try {
       render = await ctx.api.createRender(
@@ -94,13 +102,15 @@ export function previewPanel(ctx: Ctx, currentDocument: () => Json | undefined, 
       }
     } catch (err) {
       if (stopped) return;
-      problem.replaceChildren(errorView(err));
-      status.textContent = err instanceof ApiError ? 'The preview could not be rendered.' : 'The preview failed.';
+      forgetStill();
+      stillProblem.replaceChildren(errorView(err));
+      stillStatus.textContent = err instanceof ApiError ? 'The still could not be rendered.' : 'The still failed.';
       return;
     }
     if (stopped) return;
     if (render.status === 'failed' || !render.outputUrl) {
-      problem.replaceChildren(
+      forgetStill();
+      stillProblem.replaceChildren(
         h(
           'div',
           { class: 'error', role: 'alert' },
@@ -108,92 +118,60 @@ export function previewPanel(ctx: Ctx, currentDocument: () => Json | undefined, 
           render.error?.path ? h('p', {}, h('code', { class: 'path' }, render.error.path)) : null,
         ),
       );
-      status.textContent = 'The preview failed.';
+      stillStatus.textContent = 'The still failed.';
       return;
-    }
-    problem.replaceChildren();
-    if (render.durationSec !== null) {
-      measuredFor = key;
-      setRange(render.durationSec);
     }
     image.src = render.outputUrl;
     image.alt = `Preview frame at ${formatLength(at)}`;
     image.hidden = false;
     image.dataset.time = String(at);
-    status.textContent = `The frame at ${formatLength(at)} of ${formatLength(render.durationSec)} (draft: half size, watermarked).`;
+    image.dataset.render = render.id;
+    still = {
+      key,
+      text: `The frame at ${formatLength(at)} of ${formatLength(render.durationSec)}, rendered (draft: half size, watermarked).`,
+    };
+    stillStatus.textContent = still.text;
   }
 
-  /** One preview render at a time; a request while one runs makes one more after it, for the latest state. */
-  function run(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = renderOnce().finally(() => {
+  stillButton.addEventListener('click', () => {
+    if (running || stopped) return;
+    stillButton.disabled = true;
+    running = renderStill().finally(() => {
       running = undefined;
-      if (again && !stopped) {
-        again = false;
-        run();
-      }
+      stillButton.disabled = false;
     });
-  }
-
-  const schedule = (delayMs: number) => {
-    clearTimeout(timer);
-    if (!stopped && enabled) timer = setTimeout(run, delayMs);
-  };
-  const enable = () => {
-    enabled = true;
-    showButton.remove();
-  };
-
-  slider.addEventListener('input', () => {
-    shownTime.textContent = formatLength(time());
-    enable();
-    schedule(SLIDER_DELAY_MS);
-  });
-  showButton.addEventListener('click', () => {
-    if (!currentDocument()) {
-      status.textContent = 'The preview needs a valid document: see the problems listed under it.';
-      return;
-    }
-    enable();
-    schedule(0);
   });
 
   const element = h(
     'section',
     { class: 'card preview', 'aria-labelledby': 'preview-title' },
     h('h2', { id: 'preview-title' }, 'Preview'),
-    h(
-      'div',
-      { class: 'field' },
-      h('label', { for: 'preview-time' }, 'Time'),
-      h('div', { class: 'range' }, slider, shownTime),
-    ),
+    live.element,
+    h('div', { class: 'actions' }, stillButton),
+    stillStatus,
+    stillProblem,
     image,
-    status,
-    problem,
-    h('div', { class: 'actions' }, showButton),
     h(
       'p',
       { class: 'hint' },
-      'Each preview is a still render (a draft JPEG of one frame), charged as one second of video.',
+      'The live preview is drawn in this page and costs nothing. “Render this frame exactly” makes a still render ' +
+        'of the frame shown (a draft JPEG), charged as one second of video and listed with the renders.',
     ),
   );
 
   return {
     element,
-    schedule,
-    async idle() {
+    schedule(delayMs) {
       clearTimeout(timer);
-      again = false;
+      if (!stopped) timer = setTimeout(loadLive, delayMs);
+    },
+    async idle() {
       while (running) await running;
     },
     stop() {
       stopped = true;
       clearTimeout(timer);
+      live.destroy();
     },
   };
 }

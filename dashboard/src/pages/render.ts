@@ -3,6 +3,7 @@ import { attempt, type Ctx, errorView, heading } from '../context.ts';
 import { curlCommand } from '../curl.ts';
 import { confirmDialog, copyButton, field, h, time } from '../dom.ts';
 import { formatLength, outputKindOf } from '../format.ts';
+import { type LivePlayer, livePlayer, type PreviewRequest } from '../live-player.ts';
 import { pythonCode, typescriptCode } from '../request-code.ts';
 import { FINAL, progressBar, statusBadge } from './renders.ts';
 
@@ -16,7 +17,10 @@ const FORMATS = {
 } as const;
 type Format = keyof typeof FORMATS;
 
-/** One render: live status and progress, the MP4 in the page when done, the error when failed. */
+/**
+ * One render: live status and progress, the MP4 in the page when done (and, on request, its
+ * document played live beside it), the error when failed.
+ */
 export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
   heading(ctx, `Render ${id}`);
   const problem = h('div', {});
@@ -33,6 +37,7 @@ export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
   let stopped = false;
   let lastStatus = '';
   let render: Render | undefined;
+  let live: LivePlayer | undefined;
 
   /** The request that made the render, as `format`: curl, or a program on a typed client. */
   const code = async (format: Format) => {
@@ -125,15 +130,20 @@ export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
             : h('audio', { src: r.outputUrl, controls: true, preload: 'metadata' });
       result.replaceChildren(
         h(
-          'figure',
-          { class: 'player' },
-          shown,
+          'div',
+          { class: 'compare' },
           h(
-            'figcaption',
-            {},
-            h('a', { href: r.outputUrl, download: true }, `Download the ${kind === 'still' ? 'image' : kind}`),
-            ' (the link works without a key until it expires)',
+            'figure',
+            { class: 'player' },
+            shown,
+            h(
+              'figcaption',
+              {},
+              h('a', { href: r.outputUrl, download: true }, `Download the ${kind === 'still' ? 'image' : kind}`),
+              ' (the link works without a key until it expires)',
+            ),
           ),
+          liveCard(),
         ),
       );
     } else if (r.status === 'failed' && r.error) {
@@ -148,6 +158,41 @@ export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
         ),
       );
     }
+  }
+
+  /**
+   * The render's resolved document (GET /v1/renders/{id}/movie) played live in the page, on
+   * request: a preview is free, but opening a render prepares nothing.
+   */
+  function liveCard(): HTMLElement {
+    const playButton = h('button', { type: 'button', class: 'secondary' }, 'Play the document');
+    const liveProblem = h('div', {});
+    const card = h(
+      'section',
+      { class: 'card live', 'aria-labelledby': 'live-title' },
+      h('h2', { id: 'live-title' }, 'The document, live'),
+      h(
+        'p',
+        { class: 'hint' },
+        "This render's document drawn in the page by the player, as it is now (its assets fetched again): free, nothing is rendered or charged.",
+      ),
+      liveProblem,
+      h('div', { class: 'actions' }, playButton),
+    );
+    playButton.addEventListener('click', async () => {
+      playButton.disabled = true;
+      const doc = await attempt(liveProblem, async () => (movie ??= await ctx.api.renderMovie(id)));
+      if (!doc || stopped) {
+        playButton.disabled = false;
+        return;
+      }
+      live ??= livePlayer(ctx, `The document of render ${id}, live`);
+      playButton.closest('.actions')?.remove();
+      card.append(live.element);
+      const shown = await live.load({ movie: doc } as PreviewRequest);
+      if (shown && !stopped) live.player.play();
+    });
+    return card;
   }
 
   async function poll(): Promise<void> {
@@ -186,5 +231,6 @@ export async function renderPage(ctx: Ctx, id: string): Promise<() => void> {
   return () => {
     stopped = true;
     clearTimeout(timer);
+    live?.destroy();
   };
 }

@@ -28,10 +28,13 @@ const STARTER = {
 };
 
 const CHECK_DELAY_MS = 400;
-/** After a valid check (or a variable's change), the preview frame is rendered again this much later. */
-const PREVIEW_DELAY_MS = 800;
+/** After a valid check (or a variable's change), the live preview loads it this much later. */
+const PREVIEW_DELAY_MS = 400;
 
-/** Create or edit a template: the document checked as it is typed, a form from its variables, render. */
+/**
+ * Create or edit a template: the document checked as it is typed, played live as it changes (and
+ * as its variables do), a form from its variables, render.
+ */
 export async function templateEditorPage(ctx: Ctx, id: string | undefined): Promise<() => void> {
   let template: Template | undefined = id ? await ctx.api.getTemplate(id) : undefined;
   heading(ctx, template ? `Template ${template.name}` : 'New template');
@@ -58,7 +61,7 @@ export async function templateEditorPage(ctx: Ctx, id: string | undefined): Prom
   let seq = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let dirty = false;
-  /** The last document the API found valid: what the preview renders. */
+  /** The last document the API found valid: what the preview plays. */
   let valid: Record<string, unknown> | undefined;
   const preview = previewPanel(
     ctx,
@@ -229,7 +232,7 @@ export async function templateEditorPage(ctx: Ctx, id: string | undefined): Prom
     try {
       const saved = dirty || !template ? await save() : template;
       if (!saved) return;
-      // A plan may render one at a time: the preview's render finishes first.
+      // A plan may render one at a time: a still of the preview's finishes first.
       await preview.idle();
       const render = await attempt(renderProblem, () =>
         ctx.api.renderTemplate(saved.id, { variables: form.values(), draft: draft.checked }, idempotencyKey()),
@@ -279,7 +282,7 @@ export async function templateEditorPage(ctx: Ctx, id: string | undefined): Prom
   append(
     ctx.main,
     h('p', {}, h('a', { href: '#/templates' }, '← All templates')),
-    h('div', { class: 'split' }, editor, h('div', {}, renderCard, preview.element)),
+    h('div', { class: 'split' }, editor, h('div', {}, preview.element, renderCard)),
     remove,
   );
   showForm((template?.variables ?? {}) as VariableManifest);

@@ -130,8 +130,10 @@ export class FramewrightPlayer extends EventTarget {
       await clips.ready();
       loading.signal.throwIfAborted();
       if (wasPlaying) this.stopClock();
+      // The same time (not the same frame: the edit may change the frame rate), within the new length.
+      const at = this.currentTime;
       this.replace({ preview, sound, clips });
-      this.frame = Math.min(this.frame, preview.plan.totalFrames - 1);
+      this.frame = Math.min(Math.floor(at * preview.plan.fps + 1e-6), preview.plan.totalFrames - 1);
       await this.show(this.frame, true);
       this.dispatchEvent(new CustomEvent('loaded', { detail: preview.resource }));
       if (wasPlaying) this.play();
@@ -195,6 +197,7 @@ export class FramewrightPlayer extends EventTarget {
       rgba = l.renderer.readRgba(from).slice();
     });
     if (!rgba) throw new Error('The frame was not drawn');
+    this.dispatchEvent(new Event('timeupdate'));
     return rgba;
   }
 

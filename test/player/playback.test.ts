@@ -58,6 +58,10 @@ test('the player plays', { skip: browserMissing(), timeout: 600_000 }, async (t)
     edited.scenes[0]!.background = '#ff00ff';
     await loadInPage(page, { movie: edited });
     assert.equal(await page.evaluate('window.player.currentTime'), 5);
+    // Another frame rate: the same time, not the same frame.
+    const faster = { ...edited, fps: 50 };
+    await loadInPage(page, { movie: faster });
+    assert.equal(await page.evaluate('window.player.currentTime'), 5);
   });
 
   await t.test('<framewright-player>: its controls play and pause', async () => {

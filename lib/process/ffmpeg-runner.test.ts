@@ -67,9 +67,13 @@ describe('the ffmpeg/ffprobe runner', () => {
 
   it("stops on its AbortSignal and rejects with the signal's reason", async () => {
     const controller = new AbortController();
-    const run = startMediaTool('ffmpeg', SLOW, { signal: controller.signal });
     const reason = new Error('cancelled');
-    setTimeout(() => controller.abort(reason), 200);
+    // Aborted once ffmpeg reports progress: it is running, its SIGTERM handler installed (a fixed
+    // delay raced its start-up on a loaded machine, where the default action killed it first).
+    const run = startMediaTool('ffmpeg', ['-progress', 'pipe:2', '-stats_period', '0.05', ...SLOW], {
+      signal: controller.signal,
+      onStderr: () => controller.abort(reason),
+    });
     await assert.rejects(run.done, (err: unknown) => err === reason);
     // Stopped with SIGTERM, which ffmpeg catches to end what it writes cleanly (exit 255).
     if (run.child.exitCode === null && run.child.signalCode === null) await once(run.child, 'exit');

@@ -73,11 +73,7 @@ export class Clips {
         if (!clip || s.videoSec === undefined) return;
         if (!clip.video.paused) clip.video.pause();
         const t = s.videoSec + SEEK_NUDGE_SEC;
-        if (Math.abs(clip.video.currentTime - t) > 1e-6) {
-          const seeked = new Promise((resolve) => clip.video.addEventListener('seeked', resolve, { once: true }));
-          clip.video.currentTime = t;
-          await seeked;
-        }
+        if (Math.abs(clip.video.currentTime - t) > 1e-6) await seekTo(clip.video, t);
         await clip.converting;
         await convert(clip);
         show(s, clip);
@@ -122,6 +118,31 @@ export class Clips {
     }
     this.byLayer.clear();
   }
+}
+
+/** A frame waited for after a seek: none comes when the seek lands on the frame shown already. */
+const PRESENTED_WAIT_MS = 1000;
+
+/**
+ * Seeks to `t` and resolves once the frame there is the element's current frame: `seeked` says
+ * the seek is done, a presented frame (requestVideoFrameCallback) that the new frame is what a
+ * VideoFrame of the element holds (on a loaded machine it came later than `seeked`).
+ */
+async function seekTo(video: HTMLVideoElement, t: number): Promise<void> {
+  const seeked = new Promise((resolve) => video.addEventListener('seeked', resolve, { once: true }));
+  const presented =
+    'requestVideoFrameCallback' in video
+      ? new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, PRESENTED_WAIT_MS);
+          video.requestVideoFrameCallback(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        })
+      : Promise.resolve();
+  video.currentTime = t;
+  await seeked;
+  await presented;
 }
 
 /** The layer state gets the clip's planes, keyed by their source time (the video material's `content`). */

@@ -92,8 +92,9 @@ const PREVIEW_BYTES_KEPT = 1024 ** 3;
  * The previews of this process, prepared by a worker process of its own with the environment's
  * worker settings, this service's asset links trusted as the in-process executor trusts them.
  */
-function defaultPreviews(config: ApiConfig, links: SignedLinks): PreviewStore {
+function defaultPreviews(config: ApiConfig, links: SignedLinks, logger: Logger | undefined): PreviewStore {
   return new PreviewStore({
+    logger: logger?.child({ component: 'previews' }),
     dir: path.join(config.dataDir, 'tmp', 'previews'),
     workerEnv: {
       ...process.env,
@@ -201,7 +202,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         a.decorate('objects', options.objects ?? new LocalObjectStore(path.join(config.dataDir, 'objects')));
         const links = options.links ?? new SignedLinks(randomBytes(32), config.publicBaseUrl);
         a.decorate('links', links);
-        const previews = options.previews ?? defaultPreviews(config, links);
+        const previews = options.previews ?? defaultPreviews(config, links, options.logger);
         a.decorate('previews', previews);
         a.addHook('onClose', () => previews.close());
       },

@@ -6,9 +6,8 @@ import { jitteredDelay, LOOP_BACKOFF, retryTransient } from '../../lib/backoff.t
 import { type ErrorBody, type ErrorCode, errorBody } from '../../lib/errors.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { DrawingReport } from '../../lib/metrics/drawing-metrics.ts';
-import { isBuilt, ownModule } from '../../lib/module-path.ts';
 import { contentType, extension } from '../../lib/output-formats.ts';
-import { describeExit, SupervisedChild } from '../../lib/process/supervised-child.ts';
+import { describeExit, type SupervisedChild } from '../../lib/process/supervised-child.ts';
 import { storePosterImages } from '../../lib/render-images.ts';
 import { outputKey, posterKey, thumbnailKey } from '../../lib/storage/keys.ts';
 import type { ObjectStore } from '../../lib/storage/object-store.ts';
@@ -21,12 +20,7 @@ import type { RenderRow } from '../../store/types.ts';
 import type { JobMessage, JobOutcome, JobProgress } from '../../worker/job-protocol.ts';
 import type { ExecutorPort } from './executor.ts';
 import { attemptOutput } from './scratch-sweeper.ts';
-
-const CLI = ownModule('../../bin/cli.ts', import.meta.url);
-/** Built, the worker runs on bare Node; from the sources, through tsx (a development dependency). */
-const WORKER_EXEC_ARGV = isBuilt(import.meta.url)
-  ? ['--enable-source-maps']
-  : ['--import', import.meta.resolve('tsx/esm')];
+import { workerProcess } from './worker-process.ts';
 
 export interface InProcessExecutorOptions {
   db: Database;
@@ -316,13 +310,7 @@ export class InProcessExecutor implements ExecutorPort {
   private spawnWorker(): WorkerProcess {
     // Tied to this process (it dies with serve, however serve dies); a worker that could not
     // start is an exit like any other, which the render's call sees as a crash.
-    const child = new SupervisedChild<JobMessage, JobOutcome, JobProgress>({
-      name: 'render worker',
-      module: CLI,
-      args: ['worker'],
-      execArgv: WORKER_EXEC_ARGV,
-      env: this.opts.workerEnv,
-    });
+    const child = workerProcess<JobMessage, JobOutcome, JobProgress>('render worker', this.opts.workerEnv);
     const worker: WorkerProcess = { child, jobs: 0 };
     // An idle worker that dies is simply dropped from the pool.
     void child.exited.then((exit) => {

@@ -4,15 +4,10 @@ import { join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
 import type { Logger } from '../../lib/logger.ts';
-import { isBuilt, ownModule } from '../../lib/module-path.ts';
-import { SupervisedChild } from '../../lib/process/supervised-child.ts';
+import type { SupervisedChild } from '../../lib/process/supervised-child.ts';
 import type { JobProgress, PreviewMessage, PreviewOutcome } from '../../worker/job-protocol.ts';
+import { workerProcess } from '../execution/worker-process.ts';
 import { canonicalJson } from '../http/canonical-json.ts';
-
-const CLI = ownModule('../../bin/cli.ts', import.meta.url);
-const WORKER_EXEC_ARGV = isBuilt(import.meta.url)
-  ? ['--enable-source-maps']
-  : ['--import', import.meta.resolve('tsx/esm')];
 
 /** A preparation that takes longer than this is stopped (its worker killed): PREVIEW_FAILED. */
 const PREPARE_TIMEOUT_MS = 120_000;
@@ -202,13 +197,7 @@ export class PreviewStore {
    */
   private async call(message: PreviewMessage): Promise<PreviewOutcome> {
     if (!this.worker || this.worker.state === 'exited') {
-      this.worker = new SupervisedChild<PreviewMessage, PreviewOutcome, JobProgress>({
-        name: 'preview worker',
-        module: CLI,
-        args: ['worker'],
-        execArgv: WORKER_EXEC_ARGV,
-        env: this.opts.workerEnv,
-      });
+      this.worker = workerProcess<PreviewMessage, PreviewOutcome, JobProgress>('preview worker', this.opts.workerEnv);
     }
     const worker = this.worker;
     const timeout = AbortSignal.timeout(PREPARE_TIMEOUT_MS);

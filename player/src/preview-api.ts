@@ -28,9 +28,19 @@ const FETCHES = 6;
 /** A file the API no longer has (the preview expired, or another replica answered). */
 class FileGone extends Error {}
 
+/** A request the network failed (fetch's TypeError: a connection reset, the browser's network changing), not an answer. */
+function networkFailed(err: unknown, signal?: AbortSignal): boolean {
+  return err instanceof TypeError && !signal?.aborted;
+}
+
+/** How long the player waits before asking again after the network failed. */
+const RETRY_AFTER_MS = 300;
+
 /**
- * Prepares `request` and fetches its files. A file that is gone (the preview expired, or the
- * request landed on another API replica: docs/player.md) makes it prepare once more.
+ * Prepares `request` and fetches its files, once more when a file is gone (the preview expired,
+ * or the request landed on another API replica: docs/player.md) or the network failed on the way
+ * (a browser drops its requests when the machine's network changes). Answers, errors included,
+ * are never asked again.
  */
 export async function loadPreview(
   apiUrl: string,
@@ -41,7 +51,9 @@ export async function loadPreview(
   try {
     return await prepareAndFetch(apiUrl, token, request, signal);
   } catch (err) {
-    if (!(err instanceof FileGone)) throw err;
+    if (!(err instanceof FileGone) && !networkFailed(err, signal)) throw err;
+    if (!(err instanceof FileGone)) await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_MS));
+    signal?.throwIfAborted();
     return prepareAndFetch(apiUrl, token, request, signal);
   }
 }

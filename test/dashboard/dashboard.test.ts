@@ -189,10 +189,18 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
    * the browser logs as a failed resource), counted only while a step provokes one on purpose.
    */
   const refusedPreviews = { expected: false, seen: 0 };
+  const networkChanges: string[] = [];
   page.on('console', (m) => {
     if (m.type() !== 'error') return;
     // A refused key's 401 is logged by the browser as a failed resource; everything else is a fault.
     if (/status of 401/.test(m.text())) return;
+    // Not the product's: Chromium drops its requests when the machine's network changes, which the
+    // real-node tests running beside this one do as they start and stop pods (their interfaces).
+    // The player asks again (player/src/preview-api.ts); a request that still fails fails a step.
+    if (/net::ERR_NETWORK_CHANGED/.test(m.text())) {
+      networkChanges.push(m.location().url);
+      return;
+    }
     if (refusedPreviews.expected && /status of 422/.test(m.text()) && m.location().url === `${base}/v1/previews`) {
       refusedPreviews.seen++;
       return;
@@ -907,7 +915,7 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
     assert.deepEqual(found, []);
   });
 
-  await t.test('sign out forgets the key; no request left the origin; no console error', async () => {
+  await t.test('sign out forgets the key; no request left the origin; no console error', async (t) => {
     await page.setViewportSize({ width: 1280, height: 860 });
     await page.goto(`${base}/dashboard#/usage`);
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -915,6 +923,8 @@ test('the dashboard in Chromium', { skip: browserMissing(), timeout: 240_000 }, 
     assert.equal(await inPage(page, 'sessionStorage.length'), 0);
     assert.deepEqual(offOrigin, []);
     assert.deepEqual(problems, []);
+    if (networkChanges.length)
+      t.diagnostic(`requests Chromium dropped as the network changed: ${networkChanges.join(', ')}`);
     // The first start prints the first account's key, once, by design; nothing logs a key after it.
     const after = served.log().split('Server listening')[1] ?? '';
     assert.ok(after.length > 1000, 'requests were logged');

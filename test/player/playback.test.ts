@@ -64,6 +64,31 @@ test('the player plays', { skip: browserMissing(), timeout: 600_000 }, async (t)
     assert.equal(await page.evaluate('window.player.currentTime'), 5);
   });
 
+  await t.test('a preparation the network dropped is asked again; an answer is not', async () => {
+    const url = `${rig!.api}/v1/previews`;
+    let asked = 0;
+    await page.route(url, (route) => {
+      asked++;
+      // The first POST fails on the way, as when the browser's network changes under it.
+      return asked === 1 && route.request().method() === 'POST' ? route.abort('connectionreset') : route.continue();
+    });
+    try {
+      const loaded = await loadInPage(page, { movie: example('hello') });
+      assert.ok(loaded.totalFrames > 0);
+      assert.equal(asked, 2, 'asked again once');
+      asked = 1; // no more dropping
+      const bad = structuredClone(example('hello')) as { scenes: { duration?: number }[] };
+      bad.scenes[0]!.duration = -1;
+      const refused = (await page.evaluate(
+        `window.fw.load(${JSON.stringify({ movie: bad })}).then(() => 'loaded', (e) => e.message)`,
+      )) as string;
+      assert.match(refused, /VALIDATION_ERROR/);
+      assert.equal(asked, 2, 'a 400 is an answer: not asked again');
+    } finally {
+      await page.unroute(url);
+    }
+  });
+
   await t.test('<framewright-player>: its controls play and pause', async () => {
     await page.evaluate(`(() => {
       const el = document.createElement('framewright-player');

@@ -434,6 +434,62 @@ describe('the chart on a real node: the NOTES walked through, segments, faults, 
     assert.match(row.ACCOUNT ?? '', /^acc_/);
     assert.ok(row.JOB, 'the Job it ran in');
   });
+  it("a live preview, prepared by the API image's own worker process (no EGL there), with a preview token; no render made", async () => {
+    const made = await fetch(`${frameworkUrl}/v1/preview-tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.equal(made.status, 201, await made.clone().text());
+    const { token } = (await made.json()) as { token: string };
+    const movie = {
+      schema: 'v1',
+      width: 320,
+      height: 180,
+      fps: 10,
+      scenes: [
+        {
+          id: 's',
+          duration: 2,
+          background: '#102030',
+          elements: [
+            { id: 't', type: 'text', text: 'Preview', fontSize: 32, color: '#ffffff' },
+            { id: 'v', type: 'voice', text: 'Hello there.' },
+            { id: 'c', type: 'subtitles', fontSize: 14 },
+          ],
+        },
+      ],
+    };
+    const res = await fetch(`${frameworkUrl}/v1/previews`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ movie }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const preview = (await res.json()) as {
+      files_url: string;
+      sound: string | null;
+      words: Record<string, { text: string }[]>;
+      plan: { layers: { texture: { file: string; width: number; height: number } }[] };
+    };
+    // The files through the same Service: the text's raster byte-exact in size, the mixed sound an MP4.
+    const path = new URL(preview.files_url).pathname;
+    const text = preview.plan.layers[0]!.texture;
+    const raster = await fetch(`${frameworkUrl}${path}${encodeURIComponent(text.file)}`);
+    assert.equal(raster.status, 200);
+    assert.equal((await raster.arrayBuffer()).byteLength, text.width * text.height * 4);
+    assert.equal(preview.sound, 'sound.m4a');
+    const sound = Buffer.from(await (await fetch(`${frameworkUrl}${path}sound.m4a`)).arrayBuffer());
+    assert.equal(sound.subarray(4, 8).toString('latin1'), 'ftyp');
+    assert.equal(preview.words['scenes[0].elements[2]']?.length, 2, JSON.stringify(preview.words));
+    // The token previews and does nothing else; and previewing made no render.
+    assert.equal(
+      (await fetch(`${frameworkUrl}/v1/renders`, { headers: { authorization: `Bearer ${token}` } })).status,
+      401,
+    );
+    const renders = await fetch(`${frameworkUrl}/v1/renders`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(((await renders.json()) as { items: unknown[] }).items.length, 1);
+  });
+
   it("Prometheus's view: the API and operator pods' /metrics at their pod addresses count the first render once", async () => {
     /** The release's pods of a component, with their pod addresses (what a ServiceMonitor scrapes). */
     const podsOf = async (component: string) =>

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../lib/errors.ts';
 import { newId } from '../../lib/ids.ts';
@@ -39,7 +39,7 @@ interface PreviewPlan {
 }
 
 export interface PreviewStoreOptions {
-  /** Where each preview's directory is made (DATA_DIR/tmp/previews); emptied at start. */
+  /** Where each process's previews go (DATA_DIR/tmp/previews/<process>/<preview>); what a killed process left is swept. */
   dir: string;
   /** The environment of the worker process that prepares (the render workers' settings). */
   workerEnv: NodeJS.ProcessEnv;
@@ -68,11 +68,14 @@ export class PreviewStore {
   private readonly byContent = new Map<string, Promise<Preview>>();
   private readonly contentOf = new Map<string, string>();
   private readonly now: () => Date;
+  /** This process's own directory under `dir` (several serves may share DATA_DIR). */
+  private readonly root: string;
   private ready: Promise<void> | undefined;
   private worker: SupervisedChild<PreviewMessage, PreviewOutcome, JobProgress> | undefined;
 
   constructor(private readonly opts: PreviewStoreOptions) {
     this.now = opts.now ?? (() => new Date());
+    this.root = join(opts.dir, randomBytes(8).toString('hex'));
   }
 
   /** The preview of `movie` for `accountId`, prepared now unless a live one has the same content. */
@@ -123,6 +126,7 @@ export class PreviewStore {
     this.worker = undefined;
     const ids = [...this.byId.keys()];
     await Promise.all(ids.map((id) => this.drop(id)));
+    await rm(this.root, { recursive: true, force: true });
   }
 
   private touch(preview: Preview): void {
@@ -154,16 +158,16 @@ export class PreviewStore {
     this.byId.delete(id);
     this.contentOf.delete(id);
     if (key) this.byContent.delete(key);
-    await rm(join(this.opts.dir, id), { recursive: true, force: true }).catch((err: unknown) =>
+    await rm(join(this.root, id), { recursive: true, force: true }).catch((err: unknown) =>
       this.opts.logger?.warn({ err, preview: id }, 'could not remove a preview'),
     );
   }
 
   private async make(accountId: string, movie: unknown, watermark: boolean): Promise<Preview> {
-    this.ready ??= rm(this.opts.dir, { recursive: true, force: true }).then(() => undefined);
+    this.ready ??= this.sweepStale();
     await this.ready;
     const id = newId('prv');
-    const dir = join(this.opts.dir, id);
+    const dir = join(this.root, id);
     await mkdir(dir, { recursive: true });
     try {
       const outcome = await this.call({ type: 'preview', movie, dir, watermark });
@@ -188,6 +192,23 @@ export class PreviewStore {
     } catch (err) {
       await rm(dir, { recursive: true, force: true });
       throw err;
+    }
+  }
+
+  /**
+   * The directories of processes that are gone (killed: no `close` ran): every other process's
+   * directory not written to for two lifetimes of a preview, when all it held has expired.
+   */
+  private async sweepStale(): Promise<void> {
+    const staleBefore = this.now().getTime() - 2 * this.opts.ttlMs;
+    const names = await readdir(this.opts.dir).catch(() => [] as string[]);
+    for (const name of names) {
+      const path = join(this.opts.dir, name);
+      const at = await stat(path).then(
+        (s) => s.mtimeMs,
+        () => Number.POSITIVE_INFINITY,
+      );
+      if (at < staleBefore) await rm(path, { recursive: true, force: true });
     }
   }
 

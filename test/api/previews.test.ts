@@ -334,4 +334,13 @@ test('previews are kept within their byte budget, least recently asked for first
   // Asked for again: prepared anew (it was evicted), not answered from a stale cache.
   const again = (await api('POST', '/v1/previews', { movie: tinyMovie('first') })).json<Preview>();
   assert.equal(again.cached, false);
+  // Another process on the same DATA_DIR prepares beside it, and removes nothing of this one's.
+  const neighbour = new PreviewStore({ dir, workerEnv: process.env, ttlMs: 60_000, maxEntries: 10, maxBytes: 20_000 });
+  try {
+    await neighbour.prepare('acc_neighbour', tinyMovie('next door'), false);
+    assert.equal((await app.inject({ method: 'GET', url: url(again) })).statusCode, 200);
+  } finally {
+    await neighbour.close();
+  }
+  assert.equal((await app.inject({ method: 'GET', url: url(again) })).statusCode, 200, 'closing it neither');
 });

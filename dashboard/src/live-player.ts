@@ -110,6 +110,9 @@ export function livePlayer(ctx: Ctx, label: string): LivePlayer {
         wanted = undefined;
         await player.seek(at);
       }
+    } catch (err) {
+      // A frame that could not be drawn (a clip the browser cannot decode there): said, not thrown.
+      problem.replaceChildren(errorView(err));
     } finally {
       seeking = false;
       showTime();

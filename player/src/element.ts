@@ -97,9 +97,14 @@ export class FramewrightPlayerElement extends HTMLElement {
     });
     this.#range.addEventListener('input', () => {
       this.#scrubbing = true;
-      void this.#player?.seek(Number(this.#range.value)).finally(() => {
-        this.#scrubbing = false;
-      });
+      this.#player
+        ?.seek(Number(this.#range.value))
+        .catch((err: Error) => {
+          this.#status.textContent = `Could not show that frame: ${err.message}`;
+        })
+        .finally(() => {
+          this.#scrubbing = false;
+        });
     });
   }
 

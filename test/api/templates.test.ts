@@ -134,7 +134,12 @@ test('templates and template renders', async (t) => {
     await t.test('list paging and VALIDATION_ERROR on bad page_size', async () => {
       const acc = await newAccount(db, { plan: 'pro' });
       const api = client(app, acc.key);
-      for (let i = 0; i < 3; i++) await api('POST', '/v1/templates', { name: `t${i}`, body: templateBody() });
+      for (let i = 0; i < 3; i++) {
+        await api('POST', '/v1/templates', { name: `t${i}`, body: templateBody() });
+        // Newest first is by creation time, then by id: two made in one millisecond have ids in
+        // random order (their random part), so each gets a millisecond of its own.
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
       const page = (await api('GET', '/v1/templates?page=2&page_size=2')).json();
       assert.deepEqual(
         [page.total, page.page, page.pageSize, page.hasMore, (page.items as unknown[]).length],
